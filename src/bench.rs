@@ -1,0 +1,87 @@
+//! `gpn bench`: fixed-seed random playouts from each game's start, for speed and a signature.
+//!
+//! The signature (sum of playout lengths) depends only on the rules and the PRNG stream, so it
+//! changes exactly when a game's rules or move order change; the rates are what we compare.
+
+use std::time::Instant;
+
+use crate::game::record::Record;
+use crate::game::registry::GameVisitor;
+use crate::game::{Game, MoveList};
+use crate::rng::Rng;
+
+/// Default number of playouts per game.
+pub const DEFAULT_PLAYOUTS: u32 = 10_000;
+/// Default seed of the playouts.
+pub const DEFAULT_SEED: u64 = 20_240_501;
+
+/// One game's random-playout figures.
+#[derive(Clone, Debug)]
+pub struct PlayoutReport {
+    pub game: &'static str,
+    pub playouts: u32,
+    pub seconds: f64,
+    /// Sum of playout lengths in plies: the signature.
+    pub plies: u64,
+}
+
+impl PlayoutReport {
+    pub fn playouts_per_second(&self) -> f64 {
+        self.playouts as f64 / self.seconds.max(1e-9)
+    }
+
+    pub fn mean_length(&self) -> f64 {
+        self.plies as f64 / self.playouts.max(1) as f64
+    }
+}
+
+/// Plays `playouts` uniformly random games of `G` from the start (rules, repetition and the
+/// game-length cap all applied) and times them.
+pub fn random_playouts<G: Game>(playouts: u32, seed: u64) -> PlayoutReport {
+    let mut rng = Rng::new(seed);
+    let mut buf = MoveList::new();
+    let start = G::start();
+    let mut record = Record::new(start.clone(), G::MAX_PLIES);
+    let mut plies = 0u64;
+    let t0 = Instant::now();
+    for _ in 0..playouts {
+        record.reset(start.clone());
+        while !record.ended_by_history() {
+            match record.position().random_move(&mut rng, &mut buf) {
+                Some(m) => record.play(m),
+                None => break,
+            }
+        }
+        plies += record.plies() as u64;
+    }
+    PlayoutReport { game: G::INFO.name, playouts, seconds: t0.elapsed().as_secs_f64(), plies }
+}
+
+/// [`random_playouts`] as a registry visitor.
+pub struct PlayoutBench {
+    pub playouts: u32,
+    pub seed: u64,
+}
+
+impl GameVisitor for PlayoutBench {
+    type Output = PlayoutReport;
+    fn visit<G: Game>(self) -> PlayoutReport {
+        random_playouts::<G>(self.playouts, self.seed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::registry::{visit, GAMES};
+
+    #[test]
+    fn same_seed_same_signature() {
+        for info in GAMES {
+            let a = visit(info.name, PlayoutBench { playouts: 5, seed: 1 }).unwrap();
+            let b = visit(info.name, PlayoutBench { playouts: 5, seed: 1 }).unwrap();
+            assert_eq!(a.plies, b.plies, "{}", info.name);
+            assert!(a.plies > 0, "{}", info.name);
+        }
+    }
+}

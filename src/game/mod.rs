@@ -1,0 +1,396 @@
+//! The `Game` trait and the small types every game and every search share.
+//!
+//! A game is a copyable position (copy-make: `play` mutates a copy, there is no undo). The search
+//! knows games only through this trait and is monomorphised over it, so nothing here may allocate
+//! on the hot path: moves are 16-bit codes, legal moves go into a caller-owned fixed-size
+//! [`MoveList`].
+
+// pub mod awari;
+// pub mod breakthrough;
+pub mod check;
+// pub mod connect4;
+// pub mod loa;
+// pub mod minishogi;
+pub mod perft;
+pub mod record;
+pub mod registry;
+// pub mod reversi;
+pub mod zobrist;
+
+use std::fmt;
+
+use crate::rng::Rng;
+
+/// The most players any game may have; per-player arrays are sized by it.
+pub const MAX_PLAYERS: usize = 4;
+
+/// The most legal moves any position of any registered game can have (Minishogi peaks near 200).
+pub const MAX_MOVES: usize = 512;
+
+/// A player, numbered from 0 in turn order: player 0 moves first.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct Player(pub u8);
+
+impl Player {
+    /// The player after this one in a game of `num_players`.
+    #[inline]
+    pub fn next(self, num_players: usize) -> Player {
+        Player(((self.0 as usize + 1) % num_players) as u8)
+    }
+
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A move, packed by each game into 16 bits (the search tree stores exactly these bits).
+///
+/// The packing is private to the game that produced it; only that game may interpret it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
+pub struct Move(pub u16);
+
+/// Legal moves of one position, in a fixed-size buffer owned by the caller (no allocation).
+#[derive(Clone)]
+pub struct MoveList {
+    len: usize,
+    moves: [Move; MAX_MOVES],
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl MoveList {
+    pub fn new() -> Self {
+        MoveList { len: 0, moves: [Move(0); MAX_MOVES] }
+    }
+
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Appends a move. Every game bounds its branching factor below [`MAX_MOVES`].
+    #[inline]
+    pub fn push(&mut self, m: Move) {
+        debug_assert!(self.len < MAX_MOVES, "MoveList overflow");
+        self.moves[self.len] = m;
+        self.len += 1;
+    }
+
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    #[inline]
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.as_slice().iter()
+    }
+
+    #[inline]
+    pub fn contains(&self, m: Move) -> bool {
+        self.as_slice().contains(&m)
+    }
+}
+
+impl std::ops::Index<usize> for MoveList {
+    type Output = Move;
+    #[inline]
+    fn index(&self, i: usize) -> &Move {
+        &self.as_slice()[i]
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+/// How a finished game ended, as a rank per player (0 = best; equal ranks are ties).
+///
+/// Ranks rather than a winner so that games of three or four players need no new type.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Outcome {
+    num_players: u8,
+    ranks: [u8; MAX_PLAYERS],
+}
+
+impl Outcome {
+    /// `winner` first, everybody else shares last place.
+    pub fn win(winner: Player, num_players: usize) -> Outcome {
+        let mut ranks = [1; MAX_PLAYERS];
+        ranks[winner.index()] = 0;
+        Outcome { num_players: num_players as u8, ranks }
+    }
+
+    /// `loser` last, everybody else shares first place (in two-player games: the other wins).
+    pub fn loss(loser: Player, num_players: usize) -> Outcome {
+        let mut ranks = [0; MAX_PLAYERS];
+        ranks[loser.index()] = 1;
+        Outcome { num_players: num_players as u8, ranks }
+    }
+
+    /// Everybody ties.
+    pub fn draw(num_players: usize) -> Outcome {
+        Outcome { num_players: num_players as u8, ranks: [0; MAX_PLAYERS] }
+    }
+
+    /// Two-player outcome from a score difference seen by player 0 (> 0: player 0 wins).
+    pub fn by_score(diff_for_first: i32) -> Outcome {
+        match diff_for_first.cmp(&0) {
+            std::cmp::Ordering::Greater => Outcome::win(Player(0), 2),
+            std::cmp::Ordering::Less => Outcome::win(Player(1), 2),
+            std::cmp::Ordering::Equal => Outcome::draw(2),
+        }
+    }
+
+    pub fn num_players(&self) -> usize {
+        self.num_players as usize
+    }
+
+    /// The rank of `p` (0 = best).
+    pub fn rank(&self, p: Player) -> u8 {
+        self.ranks[p.index()]
+    }
+
+    /// The sole player ranked first, if exactly one is.
+    pub fn winner(&self) -> Option<Player> {
+        let n = self.num_players();
+        let mut best = None;
+        for i in 0..n {
+            if self.ranks[i] == 0 {
+                if best.is_some() {
+                    return None;
+                }
+                best = Some(Player(i as u8));
+            }
+        }
+        best
+    }
+
+    /// True when every player has the same rank.
+    pub fn is_draw(&self) -> bool {
+        let n = self.num_players();
+        self.ranks[..n].iter().all(|&r| r == self.ranks[0])
+    }
+
+    /// Utility of `p` in [-1, 1]: 1 for a sole first place, -1 for a sole last place, ties average
+    /// the ranks they span (so a two-player draw is 0).
+    pub fn utility(&self, p: Player) -> f32 {
+        let n = self.num_players();
+        if n < 2 {
+            return 0.0;
+        }
+        let mine = self.ranks[p.index()];
+        let better = self.ranks[..n].iter().filter(|&&r| r < mine).count();
+        let tied = self.ranks[..n].iter().filter(|&&r| r == mine).count();
+        // Places `better .. better + tied - 1` are shared: average their utilities.
+        let mean_place = better as f32 + (tied as f32 - 1.0) / 2.0;
+        1.0 - 2.0 * mean_place / (n as f32 - 1.0)
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_draw() {
+            write!(f, "draw")
+        } else if let Some(w) = self.winner() {
+            write!(f, "player {} wins", w.0 + 1)
+        } else {
+            let ranks: Vec<String> =
+                self.ranks[..self.num_players()].iter().map(|r| (r + 1).to_string()).collect();
+            write!(f, "ranks {}", ranks.join(" "))
+        }
+    }
+}
+
+/// What went wrong with text given to a game: which field of a position, or which move.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum GameError {
+    /// A position string is malformed; `field` names the part (e.g. "board", "side to move").
+    Position { field: &'static str, message: String },
+    /// A move string does not parse in this game's notation.
+    MoveSyntax { text: String, message: String },
+    /// A move string parses but is not legal in the position.
+    IllegalMove { text: String, message: String },
+    /// No game of this name is registered.
+    UnknownGame(String),
+}
+
+impl GameError {
+    pub fn position(field: &'static str, message: impl Into<String>) -> GameError {
+        GameError::Position { field, message: message.into() }
+    }
+
+    pub fn syntax(text: &str, message: impl Into<String>) -> GameError {
+        GameError::MoveSyntax { text: text.to_string(), message: message.into() }
+    }
+
+    pub fn illegal(text: &str, message: impl Into<String>) -> GameError {
+        GameError::IllegalMove { text: text.to_string(), message: message.into() }
+    }
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::Position { field, message } => {
+                write!(f, "invalid position ({field}): {message}")
+            }
+            GameError::MoveSyntax { text, message } => {
+                write!(f, "cannot read move '{text}': {message}")
+            }
+            GameError::IllegalMove { text, message } => {
+                write!(f, "illegal move '{text}': {message}")
+            }
+            GameError::UnknownGame(name) => write!(f, "unknown game '{name}' (see `gpn games`)"),
+        }
+    }
+}
+
+impl std::error::Error for GameError {}
+
+/// Static facts about a game, for the registry, `gpn games` and the protocols.
+#[derive(Clone, Copy, Debug)]
+pub struct GameInfo {
+    /// The registered name (cutechess / Fairy-Stockfish name where one exists).
+    pub name: &'static str,
+    /// Other accepted names.
+    pub aliases: &'static [&'static str],
+    /// Board size in words, e.g. "8x8".
+    pub board: &'static str,
+    /// How moves are written, with an example.
+    pub notation: &'static str,
+    /// The start position in this game's position-string format.
+    pub start: &'static str,
+}
+
+/// A two-or-more-player, perfect-information, deterministic game.
+///
+/// Contract, checked for every game by `tests/games_random.rs`:
+/// * `outcome()` is `Some` exactly when `legal_moves` yields nothing; a player who must pass
+///   gets an explicit pass move, so a non-terminal position always has a move;
+/// * `hash()` (kept incrementally) equals `compute_hash()` (from scratch);
+/// * `parse_position(to_position())` and `parse_move(format_move(m))` round-trip exactly.
+pub trait Game: Clone + PartialEq + Send + Sync + fmt::Debug + 'static {
+    /// Name, aliases, board and notation.
+    const INFO: GameInfo;
+    /// Number of players; the search must not assume two.
+    const NUM_PLAYERS: usize = 2;
+    /// Default game-length cap in plies; a game that reaches it is a draw.
+    const MAX_PLIES: u32 = 1000;
+    /// Whether [`Game::repetition_outcome`] can end a game (repetition is tracked by
+    /// [`record::Record`], not by the position).
+    const HAS_REPETITION_RULE: bool = false;
+
+    /// The start position.
+    fn start() -> Self;
+
+    /// The player to move.
+    fn to_move(&self) -> Player;
+
+    /// Writes every legal move into `out` (cleared first); empty exactly when the game is over.
+    fn legal_moves(&self, out: &mut MoveList);
+
+    /// Number of legal moves; games override it with a cheaper count (perft bulk counting).
+    fn count_moves(&self) -> usize {
+        let mut list = MoveList::new();
+        self.legal_moves(&mut list);
+        list.len()
+    }
+
+    /// Plays a move that `legal_moves` produced. Anything else is a logic error.
+    fn play(&mut self, m: Move);
+
+    /// The result when the game is over by the rules of this position alone (no repetition, no
+    /// length cap: see [`record::Record`] for those).
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// The Zobrist hash, maintained incrementally.
+    fn hash(&self) -> u64;
+
+    /// The Zobrist hash recomputed from scratch (tests compare it with [`Game::hash`]).
+    fn compute_hash(&self) -> u64;
+
+    /// The move in this game's canonical notation.
+    fn format_move(&self, m: Move) -> String;
+
+    /// Reads a move in this game's notation (and documented aliases); it must be legal here.
+    fn parse_move(&self, text: &str) -> Result<Move, GameError>;
+
+    /// The position as a FEN-like string that `parse_position` reads back exactly.
+    fn to_position(&self) -> String;
+
+    /// Reads a position string; every error names the field at fault.
+    fn parse_position(text: &str) -> Result<Self, GameError>;
+
+    /// A human-readable board diagram (several lines).
+    fn diagram(&self) -> String;
+
+    /// A uniformly random legal move, `None` when the game is over. Games may override this with
+    /// something faster than generating the whole list, keeping the same distribution.
+    fn random_move(&self, rng: &mut Rng, buf: &mut MoveList) -> Option<Move> {
+        self.legal_moves(buf);
+        if buf.is_empty() {
+            None
+        } else {
+            Some(buf[rng.below(buf.len() as u32) as usize])
+        }
+    }
+
+    /// Whether the player to move is in check (games with a check rule; used by repetition rules).
+    fn in_check(&self) -> bool {
+        false
+    }
+
+    /// A quantity that never decreases during a game (captured seeds, for example). Positions with
+    /// different progress can never be equal, so repetition scans stop where it changes.
+    fn progress(&self) -> u32 {
+        0
+    }
+
+    /// The result when this position has now occurred `rep.count` times (see
+    /// [`record::Repetition`]); `None` to play on.
+    fn repetition_outcome(&self, _rep: &record::Repetition) -> Option<Outcome> {
+        None
+    }
+
+    /// Plays a move given as text: parse, check legality, play. The position is untouched on error.
+    fn play_text(&mut self, text: &str) -> Result<Move, GameError> {
+        let m = self.parse_move(text)?;
+        self.play(m);
+        Ok(m)
+    }
+}
+
+/// Finds the legal move whose canonical notation is `text`'s canonical form, for games whose
+/// `parse_move` first normalises the text. Returns an `IllegalMove` error listing nothing huge.
+pub fn find_legal<G: Game>(game: &G, text: &str, candidate: Move) -> Result<Move, GameError> {
+    if game.outcome().is_some() {
+        return Err(GameError::illegal(text, "the game is over"));
+    }
+    let mut list = MoveList::new();
+    game.legal_moves(&mut list);
+    if list.contains(candidate) {
+        Ok(candidate)
+    } else {
+        Err(GameError::illegal(text, "not a legal move in this position"))
+    }
+}

@@ -1,0 +1,143 @@
+//! A game as played: the current position plus what the position alone cannot know — how often
+//! it occurred before (repetition rules) and how many plies were played (the length cap).
+
+use super::{Game, Move, Outcome, Player};
+
+/// Facts about a repeated position, given to [`Game::repetition_outcome`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Repetition {
+    /// How many times the current position has occurred, this time included (>= 2).
+    pub count: u32,
+    /// A player who gave check in every position of the cycle since the first occurrence
+    /// (perpetual check), if one did.
+    pub perpetual_check_by: Option<Player>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    hash: u64,
+    progress: u32,
+    to_move: Player,
+    in_check: bool,
+}
+
+/// A position with its history, the ply count and the game-length cap.
+#[derive(Clone, Debug)]
+pub struct Record<G: Game> {
+    position: G,
+    history: Vec<Entry>,
+    plies: u32,
+    max_plies: u32,
+    repetition_end: Option<Outcome>,
+}
+
+impl<G: Game> Record<G> {
+    /// A record starting at `position`, ending in a draw after `max_plies` plies.
+    pub fn new(position: G, max_plies: u32) -> Record<G> {
+        let mut r = Record {
+            position,
+            history: Vec::with_capacity(256),
+            plies: 0,
+            max_plies,
+            repetition_end: None,
+        };
+        r.push_current();
+        r
+    }
+
+    /// Starts over from `position`, keeping the history buffer's allocation.
+    pub fn reset(&mut self, position: G) {
+        self.position = position;
+        self.history.clear();
+        self.plies = 0;
+        self.repetition_end = None;
+        self.push_current();
+    }
+
+    pub fn position(&self) -> &G {
+        &self.position
+    }
+
+    /// Plies played since the record started.
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    pub fn max_plies(&self) -> u32 {
+        self.max_plies
+    }
+
+    /// Plays a legal move and applies the repetition rule of the game.
+    pub fn play(&mut self, m: Move) {
+        self.position.play(m);
+        self.plies += 1;
+        self.push_current();
+        if G::HAS_REPETITION_RULE && self.position.outcome().is_none() {
+            if let Some(rep) = self.repetition() {
+                self.repetition_end = self.position.repetition_outcome(&rep);
+            }
+        }
+    }
+
+    /// The result if the game is over: by the rules of the position, by repetition, or drawn
+    /// at the length cap.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.position
+            .outcome()
+            .or(self.repetition_end)
+            .or_else(|| (self.plies >= self.max_plies).then(|| Outcome::draw(G::NUM_PLAYERS)))
+    }
+
+    /// True when the game ended by repetition or the length cap (not by the position's rules).
+    /// Playouts call this and let `random_move` find the rules' end, so the position's move
+    /// generation runs once per ply.
+    #[inline]
+    pub fn ended_by_history(&self) -> bool {
+        self.repetition_end.is_some() || self.plies >= self.max_plies
+    }
+
+    fn push_current(&mut self) {
+        if G::HAS_REPETITION_RULE {
+            self.history.push(Entry {
+                hash: self.position.hash(),
+                progress: self.position.progress(),
+                to_move: self.position.to_move(),
+                in_check: self.position.in_check(),
+            });
+        }
+    }
+
+    /// Repetition facts for the current (last) position, or `None` if it is new.
+    fn repetition(&self) -> Option<Repetition> {
+        let (now, earlier) = self.history.split_last()?;
+        let mut count = 1;
+        let mut first = earlier.len();
+        for (i, e) in earlier.iter().enumerate().rev() {
+            if e.progress != now.progress {
+                break;
+            }
+            if e.hash == now.hash {
+                count += 1;
+                first = i;
+            }
+        }
+        if count < 2 {
+            return None;
+        }
+        // A player gives perpetual check if every position of the cycle with the opponent to
+        // move has the opponent in check.
+        let cycle = &self.history[first..];
+        let perpetual_check_by = (0..G::NUM_PLAYERS as u8).map(Player).find(|&p| {
+            let victim_entries = cycle.iter().filter(|e| e.to_move != p);
+            let mut any = false;
+            for e in victim_entries {
+                if !e.in_check {
+                    return false;
+                }
+                any = true;
+            }
+            any
+        });
+        Some(Repetition { count, perpetual_check_by })
+    }
+}
