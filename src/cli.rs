@@ -70,10 +70,10 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
 
 /// The `gpn games` listing.
 pub fn games_table() -> String {
-    let mut out = format!("{:<14} {:<22} {:<7} notation\n", "game", "aliases", "board");
+    let mut out = format!("{:<16} {:<34} {:<6} notation\n", "game", "aliases", "board");
     for info in GAMES {
         let aliases = if info.aliases.is_empty() { "-".to_string() } else { info.aliases.join(",") };
-        out += &format!("{:<14} {:<22} {:<7} {}\n", info.name, aliases, info.board, info.notation);
+        out += &format!("{:<16} {:<34} {:<6} {}\n", info.name, aliases, info.board, info.notation);
     }
     out
 }
@@ -239,14 +239,14 @@ fn run_bench(args: &[String]) -> Result<(), CliError> {
         None => GAMES.iter().map(|info| info.name).collect(),
     };
     println!(
-        "{:<14} {:>9} {:>12} {:>11} {:>12}",
+        "{:<16} {:>9} {:>12} {:>11} {:>12}",
         "game", "playouts", "playouts/s", "mean plies", "signature"
     );
     let mut signature = 0u64;
     for name in names {
         let report: PlayoutReport = registry::visit(name, PlayoutBench { playouts, seed })?;
         println!(
-            "{:<14} {:>9} {:>12.0} {:>11.1} {:>12}",
+            "{:<16} {:>9} {:>12.0} {:>11.1} {:>12}",
             report.game,
             report.playouts,
             report.playouts_per_second(),

@@ -6,9 +6,9 @@
 //! [`MoveList`].
 
 // pub mod awari;
-// pub mod breakthrough;
+pub mod breakthrough;
 pub mod check;
-// pub mod connect4;
+pub mod connect4;
 // pub mod loa;
 // pub mod minishogi;
 pub mod perft;

@@ -35,7 +35,14 @@ macro_rules! registry {
 }
 
 // GAMES-LIST: each game adds `use super::<file>::<Type>;` and its type to the list below.
+use super::breakthrough::Breakthrough;
+use super::connect4::ConnectFour;
+
 registry! {
+    Breakthrough<8>,
+    Breakthrough<7>,
+    Breakthrough<6>,
+    ConnectFour,
 }
 
 /// The registered name for `name` (resolving aliases), if any.

@@ -1,0 +1,431 @@
+//! Connect Four (7 columns x 6 rows) on the classic column-major bitboard.
+//!
+//! Bit `col * 7 + row` is the cell of column `col` (0 = a) and row `row` (0 = bottom); the
+//! seventh bit of each column stays empty so that line tests by shifting never wrap.
+
+use super::zobrist;
+use super::{find_legal, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
+use crate::rng::Rng;
+
+const COLS: usize = 7;
+const ROWS: usize = 6;
+const STRIDE: usize = ROWS + 1;
+/// Bottom cell of every column.
+const BOTTOM: u64 = {
+    let mut b = 0u64;
+    let mut c = 0;
+    while c < COLS {
+        b |= 1 << (c * STRIDE);
+        c += 1;
+    }
+    b
+};
+/// Every playable cell.
+const BOARD: u64 = BOTTOM * ((1 << ROWS) - 1);
+
+const ZOBRIST_CELL: [[u64; 64]; 2] = [zobrist::keys(0xC401), zobrist::keys(0xC402)];
+const ZOBRIST_SIDE: u64 = zobrist::keys::<1>(0xC403)[0];
+
+/// A Connect Four position. Moves are column numbers 0..7.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ConnectFour {
+    /// Stones of player 0 and player 1.
+    stones: [u64; 2],
+    /// Stones on the board (also the number of plies played).
+    count: u8,
+    /// Set when the last move made four in a row.
+    winner: Option<u8>,
+    hash: u64,
+}
+
+/// True when `b` holds four in a row in any direction.
+#[inline]
+fn has_four(b: u64) -> bool {
+    // Vertical (1), horizontal (STRIDE), both diagonals (STRIDE - 1, STRIDE + 1).
+    for shift in [1, STRIDE, STRIDE - 1, STRIDE + 1] {
+        let pairs = b & (b >> shift);
+        if pairs & (pairs >> (2 * shift)) != 0 {
+            return true;
+        }
+    }
+    false
+}
+
+impl ConnectFour {
+    #[inline]
+    fn occupied(&self) -> u64 {
+        self.stones[0] | self.stones[1]
+    }
+
+    /// The cell a stone dropped into each non-full column would occupy.
+    #[inline]
+    fn drop_cells(&self) -> u64 {
+        (self.occupied() + BOTTOM) & BOARD
+    }
+
+    #[inline]
+    fn is_over(&self) -> bool {
+        self.winner.is_some() || self.count as usize == COLS * ROWS
+    }
+
+    fn cell_name(cell: usize) -> String {
+        format!("{}{}", (b'a' + (cell / STRIDE) as u8) as char, cell % STRIDE + 1)
+    }
+
+    fn landing_cell(&self, col: usize) -> u64 {
+        self.drop_cells() & (((1u64 << STRIDE) - 1) << (col * STRIDE))
+    }
+}
+
+impl Game for ConnectFour {
+    const INFO: GameInfo = GameInfo {
+        name: "cfour",
+        aliases: &["connect4", "connectfour", "connect_four"],
+        board: "7x6",
+        notation: "drop as Fairy-Stockfish/cutechess write it: P@d1 (file a-g, landing rank 1-6); \
+                   also accepts d1 or just the column d",
+        start: "7/7/7/7/7/7 w",
+    };
+
+    fn start() -> Self {
+        ConnectFour { stones: [0, 0], count: 0, winner: None, hash: 0 }
+    }
+
+    #[inline]
+    fn to_move(&self) -> Player {
+        Player(self.count & 1)
+    }
+
+    fn legal_moves(&self, out: &mut MoveList) {
+        out.clear();
+        if self.is_over() {
+            return;
+        }
+        let mut cells = self.drop_cells();
+        while cells != 0 {
+            out.push(Move((cells.trailing_zeros() as usize / STRIDE) as u16));
+            cells &= cells - 1;
+        }
+    }
+
+    #[inline]
+    fn count_moves(&self) -> usize {
+        if self.is_over() {
+            0
+        } else {
+            self.drop_cells().count_ones() as usize
+        }
+    }
+
+    #[inline]
+    fn play(&mut self, m: Move) {
+        let me = (self.count & 1) as usize;
+        let cell = self.landing_cell(m.0 as usize);
+        self.stones[me] |= cell;
+        self.hash ^= ZOBRIST_CELL[me][cell.trailing_zeros() as usize] ^ ZOBRIST_SIDE;
+        self.count += 1;
+        if has_four(self.stones[me]) {
+            self.winner = Some(me as u8);
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        match self.winner {
+            Some(w) => Some(Outcome::win(Player(w), 2)),
+            None if self.count as usize == COLS * ROWS => Some(Outcome::draw(2)),
+            None => None,
+        }
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn compute_hash(&self) -> u64 {
+        let mut h = if self.count & 1 == 1 { ZOBRIST_SIDE } else { 0 };
+        for (side, keys) in ZOBRIST_CELL.iter().enumerate() {
+            let mut bb = self.stones[side];
+            while bb != 0 {
+                h ^= keys[bb.trailing_zeros() as usize];
+                bb &= bb - 1;
+            }
+        }
+        h
+    }
+
+    fn format_move(&self, m: Move) -> String {
+        let cell = self.landing_cell(m.0 as usize);
+        format!("P@{}", Self::cell_name(cell.trailing_zeros() as usize))
+    }
+
+    /// Accepts `P@d1`, `d1` (the rank must be the landing rank) and a bare column `d`.
+    fn parse_move(&self, text: &str) -> Result<Move, GameError> {
+        let t = text.trim();
+        let t = t.strip_prefix("P@").or_else(|| t.strip_prefix("p@")).unwrap_or(t);
+        let bytes = t.as_bytes();
+        let col = match bytes.first() {
+            Some(&c @ b'a'..=b'g') => (c - b'a') as usize,
+            Some(&c @ b'A'..=b'G') => (c - b'A') as usize,
+            _ => return Err(GameError::syntax(text, "expected a column a-g, as in P@d1, d1 or d")),
+        };
+        if self.is_over() {
+            return Err(GameError::illegal(text, "the game is over"));
+        }
+        let cell = self.landing_cell(col);
+        if cell == 0 {
+            return Err(GameError::illegal(text, "the column is full"));
+        }
+        if bytes.len() > 1 {
+            let rank: usize = t[1..]
+                .parse()
+                .map_err(|_| GameError::syntax(text, "expected a rank 1-6 after the column"))?;
+            let landing = cell.trailing_zeros() as usize % STRIDE + 1;
+            if rank != landing {
+                return Err(GameError::illegal(
+                    text,
+                    format!("a stone dropped in this column lands on rank {landing}"),
+                ));
+            }
+        }
+        find_legal(self, text, Move(col as u16))
+    }
+
+    fn to_position(&self) -> String {
+        let mut rows = Vec::with_capacity(ROWS);
+        for row in (0..ROWS).rev() {
+            let mut line = String::new();
+            let mut empty = 0;
+            for col in 0..COLS {
+                let bit = 1u64 << (col * STRIDE + row);
+                let c = if self.stones[0] & bit != 0 {
+                    'P'
+                } else if self.stones[1] & bit != 0 {
+                    'p'
+                } else {
+                    empty += 1;
+                    continue;
+                };
+                if empty > 0 {
+                    line += &empty.to_string();
+                    empty = 0;
+                }
+                line.push(c);
+            }
+            if empty > 0 {
+                line += &empty.to_string();
+            }
+            rows.push(line);
+        }
+        format!("{} {}", rows.join("/"), if self.count & 1 == 0 { 'w' } else { 'b' })
+    }
+
+    /// Reads `<rows top to bottom> [w|b]`; a `[...]` pocket and trailing fields are ignored.
+    fn parse_position(text: &str) -> Result<Self, GameError> {
+        let mut fields = text.split_whitespace();
+        let board = fields.next().ok_or_else(|| GameError::position("board", "empty string"))?;
+        let board = board.split('[').next().unwrap_or(board);
+        let rows: Vec<&str> = board.split('/').collect();
+        if rows.len() != ROWS {
+            return Err(GameError::position("board", format!("{} rows, expected 6", rows.len())));
+        }
+        let mut stones = [0u64; 2];
+        for (i, row_text) in rows.iter().enumerate() {
+            let row = ROWS - 1 - i;
+            let mut col = 0usize;
+            for c in row_text.chars() {
+                if let Some(d) = c.to_digit(10) {
+                    col += d as usize;
+                    continue;
+                }
+                let side = match c {
+                    'P' | 'X' | 'x' => 0,
+                    'p' | 'O' | 'o' => 1,
+                    _ => {
+                        return Err(GameError::position(
+                            "board",
+                            format!("unknown stone '{c}' on rank {} (use P, p or digits)", row + 1),
+                        ))
+                    }
+                };
+                if col >= COLS {
+                    return Err(GameError::position(
+                        "board",
+                        format!("rank {} has more than 7 cells", row + 1),
+                    ));
+                }
+                stones[side] |= 1 << (col * STRIDE + row);
+                col += 1;
+            }
+            if col != COLS {
+                return Err(GameError::position(
+                    "board",
+                    format!("rank {} has {col} cells, expected 7", row + 1),
+                ));
+            }
+        }
+        let occupied = stones[0] | stones[1];
+        // Gravity: every stone above the bottom row rests on another.
+        if (occupied >> 1) & !occupied & BOARD & !(BOTTOM << (ROWS - 1)) != 0 {
+            return Err(GameError::position("board", "a stone floats above an empty cell"));
+        }
+        let (n0, n1) = (stones[0].count_ones(), stones[1].count_ones());
+        if n0 != n1 && n0 != n1 + 1 {
+            return Err(GameError::position(
+                "board",
+                format!("{n0} first-player and {n1} second-player stones cannot occur"),
+            ));
+        }
+        let to_move = if n0 == n1 { 'w' } else { 'b' };
+        match fields.next() {
+            None => {}
+            Some(s) if s.eq_ignore_ascii_case(&to_move.to_string()) => {}
+            Some("w") | Some("b") | Some("W") | Some("B") => {
+                return Err(GameError::position(
+                    "side to move",
+                    format!("the stone counts say '{to_move}' is to move"),
+                ))
+            }
+            Some(other) => {
+                return Err(GameError::position("side to move", format!("'{other}' is not w or b")))
+            }
+        }
+        let wins = [has_four(stones[0]), has_four(stones[1])];
+        let last_mover = if n0 == n1 { 1 } else { 0 };
+        if wins[1 - last_mover] {
+            return Err(GameError::position(
+                "board",
+                "the side to move already has four in a row (the game ended earlier)",
+            ));
+        }
+        let mut game = ConnectFour {
+            stones,
+            count: (n0 + n1) as u8,
+            winner: wins[last_mover].then_some(last_mover as u8),
+            hash: 0,
+        };
+        game.hash = game.compute_hash();
+        Ok(game)
+    }
+
+    fn diagram(&self) -> String {
+        let mut out = String::new();
+        for row in (0..ROWS).rev() {
+            out += &format!("{} ", row + 1);
+            for col in 0..COLS {
+                let bit = 1u64 << (col * STRIDE + row);
+                out.push(if self.stones[0] & bit != 0 {
+                    'X'
+                } else if self.stones[1] & bit != 0 {
+                    'O'
+                } else {
+                    '.'
+                });
+                out.push(' ');
+            }
+            out.push('\n');
+        }
+        out + "  a b c d e f g"
+    }
+
+    #[inline]
+    fn random_move(&self, rng: &mut Rng, _buf: &mut MoveList) -> Option<Move> {
+        if self.is_over() {
+            return None;
+        }
+        let mut cells = self.drop_cells();
+        for _ in 0..rng.below(cells.count_ones()) {
+            cells &= cells - 1;
+        }
+        Some(Move((cells.trailing_zeros() as usize / STRIDE) as u16))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::check::random_games;
+    use crate::game::perft::perft;
+
+    fn after(moves: &str) -> ConnectFour {
+        let mut g = ConnectFour::start();
+        for m in moves.split_whitespace() {
+            g.play_text(m).unwrap();
+        }
+        g
+    }
+
+    #[test]
+    fn random_games_keep_invariants() {
+        let stats = random_games(&ConnectFour::start(), 5000, 11);
+        assert!(stats.draws > 0 && stats.decisive > 0);
+    }
+
+    #[test]
+    fn each_direction_wins() {
+        // Vertical, horizontal and both diagonals, for the first player.
+        let vertical = after("a b a b a b a");
+        assert_eq!(vertical.outcome(), Some(Outcome::win(Player(0), 2)));
+        let horizontal = after("a a b b c c d");
+        assert_eq!(horizontal.outcome(), Some(Outcome::win(Player(0), 2)));
+        let rising = after("a b b c c d c d d g d");
+        assert_eq!(rising.outcome(), Some(Outcome::win(Player(0), 2)));
+        let falling = after("g f f e e d e d d a d");
+        assert_eq!(falling.outcome(), Some(Outcome::win(Player(0), 2)));
+        assert_eq!(falling.count_moves(), 0);
+        // Three in a row does not win, and a row does not wrap from column g to a.
+        assert_eq!(after("a a b b c").outcome(), None);
+        assert_eq!(after("e a f a g b a").outcome(), None);
+    }
+
+    #[test]
+    fn full_board_is_a_draw() {
+        // A full board without four in a row (found by a random search, checked by hand).
+        let full =
+            ConnectFour::parse_position("PpPpPpp/PpppPPp/PPpPpPp/pPppPPP/pPPpPpP/PpppPpP w").unwrap();
+        assert_eq!(full.outcome(), Some(Outcome::draw(2)));
+        assert_eq!(full.count_moves(), 0);
+    }
+
+    #[test]
+    fn notation_forms() {
+        let g = after("d");
+        assert_eq!(g.format_move(Move(3)), "P@d2");
+        assert_eq!(g.parse_move("P@d2"), Ok(Move(3)));
+        assert_eq!(g.parse_move("d2"), Ok(Move(3)));
+        assert_eq!(g.parse_move("D"), Ok(Move(3)));
+        assert!(matches!(g.parse_move("d1"), Err(GameError::IllegalMove { .. })));
+        for bad in ["", "h", "P@", "d0x", "ü", "1"] {
+            assert!(matches!(g.parse_move(bad), Err(GameError::MoveSyntax { .. })), "{bad}");
+        }
+        let full_column = after("a a a a a a");
+        assert!(matches!(full_column.parse_move("a"), Err(GameError::IllegalMove { .. })));
+    }
+
+    #[test]
+    fn bad_positions_name_the_field() {
+        for (text, field) in [
+            ("", "board"),
+            ("7/7/7 w", "board"),
+            ("7/7/7/7/7/8 w", "board"),
+            ("7/7/7/7/7/PPPPPPPP w", "board"),
+            ("7/7/7/7/P6/7 b", "board"),
+            ("7/7/7/7/7/PP5 b", "board"),
+            ("7/7/7/7/7/Pq5 b", "board"),
+            ("7/7/7/7/7/P6 w", "side to move"),
+            ("7/7/7/7/7/P6 z", "side to move"),
+            ("7/7/p6/p6/pPP4/pPP1P2 b", "board"),
+        ] {
+            match ConnectFour::parse_position(text) {
+                Err(GameError::Position { field: f, .. }) => assert_eq!(f, field, "{text}"),
+                other => panic!("{text}: expected a position error, got {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn perft_small_depths() {
+        assert_eq!(perft(&ConnectFour::start(), 4), 2401);
+        assert_eq!(perft(&ConnectFour::start(), 6), 117649);
+    }
+}

@@ -1,0 +1,88 @@
+//! The `gpn` binary's subcommands, run as a user would run them.
+
+use std::process::{Command, Output};
+
+fn gpn(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gpn")).args(args).output().expect("gpn runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn perft_prints_one_line_per_root_move_then_the_total() {
+    let out = gpn(&["perft", "breakthrough", "3"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 23, "{text}");
+    assert_eq!(lines[22], "nodes 11132");
+    let sum: u64 = lines[..22]
+        .iter()
+        .map(|l| l.rsplit(": ").next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, 11132);
+    assert!(lines.contains(&"a2a3: 484") || lines.iter().any(|l| l.starts_with("a2a3: ")));
+}
+
+#[test]
+fn perft_from_a_position_and_moves() {
+    let out = gpn(&["perft", "cfour", "2", "--moves", "b", "e", "g"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).ends_with("nodes 49\n"), "{}", stdout(&out));
+    let out = gpn(&["perft", "connect4", "1", "--position", "7/7/7/7/7/P6 b"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("P@a2: 1"), "{}", stdout(&out));
+}
+
+#[test]
+fn bad_input_gives_a_clear_error_and_exit_code_2() {
+    for (args, needle) in [
+        (vec!["perft", "chess", "2"], "unknown game 'chess'"),
+        (vec!["perft", "cfour", "x"], "depth 'x'"),
+        (vec!["perft", "cfour", "2", "--position", "7/7 w"], "invalid position (board)"),
+        (vec!["perft", "breakthrough", "2", "--moves", "a2a5"], "illegal move 'a2a5'"),
+        (vec!["perft", "breakthrough", "2", "--moves", "zz"], "cannot read move 'zz'"),
+        (vec!["bench", "--playouts", "many"], "--playouts 'many'"),
+        (vec!["frobnicate"], "unknown command"),
+    ] {
+        let out = gpn(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(needle), "{args:?}: {}", stderr(&out));
+        assert!(stdout(&out).is_empty(), "{args:?} wrote to stdout");
+    }
+}
+
+#[test]
+fn games_lists_every_game_with_aliases() {
+    let text = stdout(&gpn(&["games"]));
+    for info in gpn::game::registry::GAMES {
+        assert!(text.contains(info.name), "{} missing from:\n{text}", info.name);
+        for alias in info.aliases {
+            assert!(text.contains(alias), "alias {alias} missing");
+        }
+    }
+}
+
+#[test]
+fn bench_signature_is_reproducible() {
+    let run = || stdout(&gpn(&["bench", "--playouts", "50", "--seed", "9"]));
+    let (a, b) = (run(), run());
+    let last = |s: &str| s.lines().last().unwrap_or_default().to_string();
+    assert!(last(&a).starts_with("bench "), "{a}");
+    assert_eq!(last(&a), last(&b));
+    let one = stdout(&gpn(&["bench", "--game", "cfour", "--playouts", "50", "--seed", "9"]));
+    assert!(one.lines().any(|l| l.starts_with("cfour ")), "{one}");
+}
+
+#[test]
+fn no_arguments_prints_help() {
+    let out = gpn(&[]);
+    assert!(out.status.success());
+    assert!(stdout(&out).contains("USAGE"));
+}
