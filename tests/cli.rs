@@ -3,7 +3,10 @@
 use std::process::{Command, Output};
 
 fn gpn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gpn")).args(args).output().expect("gpn runs")
+    Command::new(env!("CARGO_BIN_EXE_gpn"))
+        .args(args)
+        .output()
+        .expect("gpn runs")
 }
 
 fn stdout(out: &Output) -> String {
@@ -45,9 +48,18 @@ fn bad_input_gives_a_clear_error_and_exit_code_2() {
     for (args, needle) in [
         (vec!["perft", "chess", "2"], "unknown game 'chess'"),
         (vec!["perft", "cfour", "x"], "depth 'x'"),
-        (vec!["perft", "cfour", "2", "--position", "7/7 w"], "invalid position (board)"),
-        (vec!["perft", "breakthrough", "2", "--moves", "a2a5"], "illegal move 'a2a5'"),
-        (vec!["perft", "breakthrough", "2", "--moves", "zz"], "cannot read move 'zz'"),
+        (
+            vec!["perft", "cfour", "2", "--position", "7/7 w"],
+            "invalid position (board)",
+        ),
+        (
+            vec!["perft", "breakthrough", "2", "--moves", "a2a5"],
+            "illegal move 'a2a5'",
+        ),
+        (
+            vec!["perft", "breakthrough", "2", "--moves", "zz"],
+            "cannot read move 'zz'",
+        ),
         (vec!["bench", "--playouts", "many"], "--playouts 'many'"),
         (vec!["frobnicate"], "unknown command"),
     ] {
@@ -62,7 +74,11 @@ fn bad_input_gives_a_clear_error_and_exit_code_2() {
 fn games_lists_every_game_with_aliases() {
     let text = stdout(&gpn(&["games"]));
     for info in gpn::game::registry::GAMES {
-        assert!(text.contains(info.name), "{} missing from:\n{text}", info.name);
+        assert!(
+            text.contains(info.name),
+            "{} missing from:\n{text}",
+            info.name
+        );
         for alias in info.aliases {
             assert!(text.contains(alias), "alias {alias} missing");
         }
@@ -76,7 +92,15 @@ fn bench_signature_is_reproducible() {
     let last = |s: &str| s.lines().last().unwrap_or_default().to_string();
     assert!(last(&a).starts_with("bench "), "{a}");
     assert_eq!(last(&a), last(&b));
-    let one = stdout(&gpn(&["bench", "--game", "cfour", "--playouts", "50", "--seed", "9"]));
+    let one = stdout(&gpn(&[
+        "bench",
+        "--game",
+        "cfour",
+        "--playouts",
+        "50",
+        "--seed",
+        "9",
+    ]));
     assert!(one.lines().any(|l| l.starts_with("cfour ")), "{one}");
 }
 

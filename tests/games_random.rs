@@ -23,8 +23,14 @@ impl GameVisitor for Invariants {
 #[test]
 fn every_game_keeps_its_invariants_over_random_games() {
     for (i, info) in GAMES.iter().enumerate() {
-        let (games, plies) =
-            visit(info.name, Invariants { games: 1000, seed: 0xD1CE + i as u64 }).unwrap();
+        let (games, plies) = visit(
+            info.name,
+            Invariants {
+                games: 1000,
+                seed: 0xD1CE + i as u64,
+            },
+        )
+        .unwrap();
         assert!(plies >= games, "{}: games ended without a move", info.name);
     }
 }

@@ -33,8 +33,11 @@ fn unpack(m: Move) -> (usize, usize) {
 }
 
 impl<const N: usize> Breakthrough<N> {
-    const SQUARES: usize = N * N;
-    const BOARD: u64 = if N * N == 64 { !0 } else { (1u64 << (N * N)) - 1 };
+    const BOARD: u64 = if N * N == 64 {
+        !0
+    } else {
+        (1u64 << (N * N)) - 1
+    };
     const FILE_FIRST: u64 = Self::file_mask(0);
     const FILE_LAST: u64 = Self::file_mask(N - 1);
     const RANK_FIRST: u64 = (1u64 << N) - 1;
@@ -149,7 +152,11 @@ impl<const N: usize> Game for Breakthrough<N> {
     fn start() -> Self {
         let home = (1u64 << (2 * N)) - 1;
         let pawns = [home, home << (N * (N - 2))];
-        let mut game = Breakthrough { pawns, to_move: 0, hash: 0 };
+        let mut game = Breakthrough {
+            pawns,
+            to_move: 0,
+            hash: 0,
+        };
         game.hash = game.compute_hash();
         game
     }
@@ -268,17 +275,26 @@ impl<const N: usize> Game for Breakthrough<N> {
             }
             rows.push(line);
         }
-        format!("{} {}", rows.join("/"), if self.to_move == 0 { 'w' } else { 'b' })
+        format!(
+            "{} {}",
+            rows.join("/"),
+            if self.to_move == 0 { 'w' } else { 'b' }
+        )
     }
 
     /// Reads `<rows top to bottom> <w|b>`; further fields (counters, `-`) are ignored.
     fn parse_position(text: &str) -> Result<Self, GameError> {
         let mut fields = text.split_whitespace();
-        let board = fields.next().ok_or_else(|| GameError::position("board", "empty string"))?;
+        let board = fields
+            .next()
+            .ok_or_else(|| GameError::position("board", "empty string"))?;
         let board = board.split('[').next().unwrap_or(board); // tolerate a pocket suffix `[...]`
         let rows: Vec<&str> = board.split('/').collect();
         if rows.len() != N {
-            return Err(GameError::position("board", format!("{} rows, expected {N}", rows.len())));
+            return Err(GameError::position(
+                "board",
+                format!("{} rows, expected {N}", rows.len()),
+            ));
         }
         let mut pawns = [0u64; 2];
         for (i, row) in rows.iter().enumerate() {
@@ -295,7 +311,10 @@ impl<const N: usize> Game for Breakthrough<N> {
                     _ => {
                         return Err(GameError::position(
                             "board",
-                            format!("unknown piece '{c}' on rank {} (use P, p or digits)", rank + 1),
+                            format!(
+                                "unknown piece '{c}' on rank {} (use P, p or digits)",
+                                rank + 1
+                            ),
                         ))
                     }
                 };
@@ -319,12 +338,22 @@ impl<const N: usize> Game for Breakthrough<N> {
             None | Some("w") | Some("W") => 0,
             Some("b") | Some("B") => 1,
             Some(other) => {
-                return Err(GameError::position("side to move", format!("'{other}' is not w or b")))
+                return Err(GameError::position(
+                    "side to move",
+                    format!("'{other}' is not w or b"),
+                ))
             }
         };
-        let mut game = Breakthrough { pawns, to_move, hash: 0 };
+        let mut game = Breakthrough {
+            pawns,
+            to_move,
+            hash: 0,
+        };
         if game.pawns[0] & Self::RANK_LAST != 0 && game.pawns[1] & Self::RANK_FIRST != 0 {
-            return Err(GameError::position("board", "both sides stand on their goal ranks"));
+            return Err(GameError::position(
+                "board",
+                "both sides stand on their goal ranks",
+            ));
         }
         game.hash = game.compute_hash();
         Ok(game)
@@ -397,8 +426,14 @@ mod tests {
         let g = Bt8::start();
         assert_eq!(g.to_position(), Bt8::INFO.start);
         assert_eq!(g.count_moves(), 22);
-        assert_eq!(Breakthrough::<6>::start().to_position(), Breakthrough::<6>::INFO.start);
-        assert_eq!(Breakthrough::<7>::start().to_position(), Breakthrough::<7>::INFO.start);
+        assert_eq!(
+            Breakthrough::<6>::start().to_position(),
+            Breakthrough::<6>::INFO.start
+        );
+        assert_eq!(
+            Breakthrough::<7>::start().to_position(),
+            Breakthrough::<7>::INFO.start
+        );
     }
 
     #[test]
@@ -477,11 +512,25 @@ mod tests {
     #[test]
     fn bad_moves_are_typed_errors() {
         let g = Bt8::start();
-        for text in ["", "a2", "a2a9", "i2i3", "a2a3a4", "ü", "a99999999999999999a3"] {
-            assert!(matches!(g.parse_move(text), Err(GameError::MoveSyntax { .. })), "{text}");
+        for text in [
+            "",
+            "a2",
+            "a2a9",
+            "i2i3",
+            "a2a3a4",
+            "ü",
+            "a99999999999999999a3",
+        ] {
+            assert!(
+                matches!(g.parse_move(text), Err(GameError::MoveSyntax { .. })),
+                "{text}"
+            );
         }
         for text in ["a2a4", "a1a2", "a7a6", "a2b2"] {
-            assert!(matches!(g.parse_move(text), Err(GameError::IllegalMove { .. })), "{text}");
+            assert!(
+                matches!(g.parse_move(text), Err(GameError::IllegalMove { .. })),
+                "{text}"
+            );
         }
     }
 }

@@ -69,7 +69,11 @@ impl ConnectFour {
     }
 
     fn cell_name(cell: usize) -> String {
-        format!("{}{}", (b'a' + (cell / STRIDE) as u8) as char, cell % STRIDE + 1)
+        format!(
+            "{}{}",
+            (b'a' + (cell / STRIDE) as u8) as char,
+            cell % STRIDE + 1
+        )
     }
 
     fn landing_cell(&self, col: usize) -> u64 {
@@ -88,7 +92,12 @@ impl Game for ConnectFour {
     };
 
     fn start() -> Self {
-        ConnectFour { stones: [0, 0], count: 0, winner: None, hash: 0 }
+        ConnectFour {
+            stones: [0, 0],
+            count: 0,
+            winner: None,
+            hash: 0,
+        }
     }
 
     #[inline]
@@ -162,12 +171,20 @@ impl Game for ConnectFour {
     /// Accepts `P@d1`, `d1` (the rank must be the landing rank) and a bare column `d`.
     fn parse_move(&self, text: &str) -> Result<Move, GameError> {
         let t = text.trim();
-        let t = t.strip_prefix("P@").or_else(|| t.strip_prefix("p@")).unwrap_or(t);
+        let t = t
+            .strip_prefix("P@")
+            .or_else(|| t.strip_prefix("p@"))
+            .unwrap_or(t);
         let bytes = t.as_bytes();
         let col = match bytes.first() {
             Some(&c @ b'a'..=b'g') => (c - b'a') as usize,
             Some(&c @ b'A'..=b'G') => (c - b'A') as usize,
-            _ => return Err(GameError::syntax(text, "expected a column a-g, as in P@d1, d1 or d")),
+            _ => {
+                return Err(GameError::syntax(
+                    text,
+                    "expected a column a-g, as in P@d1, d1 or d",
+                ))
+            }
         };
         if self.is_over() {
             return Err(GameError::illegal(text, "the game is over"));
@@ -217,17 +234,26 @@ impl Game for ConnectFour {
             }
             rows.push(line);
         }
-        format!("{} {}", rows.join("/"), if self.count & 1 == 0 { 'w' } else { 'b' })
+        format!(
+            "{} {}",
+            rows.join("/"),
+            if self.count & 1 == 0 { 'w' } else { 'b' }
+        )
     }
 
     /// Reads `<rows top to bottom> [w|b]`; a `[...]` pocket and trailing fields are ignored.
     fn parse_position(text: &str) -> Result<Self, GameError> {
         let mut fields = text.split_whitespace();
-        let board = fields.next().ok_or_else(|| GameError::position("board", "empty string"))?;
+        let board = fields
+            .next()
+            .ok_or_else(|| GameError::position("board", "empty string"))?;
         let board = board.split('[').next().unwrap_or(board);
         let rows: Vec<&str> = board.split('/').collect();
         if rows.len() != ROWS {
-            return Err(GameError::position("board", format!("{} rows, expected 6", rows.len())));
+            return Err(GameError::position(
+                "board",
+                format!("{} rows, expected 6", rows.len()),
+            ));
         }
         let mut stones = [0u64; 2];
         for (i, row_text) in rows.iter().enumerate() {
@@ -244,7 +270,10 @@ impl Game for ConnectFour {
                     _ => {
                         return Err(GameError::position(
                             "board",
-                            format!("unknown stone '{c}' on rank {} (use P, p or digits)", row + 1),
+                            format!(
+                                "unknown stone '{c}' on rank {} (use P, p or digits)",
+                                row + 1
+                            ),
                         ))
                     }
                 };
@@ -267,7 +296,10 @@ impl Game for ConnectFour {
         let occupied = stones[0] | stones[1];
         // Gravity: every stone above the bottom row rests on another.
         if (occupied >> 1) & !occupied & BOARD & !(BOTTOM << (ROWS - 1)) != 0 {
-            return Err(GameError::position("board", "a stone floats above an empty cell"));
+            return Err(GameError::position(
+                "board",
+                "a stone floats above an empty cell",
+            ));
         }
         let (n0, n1) = (stones[0].count_ones(), stones[1].count_ones());
         if n0 != n1 && n0 != n1 + 1 {
@@ -287,7 +319,10 @@ impl Game for ConnectFour {
                 ))
             }
             Some(other) => {
-                return Err(GameError::position("side to move", format!("'{other}' is not w or b")))
+                return Err(GameError::position(
+                    "side to move",
+                    format!("'{other}' is not w or b"),
+                ))
             }
         }
         let wins = [has_four(stones[0]), has_four(stones[1])];
@@ -381,8 +416,8 @@ mod tests {
     #[test]
     fn full_board_is_a_draw() {
         // A full board without four in a row (found by a random search, checked by hand).
-        let full =
-            ConnectFour::parse_position("PpPpPpp/PpppPPp/PPpPpPp/pPppPPP/pPPpPpP/PpppPpP w").unwrap();
+        let full = ConnectFour::parse_position("PpPpPpp/PpppPPp/PPpPpPp/pPppPPP/pPPpPpP/PpppPpP w")
+            .unwrap();
         assert_eq!(full.outcome(), Some(Outcome::draw(2)));
         assert_eq!(full.count_moves(), 0);
     }
@@ -394,12 +429,21 @@ mod tests {
         assert_eq!(g.parse_move("P@d2"), Ok(Move(3)));
         assert_eq!(g.parse_move("d2"), Ok(Move(3)));
         assert_eq!(g.parse_move("D"), Ok(Move(3)));
-        assert!(matches!(g.parse_move("d1"), Err(GameError::IllegalMove { .. })));
+        assert!(matches!(
+            g.parse_move("d1"),
+            Err(GameError::IllegalMove { .. })
+        ));
         for bad in ["", "h", "P@", "d0x", "ü", "1"] {
-            assert!(matches!(g.parse_move(bad), Err(GameError::MoveSyntax { .. })), "{bad}");
+            assert!(
+                matches!(g.parse_move(bad), Err(GameError::MoveSyntax { .. })),
+                "{bad}"
+            );
         }
         let full_column = after("a a a a a a");
-        assert!(matches!(full_column.parse_move("a"), Err(GameError::IllegalMove { .. })));
+        assert!(matches!(
+            full_column.parse_move("a"),
+            Err(GameError::IllegalMove { .. })
+        ));
     }
 
     #[test]

@@ -48,7 +48,10 @@ registry! {
 /// The registered name for `name` (resolving aliases), if any.
 pub fn canonical_name(name: &str) -> Option<&'static str> {
     let key = name.trim().to_ascii_lowercase();
-    GAMES.iter().find(|info| matches(info, &key)).map(|info| info.name)
+    GAMES
+        .iter()
+        .find(|info| matches(info, &key))
+        .map(|info| info.name)
 }
 
 #[cfg(test)]
