@@ -3,6 +3,7 @@
 //! Code that must run monomorphised over a game (perft, bench, later the search session)
 //! implements [`GameVisitor`] and is handed the concrete type by [`visit`].
 
+use super::loa::Loa;
 use super::{Game, GameError, GameInfo};
 
 /// Something to do with a concrete game type.
@@ -36,12 +37,16 @@ macro_rules! registry {
 
 // GAMES-LIST: each game adds `use super::<file>::<Type>;` and its type to the list below.
 registry! {
+    Loa<8>, Loa<7>,
 }
 
 /// The registered name for `name` (resolving aliases), if any.
 pub fn canonical_name(name: &str) -> Option<&'static str> {
     let key = name.trim().to_ascii_lowercase();
-    GAMES.iter().find(|info| matches(info, &key)).map(|info| info.name)
+    GAMES
+        .iter()
+        .find(|info| matches(info, &key))
+        .map(|info| info.name)
 }
 
 #[cfg(test)]
