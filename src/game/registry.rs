@@ -37,12 +37,15 @@ macro_rules! registry {
 // GAMES-LIST: each game adds `use super::<file>::<Type>;` and its type to the list below.
 use super::breakthrough::Breakthrough;
 use super::connect4::ConnectFour;
+use super::loa::Loa;
 
 registry! {
     Breakthrough<8>,
     Breakthrough<7>,
     Breakthrough<6>,
     ConnectFour,
+    Loa<8>,
+    Loa<7>,
 }
 
 /// The registered name for `name` (resolving aliases), if any.
