@@ -105,32 +105,52 @@ const RAYS: [[u64; 64]; 8] = {
 #[inline]
 fn placements(own: u64, opp: u64) -> u64 {
     let inner = opp & NOT_EDGE_COLUMNS;
-    let found = fill_both_ways(own, inner, 1)
-        | fill_both_ways(own, opp, 8)
-        | fill_both_ways(own, inner, 7)
-        | fill_both_ways(own, inner, 9);
+    let found = east_by_carry(own, inner)
+        | fill(own, inner, 1, Shift::Down)
+        | fill(own, opp, 8, Shift::Up)
+        | fill(own, opp, 8, Shift::Down)
+        | fill(own, inner, 7, Shift::Up)
+        | fill(own, inner, 7, Shift::Down)
+        | fill(own, inner, 9, Shift::Up)
+        | fill(own, inner, 9, Shift::Down);
     found & !(own | opp)
 }
 
-/// Squares one `step` beyond a run of `opp` discs that starts next to an `own` disc, in both the
-/// increasing and the decreasing direction. Runs are at most 6 long: two single steps then two
-/// double steps cover them.
+/// Squares just east of a run of `inner` discs that starts east of an `own` disc, plus other
+/// squares that the caller masks out as occupied. Adding a run's first bit to the run carries
+/// through it to the square after it: 3 operations instead of a 6-step fill. Runs never include
+/// column `h`, so the carry cannot leave its row.
 #[inline(always)]
-fn fill_both_ways(own: u64, opp: u64, step: u32) -> u64 {
-    let double = 2 * step;
-    let mut up = opp & (own << step);
-    up |= opp & (up << step);
-    let pairs_up = opp & (opp << step);
-    up |= pairs_up & (up << double);
-    up |= pairs_up & (up << double);
+fn east_by_carry(own: u64, inner: u64) -> u64 {
+    ((own << 1) & inner).wrapping_add(inner)
+}
 
-    let mut down = opp & (own >> step);
-    down |= opp & (down >> step);
-    let pairs_down = opp & (opp >> step);
-    down |= pairs_down & (down >> double);
-    down |= pairs_down & (down >> double);
+#[derive(Clone, Copy)]
+enum Shift {
+    /// Towards higher square indices.
+    Up,
+    /// Towards lower square indices.
+    Down,
+}
 
-    (up << step) | (down >> step)
+#[inline(always)]
+fn shift(x: u64, by: u32, towards: Shift) -> u64 {
+    match towards {
+        Shift::Up => x << by,
+        Shift::Down => x >> by,
+    }
+}
+
+/// Squares one `step` beyond a run of `opp` discs that starts next to an `own` disc, going
+/// `towards`. Runs are at most 6 long: two single steps then two double steps cover them.
+#[inline(always)]
+fn fill(own: u64, opp: u64, step: u32, towards: Shift) -> u64 {
+    let mut run = opp & shift(own, step, towards);
+    run |= opp & shift(run, step, towards);
+    let pairs = opp & shift(opp, step, towards);
+    run |= pairs & shift(run, 2 * step, towards);
+    run |= pairs & shift(run, 2 * step, towards);
+    shift(run, step, towards)
 }
 
 /// The `opp` discs that `own` flips by placing on `sq` (empty when the placement is illegal).
