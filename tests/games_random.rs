@@ -26,7 +26,7 @@ fn every_game_keeps_its_invariants_over_random_games() {
         let (games, plies) = visit(
             info.name,
             Invariants {
-                games: 1000,
+                games: 300,
                 seed: 0xD1CE + i as u64,
             },
         )

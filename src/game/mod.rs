@@ -14,7 +14,7 @@ pub mod loa;
 pub mod perft;
 pub mod record;
 pub mod registry;
-// pub mod reversi;
+pub mod reversi;
 pub mod zobrist;
 
 use std::fmt;

@@ -38,6 +38,7 @@ macro_rules! registry {
 use super::breakthrough::Breakthrough;
 use super::connect4::ConnectFour;
 use super::loa::Loa;
+use super::reversi::Reversi;
 
 registry! {
     Breakthrough<8>,
@@ -46,6 +47,7 @@ registry! {
     ConnectFour,
     Loa<8>,
     Loa<7>,
+    Reversi,
 }
 
 /// The registered name for `name` (resolving aliases), if any.

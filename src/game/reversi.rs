@@ -1,0 +1,862 @@
+//! Reversi / Othello 8x8 on u64 bitboards: shift-fill move generation and ray-based flips.
+//!
+//! Squares are numbered `row * 8 + column` with row 0 = the TOP row (Othello row `1`) and
+//! column 0 = `a`, so `a1` is bit 0 and `h8` bit 63. The position keeps the discs of the side to
+//! move and of its opponent (not black and white), so move generation and flipping never branch
+//! on colour; it also caches the mover's move mask, which is a pure function of the discs.
+
+use std::fmt::Write as _;
+
+use super::{find_legal, zobrist, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
+use crate::rng::Rng;
+
+/// The explicit pass move (the only legal move when the mover has no placement but the
+/// opponent has).
+const PASS: Move = Move(64);
+
+/// Every square except column `a` and column `h`: masks out the wrap-around of horizontal and
+/// diagonal shifts.
+const NOT_EDGE_COLUMNS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
+
+/// What the mover can do besides placing a disc.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum State {
+    /// The mover has at least one placement.
+    Play,
+    /// The mover has no placement but the opponent has: `pass` is the only move.
+    Pass,
+    /// Neither side can place a disc: the game is over.
+    Over,
+}
+
+/// Zobrist keys: 64 per colour (black first, then white), then the white-to-move key.
+const KEYS: [u64; 129] = zobrist::keys::<129>(0x0E7E_2051);
+const WHITE_TO_MOVE_KEY: u64 = KEYS[128];
+
+/// `FLIP_KEYS[i][byte]`: the key change when the discs of `byte` (bits of byte `i` of a board)
+/// turn colour, i.e. the XOR of black key ^ white key over those squares. Eight lookups replace a
+/// loop over the flipped discs whose unpredictable trip count cost a branch miss per move.
+const FLIP_KEYS: [[u64; 256]; 8] = {
+    let mut out = [[0u64; 256]; 8];
+    let mut i = 0;
+    while i < 8 {
+        let mut byte = 0;
+        while byte < 256 {
+            let mut bit = 0;
+            while bit < 8 {
+                if byte & (1 << bit) != 0 {
+                    let sq = i * 8 + bit;
+                    out[i][byte] ^= KEYS[sq] ^ KEYS[64 + sq];
+                }
+                bit += 1;
+            }
+            byte += 1;
+        }
+        i += 1;
+    }
+    out
+};
+
+/// The hash change when the discs of `flipped` turn colour.
+#[inline]
+fn flip_key(flipped: u64) -> u64 {
+    let mut key = 0;
+    for (i, table) in FLIP_KEYS.iter().enumerate() {
+        key ^= table[(flipped >> (8 * i)) as usize & 0xFF];
+    }
+    key
+}
+
+/// Direction steps as (row, column) deltas; the first four increase the square index.
+const DIRECTIONS: [(i32, i32); 8] = [
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+    (0, -1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+];
+
+/// `RAYS[d][sq]`: the squares seen from `sq` in direction `d` up to the edge, `sq` excluded.
+const RAYS: [[u64; 64]; 8] = {
+    let mut out = [[0u64; 64]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let (dr, dc) = DIRECTIONS[d];
+        let mut sq = 0;
+        while sq < 64 {
+            let (mut r, mut c) = ((sq / 8) as i32 + dr, (sq % 8) as i32 + dc);
+            while r >= 0 && r < 8 && c >= 0 && c < 8 {
+                out[d][sq] |= 1u64 << (r * 8 + c);
+                r += dr;
+                c += dc;
+            }
+            sq += 1;
+        }
+        d += 1;
+    }
+    out
+};
+
+/// Squares where `own` may place a disc: empty squares that bracket at least one line of
+/// `opp` discs ending on an `own` disc (shift-fill along the 4 axes, both ways, with doubling).
+#[inline]
+fn placements(own: u64, opp: u64) -> u64 {
+    let inner = opp & NOT_EDGE_COLUMNS;
+    let found = east_by_carry(own, inner)
+        | fill(own, inner, 1, Shift::Down)
+        | fill(own, opp, 8, Shift::Up)
+        | fill(own, opp, 8, Shift::Down)
+        | fill(own, inner, 7, Shift::Up)
+        | fill(own, inner, 7, Shift::Down)
+        | fill(own, inner, 9, Shift::Up)
+        | fill(own, inner, 9, Shift::Down);
+    found & !(own | opp)
+}
+
+/// Squares just east of a run of `inner` discs that starts east of an `own` disc, plus other
+/// squares that the caller masks out as occupied. Adding a run's first bit to the run carries
+/// through it to the square after it: 3 operations instead of a 6-step fill. Runs never include
+/// column `h`, so the carry cannot leave its row.
+#[inline(always)]
+fn east_by_carry(own: u64, inner: u64) -> u64 {
+    ((own << 1) & inner).wrapping_add(inner)
+}
+
+#[derive(Clone, Copy)]
+enum Shift {
+    /// Towards higher square indices.
+    Up,
+    /// Towards lower square indices.
+    Down,
+}
+
+#[inline(always)]
+fn shift(x: u64, by: u32, towards: Shift) -> u64 {
+    match towards {
+        Shift::Up => x << by,
+        Shift::Down => x >> by,
+    }
+}
+
+/// Squares one `step` beyond a run of `opp` discs that starts next to an `own` disc, going
+/// `towards`. Runs are at most 6 long: two single steps then two double steps cover them.
+#[inline(always)]
+fn fill(own: u64, opp: u64, step: u32, towards: Shift) -> u64 {
+    let mut run = opp & shift(own, step, towards);
+    run |= opp & shift(run, step, towards);
+    let pairs = opp & shift(opp, step, towards);
+    run |= pairs & shift(run, 2 * step, towards);
+    run |= pairs & shift(run, 2 * step, towards);
+    shift(run, step, towards)
+}
+
+/// The `opp` discs that `own` flips by placing on `sq` (empty when the placement is illegal).
+#[inline]
+fn flips(own: u64, opp: u64, sq: usize) -> u64 {
+    let mut flipped = 0;
+    // Increasing directions: the nearest non-opponent square is the lowest set bit.
+    for ray in &RAYS[..4] {
+        let ray = ray[sq];
+        let stop = ray & !opp;
+        let outflank = stop & stop.wrapping_neg() & own;
+        let between = outflank.wrapping_sub(1) & ray;
+        flipped |= if outflank != 0 { between } else { 0 };
+    }
+    // Decreasing directions: the nearest non-opponent square is the highest set bit.
+    for ray in &RAYS[4..] {
+        let ray = ray[sq];
+        let stop = ray & !opp;
+        let highest = (1u64 << 63).wrapping_shr(stop.leading_zeros()) & stop;
+        let outflank = highest & own;
+        let between = !(outflank.wrapping_shl(1).wrapping_sub(1)) & ray;
+        flipped |= if outflank != 0 { between } else { 0 };
+    }
+    flipped
+}
+
+/// `SELECT_IN_BYTE[byte][k]`: the position of the `k`-th (from 0) set bit of `byte`.
+const SELECT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut out = [[0u8; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let (mut bit, mut k) = (0, 0);
+        while bit < 8 {
+            if byte & (1 << bit) != 0 {
+                out[byte][k] = bit as u8;
+                k += 1;
+            }
+            bit += 1;
+        }
+        byte += 1;
+    }
+    out
+};
+
+const ONES_PER_BYTE: u64 = 0x0101_0101_0101_0101;
+
+/// Byte `i` of the result counts the set bits in bytes `0..=i` of `x` (so the top byte is the
+/// popcount). Plain SWAR, because the default x86-64 target has no `popcnt` instruction.
+#[inline]
+fn byte_prefix_counts(x: u64) -> u64 {
+    let mut s = x - ((x >> 1) & 0x5555_5555_5555_5555);
+    s = (s & 0x3333_3333_3333_3333) + ((s >> 2) & 0x3333_3333_3333_3333);
+    s = (s + (s >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    s.wrapping_mul(ONES_PER_BYTE)
+}
+
+/// The `k`-th (from 0) set bit of `x`, given `prefix = byte_prefix_counts(x)` and `k` below the
+/// popcount. Branch-free broadword select: a loop clearing `k` low bits would mispredict its exit
+/// about once per call, which costs more than this whole function.
+#[inline]
+fn select_bit(x: u64, prefix: u64, k: u32) -> u32 {
+    // Bytes whose prefix count is <= k lie wholly before the wanted bit (counts are < 128, so the
+    // per-byte subtraction never borrows across bytes).
+    let k_per_byte = k as u64 * ONES_PER_BYTE;
+    let before = ((k_per_byte | 0x8080_8080_8080_8080) - prefix) & 0x8080_8080_8080_8080;
+    let shift = (((before >> 7).wrapping_mul(ONES_PER_BYTE) >> 56) * 8) as u32;
+    let skipped = ((prefix << 8) >> shift) as u32 & 0xFF;
+    let byte = (x >> shift) as usize & 0xFF;
+    shift + SELECT_IN_BYTE[byte][(k - skipped) as usize & 7] as u32
+}
+
+fn square_name(sq: u32) -> String {
+    let column = (b'a' + (sq % 8) as u8) as char;
+    let row = (b'1' + (sq / 8) as u8) as char;
+    format!("{column}{row}")
+}
+
+/// A Reversi position: discs, side to move, and values derived from them.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Reversi {
+    /// Discs of the player to move.
+    own: u64,
+    /// Discs of the other player.
+    opp: u64,
+    /// Legal placements of the player to move (derived).
+    moves: u64,
+    /// Incremental Zobrist hash (derived).
+    hash: u64,
+    /// 0 = black (`x`) to move, 1 = white (`o`).
+    side: u8,
+    /// Whether the mover must pass or the game is over (derived).
+    state: State,
+}
+
+impl Reversi {
+    /// A position from black and white discs (disjoint) and the side to move.
+    fn from_discs(black: u64, white: u64, side: u8) -> Reversi {
+        debug_assert_eq!(black & white, 0);
+        let (own, opp) = if side == 0 {
+            (black, white)
+        } else {
+            (white, black)
+        };
+        let mut pos = Reversi {
+            own,
+            opp,
+            moves: 0,
+            hash: 0,
+            side,
+            state: State::Play,
+        };
+        pos.refresh_moves();
+        pos.hash = pos.compute_hash();
+        pos
+    }
+
+    /// Recomputes the derived move mask and state after the discs or the mover changed.
+    #[inline]
+    fn refresh_moves(&mut self) {
+        self.moves = placements(self.own, self.opp);
+        self.state = if self.moves != 0 {
+            State::Play
+        } else if placements(self.opp, self.own) != 0 {
+            State::Pass
+        } else {
+            State::Over
+        };
+    }
+
+    /// Black and white discs.
+    fn black_white(&self) -> (u64, u64) {
+        if self.side == 0 {
+            (self.own, self.opp)
+        } else {
+            (self.opp, self.own)
+        }
+    }
+
+    /// Hands the move to the other player (after a placement or a pass).
+    #[inline]
+    fn switch_sides(&mut self) {
+        std::mem::swap(&mut self.own, &mut self.opp);
+        self.side ^= 1;
+        self.hash ^= WHITE_TO_MOVE_KEY;
+        self.refresh_moves();
+    }
+
+    fn parse_square(text: &str) -> Option<u32> {
+        let bytes = text.as_bytes();
+        if bytes.len() != 2 {
+            return None;
+        }
+        let column = bytes[0].to_ascii_lowercase().wrapping_sub(b'a');
+        let row = bytes[1].wrapping_sub(b'1');
+        (column < 8 && row < 8).then_some(row as u32 * 8 + column as u32)
+    }
+
+    fn parse_board(board: &str) -> Result<(u64, u64), GameError> {
+        let rows: Vec<&str> = board.split('/').collect();
+        if rows.len() != 8 {
+            return Err(GameError::position(
+                "board",
+                format!("expected 8 rows separated by '/', found {}", rows.len()),
+            ));
+        }
+        let (mut black, mut white) = (0u64, 0u64);
+        for (r, row) in rows.iter().enumerate() {
+            let mut column = 0usize;
+            for ch in row.chars() {
+                let run = match ch {
+                    'x' | 'o' => 1,
+                    '1'..='8' => ch as usize - '0' as usize,
+                    _ => {
+                        return Err(GameError::position(
+                            "board",
+                            format!(
+                                "unexpected character '{ch}' in row {} (use x, o, 1-8)",
+                                r + 1
+                            ),
+                        ))
+                    }
+                };
+                if column + run > 8 {
+                    return Err(GameError::position(
+                        "board",
+                        format!("row {} is wider than 8 squares", r + 1),
+                    ));
+                }
+                let bit = 1u64 << (r * 8 + column);
+                match ch {
+                    'x' => black |= bit,
+                    'o' => white |= bit,
+                    _ => {}
+                }
+                column += run;
+            }
+            if column != 8 {
+                return Err(GameError::position(
+                    "board",
+                    format!("row {} has {column} squares, expected 8", r + 1),
+                ));
+            }
+        }
+        Ok((black, white))
+    }
+}
+
+impl Game for Reversi {
+    const INFO: GameInfo = GameInfo {
+        name: "reversi",
+        aliases: &["othello", "flipello"],
+        board: "8x8",
+        notation: "column a-h + row 1-8 counted from the top (d3); pass",
+        start: "8/8/8/3ox3/3xo3/8/8/8 x",
+    };
+    /// 60 placements plus passes; a game can never come near this cap.
+    const MAX_PLIES: u32 = 200;
+
+    fn start() -> Self {
+        // d4 and e5 white, d5 and e4 black (rows counted from the top).
+        let white = (1u64 << (3 * 8 + 3)) | (1u64 << (4 * 8 + 4));
+        let black = (1u64 << (3 * 8 + 4)) | (1u64 << (4 * 8 + 3));
+        Reversi::from_discs(black, white, 0)
+    }
+
+    #[inline]
+    fn to_move(&self) -> Player {
+        Player(self.side)
+    }
+
+    #[inline]
+    fn legal_moves(&self, out: &mut MoveList) {
+        out.clear();
+        match self.state {
+            State::Play => {
+                let mut m = self.moves;
+                while m != 0 {
+                    out.push(Move(m.trailing_zeros() as u16));
+                    m &= m - 1;
+                }
+            }
+            State::Pass => out.push(PASS),
+            State::Over => {}
+        }
+    }
+
+    #[inline]
+    fn count_moves(&self) -> usize {
+        match self.state {
+            State::Play => self.moves.count_ones() as usize,
+            State::Pass => 1,
+            State::Over => 0,
+        }
+    }
+
+    #[inline]
+    fn play(&mut self, m: Move) {
+        if m != PASS {
+            let sq = m.0 as usize;
+            debug_assert!(
+                sq < 64 && self.moves & (1u64 << sq) != 0,
+                "illegal move {m:?}"
+            );
+            let flipped = flips(self.own, self.opp, sq);
+            let placed = 1u64 << sq;
+            self.own |= flipped | placed;
+            self.opp &= !flipped;
+            self.hash ^= KEYS[self.side as usize * 64 + sq] ^ flip_key(flipped);
+        } else {
+            debug_assert_eq!(self.state, State::Pass, "pass when not forced");
+        }
+        self.switch_sides();
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if self.state != State::Over {
+            return None;
+        }
+        let (black, white) = self.black_white();
+        Some(Outcome::by_score(
+            black.count_ones() as i32 - white.count_ones() as i32,
+        ))
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn compute_hash(&self) -> u64 {
+        let (black, white) = self.black_white();
+        let mut h = if self.side == 1 { WHITE_TO_MOVE_KEY } else { 0 };
+        for (colour, mut discs) in [(0, black), (1, white)] {
+            while discs != 0 {
+                h ^= KEYS[colour * 64 + discs.trailing_zeros() as usize];
+                discs &= discs - 1;
+            }
+        }
+        h
+    }
+
+    fn format_move(&self, m: Move) -> String {
+        if m == PASS {
+            "pass".to_string()
+        } else {
+            square_name(m.0 as u32)
+        }
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, GameError> {
+        let t = text.trim();
+        let candidate = if t.eq_ignore_ascii_case("pass") || t == "0000" {
+            PASS
+        } else {
+            match Reversi::parse_square(t) {
+                Some(sq) => Move(sq as u16),
+                None => {
+                    return Err(GameError::syntax(
+                        text,
+                        "expected a square a1-h8 (row 1 at the top) or 'pass'",
+                    ))
+                }
+            }
+        };
+        find_legal(self, text, candidate)
+    }
+
+    fn to_position(&self) -> String {
+        let (black, white) = self.black_white();
+        let mut out = String::with_capacity(80);
+        for r in 0..8 {
+            if r > 0 {
+                out.push('/');
+            }
+            let mut empty = 0;
+            for c in 0..8 {
+                let bit = 1u64 << (r * 8 + c);
+                let ch = if black & bit != 0 {
+                    'x'
+                } else if white & bit != 0 {
+                    'o'
+                } else {
+                    empty += 1;
+                    continue;
+                };
+                if empty > 0 {
+                    out.push((b'0' + empty) as char);
+                    empty = 0;
+                }
+                out.push(ch);
+            }
+            if empty > 0 {
+                out.push((b'0' + empty) as char);
+            }
+        }
+        out.push_str(if self.side == 0 { " x" } else { " o" });
+        out
+    }
+
+    fn parse_position(text: &str) -> Result<Self, GameError> {
+        let mut fields = text.split_whitespace();
+        let board = fields
+            .next()
+            .ok_or_else(|| GameError::position("board", "empty position"))?;
+        let (black, white) = Reversi::parse_board(board)?;
+        let side = match fields.next() {
+            Some("x") => 0,
+            Some("o") => 1,
+            Some(other) => {
+                return Err(GameError::position(
+                    "side to move",
+                    format!("expected 'x' or 'o', found '{other}'"),
+                ))
+            }
+            None => return Err(GameError::position("side to move", "missing (x or o)")),
+        };
+        // Any further fields (move counters and the like) are ignored.
+        Ok(Reversi::from_discs(black, white, side))
+    }
+
+    fn diagram(&self) -> String {
+        let (black, white) = self.black_white();
+        let mut out = String::from("  a b c d e f g h\n");
+        for r in 0..8 {
+            let _ = write!(out, "{}", r + 1);
+            for c in 0..8 {
+                let bit = 1u64 << (r * 8 + c);
+                let ch = if black & bit != 0 {
+                    'x'
+                } else if white & bit != 0 {
+                    'o'
+                } else {
+                    '-'
+                };
+                let _ = write!(out, " {ch}");
+            }
+            let _ = writeln!(out, " {}", r + 1);
+        }
+        out.push_str("  a b c d e f g h\n");
+        let (nb, nw) = (black.count_ones(), white.count_ones());
+        let status = match self.outcome() {
+            Some(o) => format!("game over: {o}"),
+            None if self.side == 0 => "black (x) to move".to_string(),
+            None => "white (o) to move".to_string(),
+        };
+        let _ = writeln!(out, "x {nb}, o {nw}; {status}");
+        out
+    }
+
+    #[inline]
+    fn random_move(&self, rng: &mut Rng, _buf: &mut MoveList) -> Option<Move> {
+        match self.state {
+            State::Play => {
+                let prefix = byte_prefix_counts(self.moves);
+                let k = rng.below((prefix >> 56) as u32);
+                Some(Move(select_bit(self.moves, prefix, k) as u16))
+            }
+            State::Pass => Some(PASS),
+            State::Over => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::check::random_games;
+    use crate::game::perft::perft;
+
+    fn pos(text: &str) -> Reversi {
+        Reversi::parse_position(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    fn moves_of(p: &Reversi) -> Vec<String> {
+        let mut list = MoveList::new();
+        p.legal_moves(&mut list);
+        list.iter().map(|&m| p.format_move(m)).collect()
+    }
+
+    /// Reference flips by walking each direction square by square.
+    fn slow_flips(own: u64, opp: u64, sq: usize) -> u64 {
+        let mut out = 0;
+        for (dr, dc) in DIRECTIONS {
+            let (mut r, mut c) = ((sq / 8) as i32 + dr, (sq % 8) as i32 + dc);
+            let mut line = 0u64;
+            while (0..8).contains(&r) && (0..8).contains(&c) {
+                let bit = 1u64 << (r * 8 + c);
+                if opp & bit != 0 {
+                    line |= bit;
+                } else {
+                    if own & bit != 0 {
+                        out |= line;
+                    }
+                    break;
+                }
+                r += dr;
+                c += dc;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn random_games_keep_invariants() {
+        let stats = random_games(&Reversi::start(), 3000, 11);
+        assert_eq!(stats.games, 3000);
+        assert_eq!(stats.capped, 0);
+        assert!(stats.decisive > 0 && stats.draws > 0);
+    }
+
+    #[test]
+    fn generator_matches_slow_reference_on_random_boards() {
+        let mut rng = Rng::new(5);
+        for _ in 0..20_000 {
+            let a = rng.next_u64() & rng.next_u64() | rng.next_u64() & rng.next_u64();
+            let b = rng.next_u64() & !a;
+            let (own, opp) = (a & rng.next_u64(), b);
+            let empty = !(own | opp);
+            let mut expected = 0u64;
+            for sq in 0..64 {
+                let f = slow_flips(own, opp, sq);
+                assert_eq!(
+                    flips(own, opp, sq),
+                    f,
+                    "flips at {sq} own {own:x} opp {opp:x}"
+                );
+                if empty & (1 << sq) != 0 && f != 0 {
+                    expected |= 1 << sq;
+                }
+            }
+            assert_eq!(placements(own, opp), expected, "own {own:x} opp {opp:x}");
+        }
+    }
+
+    #[test]
+    fn start_position_and_first_moves() {
+        let p = Reversi::start();
+        assert_eq!(p.to_position(), Reversi::INFO.start);
+        assert_eq!(pos(Reversi::INFO.start), p);
+        assert_eq!(moves_of(&p), ["d3", "c4", "f5", "e6"]);
+        let mut q = p.clone();
+        q.play_text("d3").unwrap();
+        assert_eq!(q.to_position(), "8/8/3x4/3xx3/3xo3/8/8/8 o");
+        assert_eq!(q.to_move(), Player(1));
+        assert_eq!(perft(&p, 4), 244);
+    }
+
+    #[test]
+    fn all_bracketed_lines_flip() {
+        // Black plays d4 (centre of a star): flips along the row, the column and both diagonals.
+        let mut p = pos("x2x2x1/1o1o1o2/2ooo3/xoo1ooox/2ooo3/1o1o1o2/x2x2x1/8 x");
+        p.play_text("d4").unwrap();
+        assert_eq!(
+            p.to_position(),
+            "x2x2x1/1x1x1x2/2xxx3/xxxxxxxx/2xxx3/1x1x1x2/x2x2x1/8 o"
+        );
+        assert_eq!(p.hash(), p.compute_hash());
+    }
+
+    #[test]
+    fn unbracketed_lines_do_not_flip() {
+        // Black a1 brackets b1-e1 against f1; the white column a2-a8 runs to the edge and the
+        // diagonal b2 ends on an empty square, so neither flips.
+        let mut p = pos("1oooox2/oo6/o7/o7/o7/o7/o7/o7 x");
+        assert_eq!(moves_of(&p), ["a1"]);
+        p.play_text("a1").unwrap();
+        assert_eq!(p.to_position(), "xxxxxx2/oo6/o7/o7/o7/o7/o7/o7 o");
+        assert_eq!(p.hash(), p.compute_hash());
+    }
+
+    #[test]
+    fn forced_pass_is_the_only_move() {
+        // White to move has no placement, black has: white must pass.
+        let p = pos("xxo5/8/8/8/8/8/8/8 o");
+        assert_eq!(moves_of(&p), ["pass"]);
+        assert_eq!(p.count_moves(), 1);
+        assert!(p.outcome().is_none());
+        let mut q = p.clone();
+        q.play_text("PASS").unwrap();
+        assert_eq!(q.to_position(), "xxo5/8/8/8/8/8/8/8 x");
+        assert_eq!(q.hash(), q.compute_hash());
+        assert!(p.parse_move("0000").is_ok());
+        // Passing is illegal when a placement exists.
+        assert!(matches!(
+            Reversi::start().parse_move("pass"),
+            Err(GameError::IllegalMove { .. })
+        ));
+    }
+
+    #[test]
+    fn game_ends_when_neither_side_can_move() {
+        // Only black discs: nobody can move; black wins.
+        let p = pos("x7/8/8/8/8/8/8/8 o");
+        assert!(moves_of(&p).is_empty());
+        assert_eq!(p.count_moves(), 0);
+        assert_eq!(p.outcome(), Some(Outcome::win(Player(0), 2)));
+        // Full board 32-32: draw.
+        let full = "xxxxxxxx/oooooooo/xxxxxxxx/oooooooo/xxxxxxxx/oooooooo/xxxxxxxx/oooooooo x";
+        assert_eq!(pos(full).outcome(), Some(Outcome::draw(2)));
+        // Disconnected discs with empty squares left: over, white has more.
+        let p = pos("x1oo4/8/8/8/8/8/8/8 x");
+        assert_eq!(p.outcome(), Some(Outcome::win(Player(1), 2)));
+        assert!(matches!(
+            p.parse_move("c1"),
+            Err(GameError::IllegalMove { .. })
+        ));
+        // The empty board is over too (a draw).
+        assert_eq!(pos("8/8/8/8/8/8/8/8 x").outcome(), Some(Outcome::draw(2)));
+    }
+
+    #[test]
+    fn last_move_fills_board_and_ends_game() {
+        let mut p =
+            pos("xxxxxxxx/xxxxxxxx/xxxxxxxx/xxxxxxxx/xxxxxxxx/xxxxxxxx/xxxxxxxx/xxxxxxo1 x");
+        assert_eq!(moves_of(&p), ["h8"]);
+        p.play_text("h8").unwrap();
+        assert_eq!(p.outcome(), Some(Outcome::win(Player(0), 2)));
+        assert_eq!(p.to_move(), Player(1));
+    }
+
+    #[test]
+    fn move_notation() {
+        let p = Reversi::start();
+        assert_eq!(p.parse_move("D3"), Ok(Move(2 * 8 + 3)));
+        assert_eq!(p.parse_move(" e6 "), Ok(Move(5 * 8 + 4)));
+        assert_eq!(p.format_move(Move(0)), "a1");
+        assert_eq!(p.format_move(Move(63)), "h8");
+        assert_eq!(p.format_move(PASS), "pass");
+        for bad in [
+            "",
+            "d",
+            "d9",
+            "i3",
+            "d0",
+            "3d",
+            "d33",
+            "é3",
+            "ä",
+            "99999999999999999999",
+            "p@d3",
+        ] {
+            match p.parse_move(bad) {
+                Err(GameError::MoveSyntax { text, .. }) => assert_eq!(text, bad),
+                other => panic!("{bad:?}: {other:?}"),
+            }
+        }
+        for illegal in ["a1", "d4", "e3", "h8"] {
+            match p.parse_move(illegal) {
+                Err(GameError::IllegalMove { text, .. }) => assert_eq!(text, illegal),
+                other => panic!("{illegal:?}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn position_strings() {
+        // Trailing fields are ignored; the canonical form drops them.
+        let p = pos("8/8/8/3ox3/3xo3/8/8/8 x 0 1");
+        assert_eq!(p.to_position(), "8/8/8/3ox3/3xo3/8/8/8 x");
+        // Split digit runs are accepted.
+        assert_eq!(
+            pos("44/8/8/3ox3/3xo3/8/8/8 o").to_position(),
+            "8/8/8/3ox3/3xo3/8/8/8 o"
+        );
+        let cases = [
+            ("", "board"),
+            ("   ", "board"),
+            ("8/8/8/8/8/8/8 x", "board"),
+            ("8/8/8/8/8/8/8/8/8 x", "board"),
+            ("8/8/8/3oX3/3xo3/8/8/8 x", "board"),
+            ("8/8/8/3ob3/3xo3/8/8/8 x", "board"),
+            ("8/8/8/3ox4/3xo3/8/8/8 x", "board"),
+            ("8/8/8/3ox2/3xo3/8/8/8 x", "board"),
+            ("8/8/8/9/8/8/8/8 x", "board"),
+            ("8/8/8/0/8/8/8/8 x", "board"),
+            ("8/8/8/3é4/8/8/8/8 x", "board"),
+            ("8/8/8/99999999999999999999/8/8/8/8 x", "board"),
+            ("8/8/8/8/8/8/8/8/ x", "board"),
+            ("8/8/8/3ox3/3xo3/8/8/8", "side to move"),
+            ("8/8/8/3ox3/3xo3/8/8/8 b", "side to move"),
+            ("8/8/8/3ox3/3xo3/8/8/8 X", "side to move"),
+            ("8/8/8/3ox3/3xo3/8/8/8 xo", "side to move"),
+        ];
+        for (text, field) in cases {
+            match Reversi::parse_position(text) {
+                Err(GameError::Position { field: f, message }) => {
+                    assert_eq!(f, field, "{text:?}: {message}")
+                }
+                other => panic!("{text:?}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn peer_random_position() {
+        let mut p = Reversi::start();
+        let line = "c4 c5 b6 d3 c2 a7 d6 e7 d7 e3 b5 d2 f7 b1 b7 c6 e6 e8 d1 a8";
+        for m in line.split_whitespace() {
+            p.play_text(m).unwrap();
+        }
+        assert_eq!(
+            p.to_position(),
+            "1o1x4/2ox4/3xo3/2xxo3/1xxxo3/1xoxo3/oo1oox2/o3o3 x"
+        );
+        assert_eq!(p.count_moves(), 11);
+        assert_eq!(perft(&p, 3), 1464);
+    }
+
+    #[test]
+    fn select_finds_every_set_bit() {
+        let mut rng = Rng::new(9);
+        for i in 0..5000u64 {
+            let x = match i {
+                0 => u64::MAX,
+                1 => 1 << 63,
+                2 => 1,
+                _ => rng.next_u64() & rng.next_u64(),
+            };
+            let prefix = byte_prefix_counts(x);
+            assert_eq!(prefix >> 56, x.count_ones() as u64);
+            let mut rest = x;
+            for k in 0..x.count_ones() {
+                assert_eq!(
+                    select_bit(x, prefix, k),
+                    rest.trailing_zeros(),
+                    "{x:x} k {k}"
+                );
+                rest &= rest - 1;
+            }
+        }
+    }
+
+    #[test]
+    fn random_move_is_uniform() {
+        let p = Reversi::start();
+        let mut rng = Rng::new(3);
+        let mut buf = MoveList::new();
+        let mut counts = [0u32; 64];
+        for _ in 0..40_000 {
+            let m = p.random_move(&mut rng, &mut buf).unwrap();
+            counts[m.0 as usize] += 1;
+        }
+        for m in ["d3", "c4", "f5", "e6"] {
+            let c = counts[p.parse_move(m).unwrap().0 as usize];
+            assert!((9_000..11_000).contains(&c), "{m}: {c}");
+        }
+        assert_eq!(counts.iter().sum::<u32>(), 40_000);
+    }
+}
