@@ -54,7 +54,12 @@ pub fn random_playouts<G: Game>(playouts: u32, seed: u64) -> PlayoutReport {
         }
         plies += record.plies() as u64;
     }
-    PlayoutReport { game: G::INFO.name, playouts, seconds: t0.elapsed().as_secs_f64(), plies }
+    PlayoutReport {
+        game: G::INFO.name,
+        playouts,
+        seconds: t0.elapsed().as_secs_f64(),
+        plies,
+    }
 }
 
 /// [`random_playouts`] as a registry visitor.
@@ -78,8 +83,22 @@ mod tests {
     #[test]
     fn same_seed_same_signature() {
         for info in GAMES {
-            let a = visit(info.name, PlayoutBench { playouts: 5, seed: 1 }).unwrap();
-            let b = visit(info.name, PlayoutBench { playouts: 5, seed: 1 }).unwrap();
+            let a = visit(
+                info.name,
+                PlayoutBench {
+                    playouts: 5,
+                    seed: 1,
+                },
+            )
+            .unwrap();
+            let b = visit(
+                info.name,
+                PlayoutBench {
+                    playouts: 5,
+                    seed: 1,
+                },
+            )
+            .unwrap();
             assert_eq!(a.plies, b.plies, "{}", info.name);
             assert!(a.plies > 0, "{}", info.name);
         }

@@ -72,8 +72,15 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
 pub fn games_table() -> String {
     let mut out = format!("{:<14} {:<22} {:<7} notation\n", "game", "aliases", "board");
     for info in GAMES {
-        let aliases = if info.aliases.is_empty() { "-".to_string() } else { info.aliases.join(",") };
-        out += &format!("{:<14} {:<22} {:<7} {}\n", info.name, aliases, info.board, info.notation);
+        let aliases = if info.aliases.is_empty() {
+            "-".to_string()
+        } else {
+            info.aliases.join(",")
+        };
+        out += &format!(
+            "{:<14} {:<22} {:<7} {}\n",
+            info.name, aliases, info.board, info.notation
+        );
     }
     out
 }
@@ -103,7 +110,8 @@ fn parse_position_args(args: &[String]) -> Result<(Vec<String>, PositionArgs), C
                 i += 1;
                 while i < args.len() && !args[i].starts_with("--") {
                     // One argument may also hold several space-separated moves.
-                    pos.moves.extend(args[i].split_whitespace().map(str::to_string));
+                    pos.moves
+                        .extend(args[i].split_whitespace().map(str::to_string));
                     i += 1;
                 }
             }
@@ -217,7 +225,9 @@ fn run_bench(args: &[String]) -> Result<(), CliError> {
     let mut it = args.iter();
     while let Some(flag) = it.next() {
         let mut value = |name: &str| {
-            it.next().cloned().ok_or_else(|| CliError::Usage(format!("{name} needs a value")))
+            it.next()
+                .cloned()
+                .ok_or_else(|| CliError::Usage(format!("{name} needs a value")))
         };
         match flag.as_str() {
             "--game" => game = Some(value("--game")?),
@@ -229,13 +239,17 @@ fn run_bench(args: &[String]) -> Result<(), CliError> {
             }
             "--seed" => {
                 let v = value("--seed")?;
-                seed = v.parse().map_err(|_| CliError::Usage(format!("--seed '{v}' is not a u64")))?;
+                seed = v
+                    .parse()
+                    .map_err(|_| CliError::Usage(format!("--seed '{v}' is not a u64")))?;
             }
             other => return Err(CliError::Usage(format!("unknown bench option '{other}'"))),
         }
     }
     let names: Vec<&str> = match &game {
-        Some(g) => vec![registry::canonical_name(g).ok_or_else(|| GameError::UnknownGame(g.clone()))?],
+        Some(g) => {
+            vec![registry::canonical_name(g).ok_or_else(|| GameError::UnknownGame(g.clone()))?]
+        }
         None => GAMES.iter().map(|info| info.name).collect(),
     };
     println!(

@@ -72,7 +72,10 @@ fn load_cases() -> Vec<Case> {
                 "perft" => {
                     let nums: Vec<u64> = rest
                         .split_whitespace()
-                        .map(|x| x.parse().unwrap_or_else(|_| panic!("{at}: bad number '{x}'")))
+                        .map(|x| {
+                            x.parse()
+                                .unwrap_or_else(|_| panic!("{at}: bad number '{x}'"))
+                        })
                         .collect();
                     assert_eq!(nums.len(), 2, "{at}: perft <depth> <count>");
                     cases
@@ -103,7 +106,8 @@ impl GameVisitor for RunCase<'_> {
             None => G::start(),
         };
         for m in &c.moves {
-            game.play_text(m).unwrap_or_else(|e| panic!("{where_}: {e}"));
+            game.play_text(m)
+                .unwrap_or_else(|e| panic!("{where_}: {e}"));
         }
         let mut failures = Vec::new();
         for &(depth, expected) in &c.expected {
@@ -112,7 +116,9 @@ impl GameVisitor for RunCase<'_> {
             }
             let got = perft(&game, depth);
             if got != expected {
-                failures.push(format!("{where_}: depth {depth}: got {got}, expected {expected}"));
+                failures.push(format!(
+                    "{where_}: depth {depth}: got {got}, expected {expected}"
+                ));
             }
         }
         failures
@@ -128,7 +134,11 @@ fn run_all(max_leaves: u64) {
             .unwrap_or_else(|e| panic!("{}:{}: {e}", case.file, case.line));
         failures.extend(out);
     }
-    assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "perft mismatches:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -147,7 +157,9 @@ fn every_registered_game_has_perft_data() {
     let cases = load_cases();
     for info in gpn::game::registry::GAMES {
         assert!(
-            cases.iter().any(|c| gpn::game::registry::canonical_name(&c.game) == Some(info.name)),
+            cases
+                .iter()
+                .any(|c| gpn::game::registry::canonical_name(&c.game) == Some(info.name)),
             "no perft data for {}",
             info.name
         );

@@ -31,8 +31,13 @@ pub fn random_games<G: Game>(start: &G, games: u32, seed: u64) -> CheckStats {
             check_position(&pos, &mut list);
             if let Some(outcome) = record.outcome() {
                 assert_eq!(outcome.num_players(), G::NUM_PLAYERS);
-                let total: f32 = (0..G::NUM_PLAYERS).map(|p| outcome.utility(Player(p as u8))).sum();
-                assert!(total.abs() < 1e-4, "utilities of {outcome:?} do not sum to 0");
+                let total: f32 = (0..G::NUM_PLAYERS)
+                    .map(|p| outcome.utility(Player(p as u8)))
+                    .sum();
+                assert!(
+                    total.abs() < 1e-4,
+                    "utilities of {outcome:?} do not sum to 0"
+                );
                 if pos.outcome().is_none() && record.plies() >= record.max_plies() {
                     stats.capped += 1;
                 }
@@ -47,7 +52,11 @@ pub fn random_games<G: Game>(start: &G, games: u32, seed: u64) -> CheckStats {
                 .random_move(&mut rng, &mut list)
                 .unwrap_or_else(|| panic!("no random move in live position {}", pos.to_position()));
             pos.legal_moves(&mut list);
-            assert!(list.contains(m), "random_move gave an illegal move in {}", pos.to_position());
+            assert!(
+                list.contains(m),
+                "random_move gave an illegal move in {}",
+                pos.to_position()
+            );
             record.play(m);
             stats.plies += 1;
         }
@@ -60,12 +69,20 @@ pub fn random_games<G: Game>(start: &G, games: u32, seed: u64) -> CheckStats {
 /// incremental hash.
 pub fn check_position<G: Game>(pos: &G, list: &mut MoveList) {
     let text = pos.to_position();
-    assert_eq!(pos.hash(), pos.compute_hash(), "incremental hash differs from scratch in {text}");
+    assert_eq!(
+        pos.hash(),
+        pos.compute_hash(),
+        "incremental hash differs from scratch in {text}"
+    );
     let reread = G::parse_position(&text)
         .unwrap_or_else(|e| panic!("own position string does not parse: {text}: {e}"));
     assert_eq!(&reread, pos, "position string does not round-trip: {text}");
     assert_eq!(reread.to_position(), text);
-    assert_eq!(reread.hash(), pos.hash(), "hash differs after re-reading {text}");
+    assert_eq!(
+        reread.hash(),
+        pos.hash(),
+        "hash differs after re-reading {text}"
+    );
 
     pos.legal_moves(list);
     assert_eq!(
@@ -75,14 +92,25 @@ pub fn check_position<G: Game>(pos: &G, list: &mut MoveList) {
         list.len(),
         pos.outcome()
     );
-    assert_eq!(pos.count_moves(), list.len(), "count_moves differs in {text}");
+    assert_eq!(
+        pos.count_moves(),
+        list.len(),
+        "count_moves differs in {text}"
+    );
     let moves: Vec<_> = list.iter().copied().collect();
     for (i, &m) in moves.iter().enumerate() {
-        assert!(!moves[..i].contains(&m), "duplicate move {} in {text}", pos.format_move(m));
+        assert!(
+            !moves[..i].contains(&m),
+            "duplicate move {} in {text}",
+            pos.format_move(m)
+        );
         let written = pos.format_move(m);
-        let parsed = pos
-            .parse_move(&written)
-            .unwrap_or_else(|e| panic!("own move notation '{written}' does not parse in {text}: {e}"));
-        assert_eq!(parsed, m, "move notation '{written}' does not round-trip in {text}");
+        let parsed = pos.parse_move(&written).unwrap_or_else(|e| {
+            panic!("own move notation '{written}' does not parse in {text}: {e}")
+        });
+        assert_eq!(
+            parsed, m,
+            "move notation '{written}' does not round-trip in {text}"
+        );
     }
 }

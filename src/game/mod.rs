@@ -10,7 +10,7 @@
 pub mod check;
 // pub mod connect4;
 // pub mod loa;
-// pub mod minishogi;
+pub mod minishogi;
 pub mod perft;
 pub mod record;
 pub mod registry;
@@ -65,7 +65,10 @@ impl Default for MoveList {
 
 impl MoveList {
     pub fn new() -> Self {
-        MoveList { len: 0, moves: [Move(0); MAX_MOVES] }
+        MoveList {
+            len: 0,
+            moves: [Move(0); MAX_MOVES],
+        }
     }
 
     #[inline]
@@ -137,19 +140,28 @@ impl Outcome {
     pub fn win(winner: Player, num_players: usize) -> Outcome {
         let mut ranks = [1; MAX_PLAYERS];
         ranks[winner.index()] = 0;
-        Outcome { num_players: num_players as u8, ranks }
+        Outcome {
+            num_players: num_players as u8,
+            ranks,
+        }
     }
 
     /// `loser` last, everybody else shares first place (in two-player games: the other wins).
     pub fn loss(loser: Player, num_players: usize) -> Outcome {
         let mut ranks = [0; MAX_PLAYERS];
         ranks[loser.index()] = 1;
-        Outcome { num_players: num_players as u8, ranks }
+        Outcome {
+            num_players: num_players as u8,
+            ranks,
+        }
     }
 
     /// Everybody ties.
     pub fn draw(num_players: usize) -> Outcome {
-        Outcome { num_players: num_players as u8, ranks: [0; MAX_PLAYERS] }
+        Outcome {
+            num_players: num_players as u8,
+            ranks: [0; MAX_PLAYERS],
+        }
     }
 
     /// Two-player outcome from a score difference seen by player 0 (> 0: player 0 wins).
@@ -214,8 +226,10 @@ impl fmt::Display for Outcome {
         } else if let Some(w) = self.winner() {
             write!(f, "player {} wins", w.0 + 1)
         } else {
-            let ranks: Vec<String> =
-                self.ranks[..self.num_players()].iter().map(|r| (r + 1).to_string()).collect();
+            let ranks: Vec<String> = self.ranks[..self.num_players()]
+                .iter()
+                .map(|r| (r + 1).to_string())
+                .collect();
             write!(f, "ranks {}", ranks.join(" "))
         }
     }
@@ -225,7 +239,10 @@ impl fmt::Display for Outcome {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum GameError {
     /// A position string is malformed; `field` names the part (e.g. "board", "side to move").
-    Position { field: &'static str, message: String },
+    Position {
+        field: &'static str,
+        message: String,
+    },
     /// A move string does not parse in this game's notation.
     MoveSyntax { text: String, message: String },
     /// A move string parses but is not legal in the position.
@@ -236,15 +253,24 @@ pub enum GameError {
 
 impl GameError {
     pub fn position(field: &'static str, message: impl Into<String>) -> GameError {
-        GameError::Position { field, message: message.into() }
+        GameError::Position {
+            field,
+            message: message.into(),
+        }
     }
 
     pub fn syntax(text: &str, message: impl Into<String>) -> GameError {
-        GameError::MoveSyntax { text: text.to_string(), message: message.into() }
+        GameError::MoveSyntax {
+            text: text.to_string(),
+            message: message.into(),
+        }
     }
 
     pub fn illegal(text: &str, message: impl Into<String>) -> GameError {
-        GameError::IllegalMove { text: text.to_string(), message: message.into() }
+        GameError::IllegalMove {
+            text: text.to_string(),
+            message: message.into(),
+        }
     }
 }
 
@@ -391,6 +417,9 @@ pub fn find_legal<G: Game>(game: &G, text: &str, candidate: Move) -> Result<Move
     if list.contains(candidate) {
         Ok(candidate)
     } else {
-        Err(GameError::illegal(text, "not a legal move in this position"))
+        Err(GameError::illegal(
+            text,
+            "not a legal move in this position",
+        ))
     }
 }

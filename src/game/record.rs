@@ -138,6 +138,9 @@ impl<G: Game> Record<G> {
             }
             any
         });
-        Some(Repetition { count, perpetual_check_by })
+        Some(Repetition {
+            count,
+            perpetual_check_by,
+        })
     }
 }

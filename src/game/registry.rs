@@ -3,6 +3,7 @@
 //! Code that must run monomorphised over a game (perft, bench, later the search session)
 //! implements [`GameVisitor`] and is handed the concrete type by [`visit`].
 
+use super::minishogi::Minishogi;
 use super::{Game, GameError, GameInfo};
 
 /// Something to do with a concrete game type.
@@ -36,12 +37,16 @@ macro_rules! registry {
 
 // GAMES-LIST: each game adds `use super::<file>::<Type>;` and its type to the list below.
 registry! {
+    Minishogi,
 }
 
 /// The registered name for `name` (resolving aliases), if any.
 pub fn canonical_name(name: &str) -> Option<&'static str> {
     let key = name.trim().to_ascii_lowercase();
-    GAMES.iter().find(|info| matches(info, &key)).map(|info| info.name)
+    GAMES
+        .iter()
+        .find(|info| matches(info, &key))
+        .map(|info| info.name)
 }
 
 #[cfg(test)]
