@@ -4,8 +4,8 @@
 //! `a`. Sente is player 0 (`w`, uppercase) and moves towards rank 5; gote is player 1 (`b`).
 //!
 //! Move generation is fully legal: it finds checkers and pinned pieces first, so that no move has
-//! to be played to test it — except a pawn drop that checks, which is played on a copy to rule out
-//! pawn-drop mate (uchifuzume). Perft's last ply only counts moves (`count_moves`), with popcounts.
+//! to be played to test it; a checking pawn drop is tested for mate (uchifuzume) from attack
+//! tables too. Perft's last ply only counts moves (`count_moves`), with popcounts.
 
 use std::fmt::Write as _;
 
@@ -1311,6 +1311,22 @@ mod tests {
         let mut q = p.clone();
         q.play_text("G@a4").unwrap();
         assert_eq!(q.outcome(), Some(Outcome::loss(Player(1), 2)));
+    }
+
+    #[test]
+    fn pawn_drop_mate_accounts_for_pins() {
+        // Gote gold d4 could take a pawn on e4 but is pinned by the bishop on b2: P@e4 mates.
+        let p = pos("3rk/3g1/4G/1B3/K4[P] w");
+        assert!(!moves(&p).contains(&"P@e4".to_string()));
+        // Without the pin the gold takes the pawn.
+        let p = pos("3rk/3g1/4G/5/K4[P] w");
+        assert!(moves(&p).contains(&"P@e4".to_string()));
+        // The rook on e3 is pinned along the e-file but takes on e4 along that same file.
+        let p = pos("3pk/3b1/3Sr/5/1K2R[P] w");
+        assert!(moves(&p).contains(&"P@e4".to_string()));
+        let mut q = p.clone();
+        q.play_text("P@e4").unwrap();
+        assert_eq!(moves(&q), vec!["e3e4".to_string()]);
     }
 
     #[test]
