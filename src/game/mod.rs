@@ -10,7 +10,7 @@ pub mod breakthrough;
 pub mod check;
 pub mod connect4;
 pub mod loa;
-// pub mod minishogi;
+pub mod minishogi;
 pub mod perft;
 pub mod record;
 pub mod registry;

@@ -38,6 +38,7 @@ macro_rules! registry {
 use super::breakthrough::Breakthrough;
 use super::connect4::ConnectFour;
 use super::loa::Loa;
+use super::minishogi::Minishogi;
 use super::reversi::Reversi;
 
 registry! {
@@ -48,6 +49,7 @@ registry! {
     Loa<8>,
     Loa<7>,
     Reversi,
+    Minishogi,
 }
 
 /// The registered name for `name` (resolving aliases), if any.
