@@ -78,11 +78,7 @@ pub fn games_table() -> String {
             info.aliases.join(",")
         };
         out += &format!(
-<<<<<<< HEAD
             "{:<16} {:<34} {:<6} {}\n",
-=======
-            "{:<14} {:<22} {:<7} {}\n",
->>>>>>> game-minishogi
             info.name, aliases, info.board, info.notation
         );
     }
