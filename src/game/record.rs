@@ -29,6 +29,9 @@ pub struct Record<G: Game> {
     plies: u32,
     max_plies: u32,
     repetition_end: Option<Outcome>,
+    /// A 1024-bit filter of the hashes since the last progress change: a position whose bit is
+    /// clear is new, so the history scan runs only for likely repetitions.
+    seen: [u64; 16],
 }
 
 impl<G: Game> Record<G> {
@@ -40,6 +43,7 @@ impl<G: Game> Record<G> {
             plies: 0,
             max_plies,
             repetition_end: None,
+            seen: [0; 16],
         };
         r.push_current();
         r
@@ -51,6 +55,7 @@ impl<G: Game> Record<G> {
         self.history.clear();
         self.plies = 0;
         self.repetition_end = None;
+        self.seen = [0; 16];
         self.push_current();
     }
 
@@ -71,8 +76,8 @@ impl<G: Game> Record<G> {
     pub fn play(&mut self, m: Move) {
         self.position.play(m);
         self.plies += 1;
-        self.push_current();
-        if G::HAS_REPETITION_RULE && self.position.outcome().is_none() {
+        let maybe_repeated = self.push_current();
+        if maybe_repeated && self.position.outcome().is_none() {
             if let Some(rep) = self.repetition() {
                 self.repetition_end = self.position.repetition_outcome(&rep);
             }
@@ -96,15 +101,26 @@ impl<G: Game> Record<G> {
         self.repetition_end.is_some() || self.plies >= self.max_plies
     }
 
-    fn push_current(&mut self) {
-        if G::HAS_REPETITION_RULE {
-            self.history.push(Entry {
-                hash: self.position.hash(),
-                progress: self.position.progress(),
-                to_move: self.position.to_move(),
-                in_check: self.position.in_check(),
-            });
+    /// Appends the current position to the history; returns whether its hash may have occurred
+    /// before (false means it certainly did not).
+    fn push_current(&mut self) -> bool {
+        if !G::HAS_REPETITION_RULE {
+            return false;
         }
+        let entry = Entry {
+            hash: self.position.hash(),
+            progress: self.position.progress(),
+            to_move: self.position.to_move(),
+            in_check: self.position.in_check(),
+        };
+        if self.history.last().is_some_and(|last| last.progress != entry.progress) {
+            self.seen = [0; 16];
+        }
+        let bit = (entry.hash >> 54) as usize;
+        let maybe_seen = self.seen[bit / 64] & (1 << (bit % 64)) != 0;
+        self.seen[bit / 64] |= 1 << (bit % 64);
+        self.history.push(entry);
+        maybe_seen
     }
 
     /// Repetition facts for the current (last) position, or `None` if it is new.
