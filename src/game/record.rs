@@ -113,7 +113,11 @@ impl<G: Game> Record<G> {
             to_move: self.position.to_move(),
             in_check: self.position.in_check(),
         };
-        if self.history.last().is_some_and(|last| last.progress != entry.progress) {
+        if self
+            .history
+            .last()
+            .is_some_and(|last| last.progress != entry.progress)
+        {
             self.seen = [0; 16];
         }
         let bit = (entry.hash >> 54) as usize;
