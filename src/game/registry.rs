@@ -3,6 +3,7 @@
 //! Code that must run monomorphised over a game (perft, bench, later the search session)
 //! implements [`GameVisitor`] and is handed the concrete type by [`visit`].
 
+use super::awari::Awari;
 use super::{Game, GameError, GameInfo};
 
 /// Something to do with a concrete game type.
@@ -36,6 +37,7 @@ macro_rules! registry {
 
 // GAMES-LIST: each game adds `use super::<file>::<Type>;` and its type to the list below.
 registry! {
+    Awari,
 }
 
 /// The registered name for `name` (resolving aliases), if any.
