@@ -486,7 +486,17 @@ impl Game for Awari {
         out += "\n  A  B  C  D  E  F\n";
         out += &format!("Player 1 (south) store = {}{}\n", self.store(0), marker(0));
         if let Some(outcome) = self.outcome() {
-            out += &format!("Game over: {outcome}\n");
+            if self.decided_by_stores() {
+                out += &format!("Game over: {outcome}\n");
+            } else {
+                let total = |p: usize| self.store(p) as u32 + self.row_sum(p);
+                out += &format!(
+                    "Game over, player {} cannot move: each side takes its own row, {}-{}: {outcome}\n",
+                    self.side() + 1,
+                    total(0),
+                    total(1)
+                );
+            }
         }
         out
     }
