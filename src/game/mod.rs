@@ -5,7 +5,7 @@
 //! on the hot path: moves are 16-bit codes, legal moves go into a caller-owned fixed-size
 //! [`MoveList`].
 
-// pub mod awari;
+pub mod awari;
 pub mod breakthrough;
 pub mod check;
 pub mod connect4;
@@ -313,7 +313,8 @@ pub struct GameInfo {
 /// Contract, checked for every game by `tests/games_random.rs`:
 /// * `outcome()` is `Some` exactly when `legal_moves` yields nothing; a player who must pass
 ///   gets an explicit pass move, so a non-terminal position always has a move;
-/// * `hash()` (kept incrementally) equals `compute_hash()` (from scratch);
+/// * `hash()` (kept incrementally) equals `compute_hash()` (from scratch), and equal positions
+///   hash equally;
 /// * `parse_position(to_position())` and `parse_move(format_move(m))` round-trip exactly.
 pub trait Game: Clone + PartialEq + Send + Sync + fmt::Debug + 'static {
     /// Name, aliases, board and notation.
@@ -349,10 +350,12 @@ pub trait Game: Clone + PartialEq + Send + Sync + fmt::Debug + 'static {
     /// length cap: see [`record::Record`] for those).
     fn outcome(&self) -> Option<Outcome>;
 
-    /// The Zobrist hash, maintained incrementally.
+    /// The position's 64-bit hash: Zobrist keys kept incrementally for board games; a game whose
+    /// whole state fits in a few words (Awari: 16 bytes) may instead mix that state on demand,
+    /// which is cheaper than updating a key per sown house.
     fn hash(&self) -> u64;
 
-    /// The Zobrist hash recomputed from scratch (tests compare it with [`Game::hash`]).
+    /// The hash recomputed from scratch (tests compare it with [`Game::hash`]).
     fn compute_hash(&self) -> u64;
 
     /// The move in this game's canonical notation.

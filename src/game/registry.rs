@@ -35,6 +35,7 @@ macro_rules! registry {
 }
 
 // GAMES-LIST: each game adds `use super::<file>::<Type>;` and its type to the list below.
+use super::awari::Awari;
 use super::breakthrough::Breakthrough;
 use super::connect4::ConnectFour;
 use super::loa::Loa;
@@ -46,9 +47,10 @@ registry! {
     Breakthrough<7>,
     Breakthrough<6>,
     ConnectFour,
+    Reversi,
     Loa<8>,
     Loa<7>,
-    Reversi,
+    Awari,
     Minishogi,
 }
 
