@@ -4,3 +4,4 @@ pub mod bench;
 pub mod cli;
 pub mod game;
 pub mod rng;
+pub mod search;

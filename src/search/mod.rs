@@ -1,0 +1,314 @@
+//! The search: GPN-MCTS, Score-Bounded MCTS and plain UCT over one arena tree, generic over the
+//! game and the number of players, with tree reuse and a hard memory cap.
+//!
+//! One iteration: select down the tree (UCB1 plus the proof-number bias), create one new node,
+//! run a random playout from it, and back up the utilities, the proof numbers and the score
+//! bounds. A node whose bounds have met (or a terminal one) ends the iteration with its exact
+//! value, as an MCTS-Solver does.
+
+mod backup;
+pub mod node;
+pub mod params;
+mod report;
+mod select;
+pub mod tree;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::game::{Game, Move, MoveList};
+use crate::rng::Rng;
+use node::{to_bound, Node, NodeId, NONE, PN_INF, TERMINAL};
+pub use params::{Algorithm, Bias, SearchParams};
+pub use report::{Proven, SearchReport};
+use tree::Tree;
+
+/// The root is always node 0.
+pub const ROOT: NodeId = 0;
+
+/// When a search stops. Every limit that is set applies; with none set the search runs until the
+/// stop flag is raised.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Iterations in this call.
+    pub iterations: Option<u64>,
+    /// Nodes in the tree.
+    pub nodes: Option<u64>,
+    /// Wall-clock time of this call.
+    pub time: Option<Duration>,
+    /// Raised by another thread to stop the search (checked every few iterations).
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Stop as soon as the root's value is proven.
+    pub stop_when_solved: bool,
+}
+
+/// How often (in iterations) the clock and the stop flag are read.
+const CHECK_EVERY: u64 = 64;
+
+/// Statistics of the current (or last) `run`.
+#[derive(Clone, Debug, Default)]
+struct RunStats {
+    iterations: u64,
+    depth_sum: u64,
+    max_depth: u32,
+    draws: u64,
+    elapsed: Duration,
+}
+
+/// A search over game `G` with `P` players (`P` must equal `G::NUM_PLAYERS`).
+pub struct Search<G: Game, const P: usize> {
+    params: SearchParams,
+    tree: Tree<P>,
+    root_position: G,
+    rng: Rng,
+    moves: MoveList,
+    /// Scratch for the rank bias: (proof number, edge index).
+    scratch: Vec<(u32, u16)>,
+    stats: RunStats,
+}
+
+impl<G: Game, const P: usize> Search<G, P> {
+    /// A search of `root` with an empty tree.
+    pub fn new(params: SearchParams, root: G) -> Search<G, P> {
+        assert_eq!(
+            P,
+            G::NUM_PLAYERS,
+            "Search<_, P> instantiated with the wrong player count"
+        );
+        let budget = params.hash_mb.saturating_mul(1 << 20);
+        Search {
+            rng: Rng::new(params.seed),
+            tree: Tree::new(budget, 32),
+            params,
+            root_position: root,
+            moves: MoveList::new(),
+            scratch: Vec::new(),
+            stats: RunStats::default(),
+        }
+    }
+
+    pub fn params(&self) -> &SearchParams {
+        &self.params
+    }
+
+    /// The position at the root.
+    pub fn position(&self) -> &G {
+        &self.root_position
+    }
+
+    /// Forgets the tree and searches `root` from scratch; the random stream restarts from the
+    /// seed, so the same position and limits give the same result.
+    pub fn set_position(&mut self, root: G) {
+        self.root_position = root;
+        self.tree.clear();
+        self.rng = Rng::new(self.params.seed);
+    }
+
+    /// Plays `m` at the root, keeping the subtree below it (statistics, proofs and bounds) and
+    /// reclaiming the rest. Returns whether a subtree was kept.
+    pub fn advance(&mut self, m: Move) -> bool {
+        self.root_position.play(m);
+        let child = if self.tree.is_empty() {
+            NONE
+        } else {
+            self.tree
+                .edges(ROOT)
+                .iter()
+                .find(|e| e.mv == m)
+                .map_or(NONE, |e| e.child)
+        };
+        if child == NONE {
+            self.tree.clear();
+            false
+        } else {
+            self.tree.reroot(child);
+            true
+        }
+    }
+
+    /// Nodes in the tree.
+    pub fn tree_nodes(&self) -> usize {
+        self.tree.len()
+    }
+
+    /// Visits of the root (0 before the first search).
+    pub fn root_visits(&self) -> u32 {
+        if self.tree.is_empty() {
+            0
+        } else {
+            self.tree.node(ROOT).visits
+        }
+    }
+
+    /// Searches until a limit is reached and reports the result.
+    pub fn run(&mut self, limits: &Limits) -> SearchReport {
+        let start = Instant::now();
+        self.stats = RunStats::default();
+        if !self.ensure_root() || self.tree.node(ROOT).is_terminal() {
+            self.stats.elapsed = start.elapsed();
+            return self.report();
+        }
+        let deadline = limits.time.map(|t| start + t);
+        loop {
+            if let Some(max) = limits.iterations {
+                if self.stats.iterations >= max {
+                    break;
+                }
+            }
+            if self.stats.iterations % CHECK_EVERY == 0 && self.stats.iterations > 0 {
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    break;
+                }
+                if limits
+                    .stop
+                    .as_ref()
+                    .is_some_and(|s| s.load(Ordering::Relaxed))
+                {
+                    break;
+                }
+            }
+            if limits.nodes.is_some_and(|n| self.tree.len() as u64 >= n) {
+                break;
+            }
+            if limits.stop_when_solved && self.root_solved() {
+                break;
+            }
+            self.iterate();
+        }
+        self.stats.elapsed = start.elapsed();
+        self.report()
+    }
+
+    /// Creates the root node if the tree is empty; false if even that does not fit.
+    fn ensure_root(&mut self) -> bool {
+        if self.tree.is_empty() {
+            let position = self.root_position.clone();
+            return self.create_node(NONE, &position).is_some();
+        }
+        true
+    }
+
+    /// True when the root's value is known exactly.
+    pub fn root_solved(&self) -> bool {
+        !self.tree.is_empty() && self.node_solved(self.tree.node(ROOT))
+    }
+
+    /// Whether a node's value is exactly known: by its bounds (score-bounded algorithms), or by a
+    /// proof number of 0 (GPN, two players: a proven win for someone).
+    #[inline]
+    fn node_solved(&self, n: &Node<P>) -> bool {
+        if self.params.algorithm.uses_bounds() {
+            n.bounds_solved()
+        } else if self.params.algorithm.uses_proof_numbers() && P == 2 {
+            n.pn.contains(&0)
+        } else {
+            n.is_terminal()
+        }
+    }
+
+    /// The exact utilities of a solved or terminal node.
+    #[inline]
+    fn solved_utilities(&self, n: &Node<P>) -> [f32; P] {
+        if n.is_terminal() || self.params.algorithm.uses_bounds() {
+            n.lo.map(node::from_bound)
+        } else {
+            // GPN, two players: the player with proof number 0 wins.
+            let winner = n.pn.iter().position(|&p| p == 0).unwrap_or(0);
+            std::array::from_fn(|p| if p == winner { 1.0 } else { -1.0 })
+        }
+    }
+
+    /// One iteration: selection, expansion of one node, playout, backup.
+    pub fn iterate(&mut self) {
+        let mut position = self.root_position.clone();
+        let mut id = ROOT;
+        let mut depth = 0u32;
+        let mut created = false;
+        let utilities = loop {
+            let n = *self.tree.node(id);
+            if n.is_terminal() || (depth > 0 && self.node_solved(&n)) {
+                break self.solved_utilities(&n);
+            }
+            let i = self.select(id);
+            let edge = self.tree.edges(id)[i];
+            position.play(edge.mv);
+            depth += 1;
+            if edge.child != NONE {
+                id = edge.child;
+                continue;
+            }
+            match self.create_node(id, &position) {
+                Some(child) => {
+                    self.tree.edges_mut(id)[i].child = child;
+                    created = true;
+                    id = child;
+                    let n = self.tree.node(child);
+                    break if n.is_terminal() {
+                        self.solved_utilities(n)
+                    } else {
+                        self.playout(position)
+                    };
+                }
+                // The tree is full: evaluate the move by a playout without storing it.
+                None => break self.playout(position),
+            }
+        };
+        self.stats.iterations += 1;
+        self.stats.depth_sum += depth as u64;
+        self.stats.max_depth = self.stats.max_depth.max(depth);
+        if utilities.iter().all(|&u| u == 0.0) {
+            self.stats.draws += 1;
+        }
+        self.backup(id, &utilities, created);
+    }
+
+    /// Allocates the node of `position` below `parent`, with its edges, its initial proof numbers
+    /// (mobility initialisation) and bounds. `None` when the tree is full.
+    fn create_node(&mut self, parent: NodeId, position: &G) -> Option<NodeId> {
+        position.legal_moves(&mut self.moves);
+        let mut node = Node::<P>::new(parent, position.to_move().0);
+        if self.moves.is_empty() {
+            node.flags = TERMINAL;
+            let outcome = position
+                .outcome()
+                .unwrap_or_else(|| crate::game::Outcome::draw(P));
+            for p in 0..P {
+                let u = outcome.utility(crate::game::Player(p as u8));
+                node.lo[p] = to_bound(u);
+                node.hi[p] = node.lo[p];
+                // Only a sole first place proves the target rank; a draw proves nothing.
+                node.pn[p] = if u >= 1.0 - 1e-6 { 0 } else { PN_INF };
+            }
+        } else if self.params.mobility_init {
+            let mobility = self.moves.len() as u32;
+            for p in 0..P {
+                node.pn[p] = if p == node.mover as usize {
+                    1
+                } else {
+                    mobility
+                };
+            }
+        }
+        self.tree.add(node, self.moves.as_slice())
+    }
+
+    /// A uniformly random playout from `position`, capped at `playout_cap` plies (a draw).
+    fn playout(&mut self, mut position: G) -> [f32; P] {
+        for _ in 0..self.params.playout_cap {
+            match position.random_move(&mut self.rng, &mut self.moves) {
+                Some(m) => position.play(m),
+                None => break,
+            }
+        }
+        match position.outcome() {
+            Some(outcome) => std::array::from_fn(|p| outcome.utility(crate::game::Player(p as u8))),
+            None => [0.0; P],
+        }
+    }
+}
+
+#[cfg(test)]
+mod testgame;
+#[cfg(test)]
+mod tests;

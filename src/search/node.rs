@@ -1,0 +1,173 @@
+//! Tree nodes and edges: compact, `Copy`, indexed by `u32` into the arena of `tree.rs`.
+//!
+//! Layout (ARCHITECTURE.md 2.3, "Layout B"): a node owns a contiguous block of 8-byte edges, one
+//! per legal move, allocated when the node is created; the child node behind an edge is created
+//! only when the edge is first selected. An edge whose child does not exist yet counts as proof
+//! number 1 and bounds [loss, win], as in the GPN reference.
+
+use crate::game::Move;
+
+/// Index of a node in the arena; [`NONE`] when absent.
+pub type NodeId = u32;
+/// The absent node.
+pub const NONE: NodeId = u32::MAX;
+
+/// A proof number: the number of leaves still to prove, saturating; [`PN_INF`] = disproven.
+pub type Pn = u32;
+/// Infinite proof number (the player can no longer reach the target).
+pub const PN_INF: Pn = u32::MAX;
+
+/// Adds proof numbers, saturating below [`PN_INF`] unless an operand is infinite.
+#[inline]
+pub fn pn_add(a: Pn, b: Pn) -> Pn {
+    if a == PN_INF || b == PN_INF {
+        PN_INF
+    } else {
+        a.saturating_add(b).min(PN_INF - 1)
+    }
+}
+
+/// Score bounds are utilities on [-1, 1] quantised to `i8`: `BOUND_SCALE` is utility 1. 60 makes
+/// the multi-player utilities 1/3 and 2/3 exact.
+pub const BOUND_SCALE: i8 = 60;
+/// The bound of a win.
+pub const WIN: i8 = BOUND_SCALE;
+/// The bound of a loss.
+pub const LOSS: i8 = -BOUND_SCALE;
+
+/// Quantises a utility in [-1, 1] to a bound.
+#[inline]
+pub fn to_bound(utility: f32) -> i8 {
+    (utility * BOUND_SCALE as f32).round() as i8
+}
+
+/// The utility of a bound.
+#[inline]
+pub fn from_bound(bound: i8) -> f32 {
+    bound as f32 / BOUND_SCALE as f32
+}
+
+/// Node flag: the position is over by the rules.
+pub const TERMINAL: u8 = 1;
+/// Node flag: a child's proof number changed since the bias terms were last built.
+pub const PN_DIRTY: u8 = 2;
+
+/// One position in the tree, for a game of `P` players (36-40 bytes for two players).
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+pub struct Node<const P: usize> {
+    /// First of this node's `num_edges` edges in the edge arena.
+    pub first_edge: u32,
+    /// The parent node ([`NONE`] at the root).
+    pub parent: NodeId,
+    /// Completed iterations through this node.
+    pub visits: u32,
+    /// Number of legal moves (0 for a terminal node).
+    pub num_edges: u16,
+    /// Plies to the end of the game when the node is solved (0 at a terminal node).
+    pub proof_plies: u16,
+    /// Sum of playout utilities per player.
+    pub total: [f32; P],
+    /// Proof number per player: the leaves still to prove for that player to reach the best
+    /// available rank (0 = proven, [`PN_INF`] = disproven).
+    pub pn: [Pn; P],
+    /// Pessimistic score bound per player (quantised utility).
+    pub lo: [i8; P],
+    /// Optimistic score bound per player.
+    pub hi: [i8; P],
+    /// The player to move in this position.
+    pub mover: u8,
+    /// [`TERMINAL`], [`PN_DIRTY`].
+    pub flags: u8,
+}
+
+const _: () = assert!(
+    std::mem::size_of::<Node<2>>() <= 40,
+    "two-player node over 40 bytes"
+);
+const _: () = assert!(std::mem::size_of::<Edge>() == 8, "edge is not 8 bytes");
+
+impl<const P: usize> Node<P> {
+    /// A fresh, unvisited node with unknown value.
+    pub fn new(parent: NodeId, mover: u8) -> Node<P> {
+        Node {
+            first_edge: 0,
+            parent,
+            visits: 0,
+            num_edges: 0,
+            proof_plies: 0,
+            total: [0.0; P],
+            pn: [1; P],
+            lo: [LOSS; P],
+            hi: [WIN; P],
+            mover,
+            flags: 0,
+        }
+    }
+
+    #[inline]
+    pub fn is_terminal(&self) -> bool {
+        self.flags & TERMINAL != 0
+    }
+
+    /// True when the score bounds have met for every player: the exact value is known.
+    #[inline]
+    pub fn bounds_solved(&self) -> bool {
+        self.lo == self.hi
+    }
+
+    /// The mean utility for player `p` (0 without visits).
+    #[inline]
+    pub fn mean(&self, p: usize) -> f32 {
+        if self.visits == 0 {
+            0.0
+        } else {
+            self.total[p] / self.visits as f32
+        }
+    }
+}
+
+/// A legal move of a node, with the child behind it and the cached proof-number bias term.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+pub struct Edge {
+    pub mv: Move,
+    /// The GPN bias term of this child, quantised to 0..=65535 for [0, 1].
+    pub term: u16,
+    pub child: NodeId,
+}
+
+impl Edge {
+    pub fn new(mv: Move) -> Edge {
+        Edge {
+            mv,
+            term: 0,
+            child: NONE,
+        }
+    }
+
+    #[inline]
+    pub fn term(&self) -> f32 {
+        self.term as f32 * (1.0 / 65535.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pn_addition_saturates_and_keeps_infinity() {
+        assert_eq!(pn_add(1, 2), 3);
+        assert_eq!(pn_add(PN_INF - 5, 10), PN_INF - 1);
+        assert_eq!(pn_add(PN_INF, 0), PN_INF);
+        assert_eq!(pn_add(0, PN_INF), PN_INF);
+    }
+
+    #[test]
+    fn bounds_quantise_multi_player_utilities_exactly() {
+        for u in [-1.0f32, -1.0 / 3.0, 0.0, 1.0 / 3.0, 0.5, 1.0] {
+            assert!((from_bound(to_bound(u)) - u).abs() < 1e-6, "{u}");
+        }
+    }
+}

@@ -1,0 +1,307 @@
+//! Search configuration: the algorithm, its constants, and the one table of tunable options.
+
+use std::fmt;
+
+/// The search algorithms (ALGORITHM.md section 5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    /// Plain UCT: UCB1 selection, random playouts, no solver.
+    Uct,
+    /// Score-Bounded MCTS (Cazenave & Saffidine): UCT plus exact score bounds.
+    SbUct,
+    /// GPN-MCTS: UCT biased by per-player proof numbers.
+    Gpn,
+    /// Score-Bounded GPN-MCTS: GPN-MCTS plus score bounds (the default).
+    SbGpn,
+}
+
+impl Algorithm {
+    pub const ALL: [Algorithm; 4] = [
+        Algorithm::Uct,
+        Algorithm::SbUct,
+        Algorithm::Gpn,
+        Algorithm::SbGpn,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Uct => "uct",
+            Algorithm::SbUct => "sb-uct",
+            Algorithm::Gpn => "gpn",
+            Algorithm::SbGpn => "sb-gpn",
+        }
+    }
+
+    /// Whether proof numbers are maintained and bias the selection.
+    pub fn uses_proof_numbers(self) -> bool {
+        matches!(self, Algorithm::Gpn | Algorithm::SbGpn)
+    }
+
+    /// Whether score bounds are maintained (solving, pruning, exact values).
+    pub fn uses_bounds(self) -> bool {
+        matches!(self, Algorithm::SbUct | Algorithm::SbGpn)
+    }
+}
+
+/// How a child's proof number becomes a selection bonus (ALGORITHM.md 1.7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bias {
+    /// The paper's PNRank: `1 - rank / n` with competition ranking.
+    Rank,
+    /// Min-max normalisation.
+    Max,
+    /// Share of the sum.
+    Sum,
+}
+
+impl Bias {
+    pub fn name(self) -> &'static str {
+        match self {
+            Bias::Rank => "rank",
+            Bias::Max => "max",
+            Bias::Sum => "sum",
+        }
+    }
+}
+
+/// Everything that configures one search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchParams {
+    pub algorithm: Algorithm,
+    pub bias: Bias,
+    /// UCB exploration constant on the [-1, 1] value scale.
+    pub c: f32,
+    /// Weight of the proof-number bias term.
+    pub c_pn: f32,
+    /// Playout length cap in plies; a capped playout scores as a draw.
+    pub playout_cap: u32,
+    /// Initialise a new node's non-mover proof numbers with its number of moves.
+    pub mobility_init: bool,
+    /// Seed of the search's random numbers (ties, playouts).
+    pub seed: u64,
+    /// Memory for the tree, in MiB.
+    pub hash_mb: usize,
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams {
+            algorithm: Algorithm::SbGpn,
+            bias: Bias::Rank,
+            c: std::f32::consts::SQRT_2,
+            c_pn: 1.0,
+            playout_cap: 200,
+            mobility_init: true,
+            seed: 1,
+            hash_mb: 256,
+        }
+    }
+}
+
+/// One tunable option: its name, default and range, shown to users and protocols.
+#[derive(Clone, Copy, Debug)]
+pub struct OptionSpec {
+    pub name: &'static str,
+    pub default: &'static str,
+    /// Allowed values: a range `min..max` for numbers, a list for choices.
+    pub allowed: &'static str,
+    pub help: &'static str,
+}
+
+/// The search options, in one table (protocol options and `gpn match` specs read it).
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "algorithm",
+        default: "sb-gpn",
+        allowed: "uct sb-uct gpn sb-gpn",
+        help: "search algorithm",
+    },
+    OptionSpec {
+        name: "bias",
+        default: "rank",
+        allowed: "rank max sum",
+        help: "proof-number bias formula",
+    },
+    OptionSpec {
+        name: "c",
+        default: "1.4142",
+        allowed: "0..100",
+        help: "UCB exploration constant",
+    },
+    OptionSpec {
+        name: "c_pn",
+        default: "1",
+        allowed: "0..1000",
+        help: "weight of the proof-number bias",
+    },
+    OptionSpec {
+        name: "playout_cap",
+        default: "200",
+        allowed: "1..100000",
+        help: "playout length cap in plies (capped playout = draw)",
+    },
+    OptionSpec {
+        name: "mobility",
+        default: "true",
+        allowed: "true false",
+        help: "initialise proof numbers by mobility",
+    },
+    OptionSpec {
+        name: "seed",
+        default: "1",
+        allowed: "0..18446744073709551615",
+        help: "random seed",
+    },
+    OptionSpec {
+        name: "hash",
+        default: "256",
+        allowed: "1..1048576",
+        help: "tree memory in MiB",
+    },
+];
+
+/// A rejected option or value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamError(pub String);
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+fn number<T: std::str::FromStr + PartialOrd + fmt::Display>(
+    name: &str,
+    value: &str,
+    min: T,
+    max: T,
+) -> Result<T, ParamError> {
+    let v: T = value
+        .trim()
+        .parse()
+        .map_err(|_| ParamError(format!("{name}: '{value}' is not a number")))?;
+    if v < min || v > max {
+        return Err(ParamError(format!("{name}: {v} is outside {min}..{max}")));
+    }
+    Ok(v)
+}
+
+impl SearchParams {
+    /// Sets one option by name (names are case-insensitive; `-` and `_` are interchangeable).
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
+        let key = name.trim().to_ascii_lowercase().replace('-', "_");
+        let value = value.trim();
+        match key.as_str() {
+            "algorithm" | "algo" => {
+                self.algorithm = Algorithm::ALL
+                    .into_iter()
+                    .find(|a| a.name().eq_ignore_ascii_case(value))
+                    .ok_or_else(|| {
+                        ParamError(format!(
+                            "algorithm: '{value}' is not one of uct sb-uct gpn sb-gpn"
+                        ))
+                    })?
+            }
+            "bias" => {
+                self.bias = match value.to_ascii_lowercase().as_str() {
+                    "rank" | "pnrank" => Bias::Rank,
+                    "max" | "pnmax" => Bias::Max,
+                    "sum" | "pnsum" => Bias::Sum,
+                    _ => {
+                        return Err(ParamError(format!(
+                            "bias: '{value}' is not rank, max or sum"
+                        )))
+                    }
+                }
+            }
+            "c" => self.c = number("c", value, 0.0, 100.0)?,
+            "c_pn" | "cpn" => self.c_pn = number("c_pn", value, 0.0, 1000.0)?,
+            "playout_cap" => self.playout_cap = number("playout_cap", value, 1, 100_000)?,
+            "mobility" => {
+                self.mobility_init = match value.to_ascii_lowercase().as_str() {
+                    "true" | "1" | "on" | "yes" => true,
+                    "false" | "0" | "off" | "no" => false,
+                    _ => {
+                        return Err(ParamError(format!(
+                            "mobility: '{value}' is not true or false"
+                        )))
+                    }
+                }
+            }
+            "seed" => self.seed = number("seed", value, 0, u64::MAX)?,
+            "hash" => self.hash_mb = number("hash", value, 1, 1 << 20)?,
+            _ => return Err(ParamError(format!("unknown search option '{name}'"))),
+        }
+        Ok(())
+    }
+
+    /// Reads a spec such as `sb-gpn c_pn=2 bias=max`: an optional algorithm name first, then
+    /// `name=value` pairs, separated by spaces or commas.
+    pub fn parse(spec: &str) -> Result<SearchParams, ParamError> {
+        let mut params = SearchParams::default();
+        for (i, token) in spec.split([' ', ',']).filter(|t| !t.is_empty()).enumerate() {
+            match token.split_once('=') {
+                Some((name, value)) => params.set(name, value)?,
+                None if i == 0 => params.set("algorithm", token)?,
+                None => return Err(ParamError(format!("'{token}' is not name=value"))),
+            }
+        }
+        Ok(params)
+    }
+
+    /// The spec that [`SearchParams::parse`] reads back to these parameters.
+    pub fn spec(&self) -> String {
+        format!(
+            "{} bias={} c={} c_pn={} playout_cap={} mobility={} seed={} hash={}",
+            self.algorithm.name(),
+            self.bias.name(),
+            self.c,
+            self.c_pn,
+            self.playout_cap,
+            self.mobility_init,
+            self.seed,
+            self.hash_mb
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spec_round_trips() {
+        let p = SearchParams::parse("gpn bias=max c_pn=2.5 c=0.7 playout_cap=50 seed=9 hash=8")
+            .unwrap();
+        assert_eq!(p.algorithm, Algorithm::Gpn);
+        assert_eq!(p.bias, Bias::Max);
+        assert_eq!(SearchParams::parse(&p.spec()).unwrap(), p);
+        assert_eq!(SearchParams::parse("").unwrap(), SearchParams::default());
+    }
+
+    #[test]
+    fn bad_specs_say_what_is_wrong() {
+        for (spec, needle) in [
+            ("alphabeta", "algorithm"),
+            ("uct c=x", "'x' is not a number"),
+            ("uct c=-1", "outside"),
+            ("uct frob=1", "unknown search option"),
+            ("uct bias=median", "bias"),
+            ("uct c_pn", "not name=value"),
+        ] {
+            let err = SearchParams::parse(spec).unwrap_err();
+            assert!(err.0.contains(needle), "{spec}: {err}");
+        }
+    }
+
+    #[test]
+    fn every_option_in_the_table_is_settable_with_its_default() {
+        for opt in OPTIONS {
+            let mut p = SearchParams::default();
+            p.set(opt.name, opt.default)
+                .unwrap_or_else(|e| panic!("{}: {e}", opt.name));
+        }
+    }
+}

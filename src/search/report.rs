@@ -1,0 +1,189 @@
+//! What a search tells its caller: the move to play, the principal variation, the value and
+//! any proof, plus tree statistics.
+
+use std::time::Duration;
+
+use super::node::{NodeId, LOSS, NONE, WIN};
+use super::{Search, ROOT};
+use crate::game::{Game, Move};
+
+/// A proven game-theoretic value for the side to move, with the distance to the end in plies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proven {
+    Win { plies: u32 },
+    Draw { plies: u32 },
+    Loss { plies: u32 },
+}
+
+/// A snapshot of a search.
+#[derive(Clone, Debug)]
+pub struct SearchReport {
+    /// The move to play (`None` only at a finished game or before any search).
+    pub best_move: Option<Move>,
+    /// The principal variation, starting with `best_move`.
+    pub pv: Vec<Move>,
+    /// Expected utility for the side to move, in [-1, 1].
+    pub value: f32,
+    /// Win/draw/loss estimate for the side to move (sums to 1).
+    pub wdl: [f32; 3],
+    /// The proven result, when the root is solved.
+    pub proven: Option<Proven>,
+    /// Mean and maximum selection depth of the iterations of this run.
+    pub avg_depth: f32,
+    pub max_depth: u32,
+    /// Nodes in the tree and iterations of this run.
+    pub nodes: usize,
+    pub iterations: u64,
+    pub elapsed: Duration,
+    /// Bytes of the tree in use, and the budget.
+    pub memory_bytes: usize,
+    pub memory_budget: usize,
+    /// True when the tree hit its memory cap (the search then runs on without growing it).
+    pub full: bool,
+}
+
+impl SearchReport {
+    pub fn iterations_per_second(&self) -> f64 {
+        self.iterations as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+impl<G: Game, const P: usize> Search<G, P> {
+    /// The move the search would play now: a proven win (the shortest), else never a proven loss
+    /// while another move exists, else the most visited (ties: higher value).
+    pub fn best_move(&self) -> Option<Move> {
+        if self.tree.is_empty() {
+            return None;
+        }
+        self.best_edge(ROOT).map(|i| self.tree.edges(ROOT)[i].mv)
+    }
+
+    /// Index of the best edge of node `id`, by the final-move rule.
+    fn best_edge(&self, id: NodeId) -> Option<usize> {
+        let node = self.tree.node(id);
+        let m = node.mover as usize;
+        let edges = self.tree.edges(id);
+        if edges.is_empty() {
+            return None;
+        }
+        // (edge index, known value, visits, mean, plies)
+        let stats = edges.iter().enumerate().map(|(i, e)| {
+            if e.child == NONE {
+                (i, None, 0, f32::NEG_INFINITY, 0)
+            } else {
+                let c = self.tree.node(e.child);
+                (
+                    i,
+                    self.known_value(c, m),
+                    c.visits,
+                    c.mean(m),
+                    c.proof_plies,
+                )
+            }
+        });
+        let wins = stats.clone().filter(|s| s.1 == Some(WIN));
+        if let Some(w) = wins.min_by_key(|s| (s.4, std::cmp::Reverse(s.2))) {
+            return Some(w.0);
+        }
+        let not_lost = stats.clone().filter(|s| s.1 != Some(LOSS));
+        let by_visits = not_lost.max_by(|a, b| {
+            let va = a.1.map_or(a.3, super::node::from_bound);
+            let vb = b.1.map_or(b.3, super::node::from_bound);
+            (a.2, va)
+                .partial_cmp(&(b.2, vb))
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then(b.0.cmp(&a.0))
+        });
+        match by_visits {
+            Some(s) => Some(s.0),
+            // Every move loses: resist the longest.
+            None => stats.max_by_key(|s| (s.4, s.2)).map(|s| s.0),
+        }
+    }
+
+    /// The principal variation from the root.
+    pub fn principal_variation(&self) -> Vec<Move> {
+        let mut pv = Vec::new();
+        if self.tree.is_empty() {
+            return pv;
+        }
+        let mut id = ROOT;
+        while let Some(i) = self.best_edge(id) {
+            let edge = self.tree.edges(id)[i];
+            pv.push(edge.mv);
+            if edge.child == NONE || pv.len() >= 64 {
+                break;
+            }
+            id = edge.child;
+        }
+        pv
+    }
+
+    /// A snapshot of the search.
+    pub fn report(&self) -> SearchReport {
+        let stats = &self.stats;
+        let mut report = SearchReport {
+            best_move: None,
+            pv: Vec::new(),
+            value: 0.0,
+            wdl: [0.0, 1.0, 0.0],
+            proven: None,
+            avg_depth: stats.depth_sum as f32 / stats.iterations.max(1) as f32,
+            max_depth: stats.max_depth,
+            nodes: self.tree.len(),
+            iterations: stats.iterations,
+            elapsed: stats.elapsed,
+            memory_bytes: self.tree.used_bytes(),
+            memory_budget: self.tree.budget_bytes(),
+            full: self.tree.is_full(),
+        };
+        if self.tree.is_empty() {
+            return report;
+        }
+        let root = *self.tree.node(ROOT);
+        let m = root.mover as usize;
+        report.pv = self.principal_variation();
+        report.best_move = report.pv.first().copied();
+        let known = self.known_value(&root, m);
+        report.value = match (known, report.best_move) {
+            (Some(v), _) => super::node::from_bound(v),
+            (None, Some(_)) => {
+                let i = self.best_edge(ROOT).unwrap_or(0);
+                let child = self.tree.edges(ROOT)[i].child;
+                let c = if child == NONE {
+                    &root
+                } else {
+                    self.tree.node(child)
+                };
+                if self.params.algorithm.uses_bounds() {
+                    c.mean(m).clamp(
+                        super::node::from_bound(c.lo[m]),
+                        super::node::from_bound(c.hi[m]),
+                    )
+                } else {
+                    c.mean(m)
+                }
+            }
+            (None, None) => root.mean(m),
+        };
+        let plies = root.proof_plies as u32;
+        report.proven = known.map(|v| match v {
+            WIN => Proven::Win { plies },
+            LOSS => Proven::Loss { plies },
+            _ => Proven::Draw { plies },
+        });
+        // Draw share from the iterations of this run; the rest splits by the value.
+        let d = if report.proven.is_some() {
+            if matches!(report.proven, Some(Proven::Draw { .. })) {
+                1.0
+            } else {
+                0.0
+            }
+        } else {
+            stats.draws as f32 / stats.iterations.max(1) as f32
+        };
+        let w = ((1.0 + report.value - d) / 2.0).clamp(0.0, 1.0 - d);
+        report.wdl = [w, d, (1.0 - w - d).max(0.0)];
+        report
+    }
+}

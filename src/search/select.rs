@@ -1,0 +1,139 @@
+//! Selection: UCB1 plus the proof-number bias (GPN_UCB), with score-bound clipping and soft
+//! pruning for the score-bounded algorithms, and the lazy rebuild of the bias terms.
+
+use super::node::{from_bound, Edge, NodeId, NONE, PN_DIRTY, PN_INF};
+use super::params::Bias;
+use super::Search;
+use crate::game::Game;
+
+/// Exploitation score of a child that can no longer improve on what the mover already has.
+const PRUNED: f32 = -10_000.0;
+/// First-play urgency at a root that has never been visited: try every move once.
+const FPU_NEW_ROOT: f32 = 10_000.0;
+
+impl<G: Game, const P: usize> Search<G, P> {
+    /// Picks the edge to follow at node `id` (which has moves).
+    pub(super) fn select(&mut self, id: NodeId) -> usize {
+        let algorithm = self.params.algorithm;
+        let use_pn = algorithm.uses_proof_numbers() && self.params.c_pn != 0.0;
+        if use_pn && self.tree.node(id).flags & PN_DIRTY != 0 {
+            self.rebuild_bias_terms(id);
+            self.tree.node_mut(id).flags &= !PN_DIRTY;
+        }
+        let node = *self.tree.node(id);
+        let m = node.mover as usize;
+        let ln_n = (node.visits.max(1) as f32).ln();
+        let fpu = if node.visits == 0 {
+            FPU_NEW_ROOT
+        } else {
+            node.mean(m)
+        };
+        let bounds = algorithm.uses_bounds();
+        let (c, c_pn) = (self.params.c, if use_pn { self.params.c_pn } else { 0.0 });
+        let mut best = f32::NEG_INFINITY;
+        let mut pick = 0;
+        let mut ties = 0u32;
+        for (i, edge) in self.tree.edges(id).iter().enumerate() {
+            let (exploit, explore) = if edge.child == NONE {
+                (fpu, ln_n.sqrt())
+            } else {
+                let child = self.tree.node(edge.child);
+                let explore = (ln_n / child.visits.max(1) as f32).sqrt();
+                let exploit = if bounds {
+                    if child.hi[m] <= node.lo[m] && node.lo[m] < node.hi[m] {
+                        PRUNED
+                    } else if child.bounds_solved() {
+                        from_bound(child.lo[m])
+                    } else {
+                        child
+                            .mean(m)
+                            .clamp(from_bound(child.lo[m]), from_bound(child.hi[m]))
+                    }
+                } else if use_pn && child.pn[m] == 0 {
+                    1.0
+                } else {
+                    child.mean(m)
+                };
+                (exploit, explore)
+            };
+            let v = exploit + c * explore + c_pn * edge.term();
+            if v > best {
+                best = v;
+                pick = i;
+                ties = 1;
+            } else if v == best {
+                // Uniform tie-break: keep the i-th tied candidate with probability 1/i.
+                ties += 1;
+                if self.rng.below(ties) == 0 {
+                    pick = i;
+                }
+            }
+        }
+        pick
+    }
+
+    /// Recomputes the cached bias term of every edge of `id` from its children's proof numbers
+    /// for the node's mover (an edge without a child counts as proof number 1).
+    pub(super) fn rebuild_bias_terms(&mut self, id: NodeId) {
+        let m = self.tree.node(id).mover as usize;
+        let mut xs = std::mem::take(&mut self.scratch);
+        xs.clear();
+        for (i, edge) in self.tree.edges(id).iter().enumerate() {
+            let x = if edge.child == NONE {
+                1
+            } else {
+                self.tree.node(edge.child).pn[m]
+            };
+            xs.push((x, i as u16));
+        }
+        let terms = self.tree.edges_mut(id);
+        compute_bias_terms(self.params.bias, &mut xs, terms);
+        self.scratch = xs;
+    }
+}
+
+/// Fills `edges[i].term` from the proof numbers `xs[i] = (pn, i)` (reordered in the process).
+pub(super) fn compute_bias_terms(bias: Bias, xs: &mut [(u32, u16)], edges: &mut [Edge]) {
+    let n = xs.len();
+    let quantise = |t: f64| (t.clamp(0.0, 1.0) * 65535.0).round() as u16;
+    match bias {
+        Bias::Rank => {
+            xs.sort_by_key(|&(x, i)| (x, i));
+            let mut rank = 0;
+            for k in 0..n {
+                if k == 0 || xs[k].0 != xs[k - 1].0 {
+                    rank = k + 1; // competition ranking: 1, 1, 3, ...
+                }
+                edges[xs[k].1 as usize].term = quantise(1.0 - rank as f64 / n as f64);
+            }
+        }
+        Bias::Sum => {
+            let sum: f64 = xs
+                .iter()
+                .filter(|x| x.0 != PN_INF)
+                .map(|x| x.0 as f64)
+                .sum();
+            for &(x, i) in xs.iter() {
+                let t = if sum > 0.0 && x != PN_INF {
+                    1.0 - x as f64 / (1.0 + sum)
+                } else {
+                    0.0
+                };
+                edges[i as usize].term = quantise(t);
+            }
+        }
+        Bias::Max => {
+            let finite = xs.iter().filter(|x| x.0 != PN_INF).map(|x| x.0 as f64);
+            let mx = finite.clone().fold(0.0f64, f64::max);
+            let mn = finite.fold(f64::INFINITY, f64::min);
+            for &(x, i) in xs.iter() {
+                let t = if mx > 0.0 && x != PN_INF {
+                    1.0 - (x as f64 - mn) / (1.0 + mx - mn)
+                } else {
+                    0.0
+                };
+                edges[i as usize].term = quantise(t);
+            }
+        }
+    }
+}

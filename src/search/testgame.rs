@@ -1,0 +1,108 @@
+//! A game defined by an explicit, hand-built tree, for testing the search on exact vectors.
+
+use crate::game::{Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
+
+/// One node of a hand-built game tree.
+#[derive(Clone, Copy, Debug)]
+pub enum Spec {
+    /// The player to move and the children (indices into the tree).
+    Inner(u8, &'static [u16]),
+    /// A finished game: the winner, or `None` for a draw.
+    End(Option<u8>),
+}
+
+/// The tree used by every `TreeGame` (set per test thread).
+pub type TreeSpec = &'static [Spec];
+
+thread_local! {
+    static TREE: std::cell::Cell<TreeSpec> = const { std::cell::Cell::new(&[Spec::End(None)]) };
+}
+
+/// Installs `tree` for `TreeGame` on this thread.
+pub fn use_tree(tree: TreeSpec) {
+    TREE.with(|t| t.set(tree));
+}
+
+fn tree() -> TreeSpec {
+    TREE.with(|t| t.get())
+}
+
+/// A position of the hand-built tree: the index of its node. Move `i` goes to child `i`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct TreeGame(pub u16);
+
+impl Game for TreeGame {
+    const INFO: GameInfo = GameInfo {
+        name: "testtree",
+        aliases: &[],
+        board: "-",
+        notation: "child index",
+        start: "0",
+    };
+
+    fn start() -> Self {
+        TreeGame(0)
+    }
+
+    fn to_move(&self) -> Player {
+        match tree()[self.0 as usize] {
+            Spec::Inner(p, _) => Player(p),
+            Spec::End(_) => Player(0),
+        }
+    }
+
+    fn legal_moves(&self, out: &mut MoveList) {
+        out.clear();
+        if let Spec::Inner(_, children) = tree()[self.0 as usize] {
+            for i in 0..children.len() {
+                out.push(Move(i as u16));
+            }
+        }
+    }
+
+    fn play(&mut self, m: Move) {
+        if let Spec::Inner(_, children) = tree()[self.0 as usize] {
+            self.0 = children[m.0 as usize];
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        match tree()[self.0 as usize] {
+            Spec::Inner(..) => None,
+            Spec::End(Some(w)) => Some(Outcome::win(Player(w), 2)),
+            Spec::End(None) => Some(Outcome::draw(2)),
+        }
+    }
+
+    fn hash(&self) -> u64 {
+        self.0 as u64
+    }
+
+    fn compute_hash(&self) -> u64 {
+        self.0 as u64
+    }
+
+    fn format_move(&self, m: Move) -> String {
+        m.0.to_string()
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, GameError> {
+        text.parse()
+            .map(Move)
+            .map_err(|_| GameError::syntax(text, "expected a child index"))
+    }
+
+    fn to_position(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn parse_position(text: &str) -> Result<Self, GameError> {
+        text.parse()
+            .map(TreeGame)
+            .map_err(|_| GameError::position("node", "expected an index"))
+    }
+
+    fn diagram(&self) -> String {
+        format!("node {}", self.0)
+    }
+}

@@ -1,0 +1,477 @@
+//! Search tests: the hand-checked vectors of ALGORITHM.md 1.13 (adapted to section 5), the bias
+//! formulas, bound propagation on hand-built trees, exactness against exhaustive minimax, tree
+//! reuse, the memory cap and determinism.
+
+use std::collections::HashMap;
+
+use super::node::{NONE, PN_DIRTY, PN_INF};
+use super::select::compute_bias_terms;
+use super::testgame::{use_tree, Spec, TreeGame};
+use super::*;
+use crate::game::breakthrough::Breakthrough;
+use crate::game::connect4::ConnectFour;
+use crate::game::minishogi::Minishogi;
+use crate::game::Game;
+
+const A: u8 = 0;
+const B: u8 = 1;
+
+fn params(spec: &str) -> SearchParams {
+    SearchParams::parse(spec).expect("valid spec")
+}
+
+fn search_tree(spec: &str, tree: super::testgame::TreeSpec) -> Search<TreeGame, 2> {
+    use_tree(tree);
+    Search::new(params(spec), TreeGame(0))
+}
+
+/// Expands edge `i` of node `id` the way an iteration does, backing up `u`.
+fn expand(s: &mut Search<TreeGame, 2>, id: NodeId, i: usize, u: [f32; 2]) -> NodeId {
+    let mut pos = TreeGame(0);
+    // Rebuild the position of `id` by walking up the parents.
+    let mut path = Vec::new();
+    let mut n = id;
+    while s.tree.node(n).parent != NONE {
+        let parent = s.tree.node(n).parent;
+        let k = s
+            .tree
+            .edges(parent)
+            .iter()
+            .position(|e| e.child == n)
+            .unwrap();
+        path.push(s.tree.edges(parent)[k].mv);
+        n = parent;
+    }
+    for m in path.into_iter().rev() {
+        pos.play(m);
+    }
+    pos.play(s.tree.edges(id)[i].mv);
+    let child = s.create_node(id, &pos).unwrap();
+    s.tree.edges_mut(id)[i].child = child;
+    s.backup(child, &u, true);
+    child
+}
+
+// Node 0: X, A to move, 3 moves. 1: c0, B to move, 4 moves. 2: c1, a win for A.
+// 3: c2, B to move, 2 moves. 4-5: draws.
+static VECTOR_TREE: &[Spec] = &[
+    Spec::Inner(A, &[1, 2, 3]),
+    Spec::Inner(B, &[4, 4, 5, 5]),
+    Spec::End(Some(A)),
+    Spec::Inner(B, &[4, 5]),
+    Spec::End(None),
+    Spec::End(None),
+];
+
+#[test]
+fn vector_1_new_node_gets_mobility_proof_numbers() {
+    let mut s = search_tree("gpn", VECTOR_TREE);
+    assert!(s.ensure_root());
+    let x = s.tree.node(ROOT);
+    assert_eq!(x.pn, [1, 3]);
+    assert_eq!(x.flags & PN_DIRTY, 0);
+    assert!(s.tree.edges(ROOT).iter().all(|e| e.term == 0));
+}
+
+#[test]
+fn vector_2_expansion_and_rank_terms() {
+    let mut s = search_tree("gpn bias=rank", VECTOR_TREE);
+    s.ensure_root();
+    let c0 = expand(&mut s, ROOT, 0, [0.0, 0.0]);
+    assert_eq!(s.tree.node(c0).pn, [4, 1]);
+    let x = *s.tree.node(ROOT);
+    assert_eq!(x.pn, [1, 3], "min(4,1,1) and 1+1+1");
+    assert_ne!(x.flags & PN_DIRTY, 0);
+    s.rebuild_bias_terms(ROOT);
+    let terms: Vec<f32> = s.tree.edges(ROOT).iter().map(|e| e.term()).collect();
+    assert!(
+        (terms[0] - 0.0).abs() < 1e-4 && (terms[1] - 2.0 / 3.0).abs() < 1e-4,
+        "{terms:?}"
+    );
+    assert!((terms[2] - 2.0 / 3.0).abs() < 1e-4);
+}
+
+#[test]
+fn vector_3_terminal_win_proves_the_parent() {
+    let mut s = search_tree("gpn", VECTOR_TREE);
+    s.ensure_root();
+    expand(&mut s, ROOT, 0, [0.0, 0.0]);
+    let c1 = expand(&mut s, ROOT, 1, [1.0, -1.0]);
+    assert_eq!(s.tree.node(c1).pn, [0, PN_INF]);
+    assert_eq!(s.tree.node(ROOT).pn, [0, PN_INF]);
+    assert_eq!(
+        s.best_move(),
+        Some(Move(1)),
+        "a proven win is played regardless of visits"
+    );
+    let report = s.report();
+    assert_eq!(report.proven, Some(Proven::Win { plies: 1 }));
+}
+
+#[test]
+fn vector_4_a_draw_proves_nothing_for_anybody() {
+    let mut s = search_tree("gpn", VECTOR_TREE);
+    s.ensure_root();
+    let c2 = expand(&mut s, ROOT, 2, [0.0, 0.0]);
+    let draw = expand(&mut s, c2, 0, [0.0, 0.0]);
+    assert_eq!(s.tree.node(draw).pn, [PN_INF, PN_INF]);
+    // At c2 (B to move) the draw child adds nothing to B's minimum (the other child is 1) and
+    // makes A's sum infinite.
+    assert_eq!(s.tree.node(c2).pn, [PN_INF, 1]);
+}
+
+#[test]
+fn vector_5_bias_formulas() {
+    let run = |bias, xs: &[u32]| {
+        let mut v: Vec<(u32, u16)> = xs.iter().enumerate().map(|(i, &x)| (x, i as u16)).collect();
+        let mut edges = vec![node::Edge::new(Move(0)); xs.len()];
+        compute_bias_terms(bias, &mut v, &mut edges);
+        edges
+            .iter()
+            .map(|e| (e.term() * 1000.0).round() / 1000.0)
+            .collect::<Vec<f32>>()
+    };
+    assert_eq!(run(Bias::Sum, &[1, 2, PN_INF]), vec![0.75, 0.5, 0.0]);
+    assert_eq!(run(Bias::Max, &[0, 2, 5]), vec![1.0, 0.667, 0.167]);
+    assert_eq!(
+        run(Bias::Rank, &[1, 1, 3, PN_INF, PN_INF]),
+        vec![0.8, 0.8, 0.4, 0.2, 0.2]
+    );
+    assert_eq!(
+        run(Bias::Sum, &[0, PN_INF]),
+        vec![0.0, 0.0],
+        "S == 0: no bonus"
+    );
+}
+
+// Root A to move. Move 0: B to move with two losing replies (A wins in 2). Move 1: B can win.
+static WIN_IN_2: &[Spec] = &[
+    Spec::Inner(A, &[1, 2]),
+    Spec::Inner(B, &[3, 3]),
+    Spec::Inner(B, &[4, 3]),
+    Spec::End(Some(A)),
+    Spec::End(Some(B)),
+];
+
+// Root A to move; every move loses: move 0 at once, move 1 after three plies.
+static ALL_LOSE: &[Spec] = &[
+    Spec::Inner(A, &[1, 2]),
+    Spec::End(Some(B)),
+    Spec::Inner(B, &[3]),
+    Spec::Inner(A, &[1]),
+];
+
+// Root A to move: move 0 draws, move 1 lets B win; a proven draw.
+static DRAWN: &[Spec] = &[
+    Spec::Inner(A, &[1, 2]),
+    Spec::End(None),
+    Spec::Inner(B, &[3, 1]),
+    Spec::End(Some(B)),
+];
+
+#[test]
+fn score_bounds_solve_hand_built_trees() {
+    for algo in ["sb-uct", "sb-gpn"] {
+        for (tree, proven, best) in [
+            (WIN_IN_2, Proven::Win { plies: 2 }, Move(0)),
+            (ALL_LOSE, Proven::Loss { plies: 3 }, Move(1)),
+            (DRAWN, Proven::Draw { plies: 1 }, Move(0)),
+        ] {
+            let mut s = search_tree(algo, tree);
+            let report = s.run(&Limits {
+                iterations: Some(200),
+                ..Limits::default()
+            });
+            assert_eq!(report.proven, Some(proven), "{algo}");
+            assert_eq!(report.best_move, Some(best), "{algo}");
+            let stop = s.run(&Limits {
+                iterations: Some(200),
+                stop_when_solved: true,
+                ..Limits::default()
+            });
+            assert_eq!(stop.iterations, 0, "{algo}: a solved root stops at once");
+        }
+    }
+}
+
+#[test]
+fn plain_uct_proves_nothing() {
+    let mut s = search_tree("uct", WIN_IN_2);
+    let report = s.run(&Limits {
+        iterations: Some(200),
+        ..Limits::default()
+    });
+    assert_eq!(report.proven, None);
+}
+
+/// Exhaustive negamax value (-1, 0, 1) for the side to move, memoised by position.
+fn minimax<G: Game>(pos: &G, memo: &mut HashMap<u64, i8>) -> i8 {
+    if let Some(outcome) = pos.outcome() {
+        return outcome.utility(pos.to_move()).round() as i8;
+    }
+    if let Some(&v) = memo.get(&pos.hash()) {
+        return v;
+    }
+    let mut list = crate::game::MoveList::new();
+    pos.legal_moves(&mut list);
+    let mut best = -1;
+    for &m in list.iter() {
+        let mut child = pos.clone();
+        child.play(m);
+        let v = if child.to_move() == pos.to_move() {
+            minimax(&child, memo)
+        } else {
+            -minimax(&child, memo)
+        };
+        best = best.max(v);
+        if best == 1 {
+            break;
+        }
+    }
+    memo.insert(pos.hash(), best);
+    best
+}
+
+fn proven_value(p: Option<Proven>) -> Option<i8> {
+    match p? {
+        Proven::Win { .. } => Some(1),
+        Proven::Draw { .. } => Some(0),
+        Proven::Loss { .. } => Some(-1),
+    }
+}
+
+/// Checks that both score-bounded searches prove `pos`'s minimax value and play a move that keeps it.
+fn assert_solves_exactly<G: Game>(pos: &G, iterations: u64) {
+    let mut memo = HashMap::new();
+    let truth = minimax(pos, &mut memo);
+    for algo in ["sb-gpn", "sb-uct"] {
+        let mut s: Search<G, 2> = Search::new(params(algo), pos.clone());
+        let report = s.run(&Limits {
+            iterations: Some(iterations),
+            stop_when_solved: true,
+            ..Limits::default()
+        });
+        let text = pos.to_position();
+        assert_eq!(proven_value(report.proven), Some(truth), "{algo} on {text}");
+        let best = report.best_move.expect("a move");
+        let mut child = pos.clone();
+        child.play(best);
+        let after = if child.to_move() == pos.to_move() {
+            minimax(&child, &mut memo)
+        } else {
+            -minimax(&child, &mut memo)
+        };
+        assert_eq!(
+            after,
+            truth,
+            "{algo} on {text}: {} does not keep the value",
+            pos.format_move(best)
+        );
+    }
+}
+
+#[test]
+fn connect_four_endgames_are_solved_exactly() {
+    let mut rng = crate::rng::Rng::new(5);
+    let mut list = crate::game::MoveList::new();
+    let mut checked = 0;
+    while checked < 12 {
+        let mut pos = ConnectFour::start();
+        for _ in 0..30 {
+            match pos.random_move(&mut rng, &mut list) {
+                Some(m) => pos.play(m),
+                None => break,
+            }
+        }
+        if pos.outcome().is_none() {
+            assert_solves_exactly(&pos, 200_000);
+            checked += 1;
+        }
+    }
+}
+
+#[test]
+fn breakthrough_6x6_endgames_are_solved_exactly() {
+    for text in [
+        "6/2p3/6/6/3P2/6 w",
+        "6/2p3/6/6/3P2/6 b",
+        "6/p4p/6/6/1P2P1/6 w",
+        "2p3/6/1P4/6/6/6 b",
+        "6/3p2/1p4/2P3/6/6 w",
+    ] {
+        let pos = Breakthrough::<6>::parse_position(text).unwrap();
+        assert_solves_exactly(&pos, 500_000);
+    }
+}
+
+#[test]
+fn minishogi_mates_in_one_are_found() {
+    // Random games until a position where the side to move can mate in one.
+    let mut rng = crate::rng::Rng::new(3);
+    let mut list = crate::game::MoveList::new();
+    let mut found = 0;
+    for _ in 0..400 {
+        let mut pos = Minishogi::start();
+        for _ in 0..60 {
+            let Some(m) = pos.random_move(&mut rng, &mut list) else {
+                break;
+            };
+            pos.play(m);
+            if pos.outcome().is_some() {
+                break;
+            }
+            pos.legal_moves(&mut list);
+            let mates = list.iter().any(|&m| {
+                let mut c = pos.clone();
+                c.play(m);
+                c.outcome().is_some()
+            });
+            if mates {
+                for algo in ["sb-gpn", "sb-uct"] {
+                    let mut s: Search<Minishogi, 2> = Search::new(params(algo), pos.clone());
+                    let r = s.run(&Limits {
+                        iterations: Some(20_000),
+                        stop_when_solved: true,
+                        ..Limits::default()
+                    });
+                    assert_eq!(
+                        r.proven,
+                        Some(Proven::Win { plies: 1 }),
+                        "{algo} {}",
+                        pos.to_position()
+                    );
+                    let mut c = pos.clone();
+                    c.play(r.best_move.unwrap());
+                    assert!(c.outcome().is_some(), "{algo}: the proven move must mate");
+                }
+                found += 1;
+                break;
+            }
+        }
+        if found >= 5 {
+            break;
+        }
+    }
+    assert!(found >= 5, "too few mate-in-one positions found");
+}
+
+#[test]
+fn tree_reuse_keeps_the_subtree() {
+    let mut s: Search<Breakthrough<8>, 2> = Search::new(params("sb-gpn"), Breakthrough::start());
+    s.run(&Limits {
+        iterations: Some(5000),
+        ..Limits::default()
+    });
+    let first = s.best_move().unwrap();
+    // The statistics of the child we are about to enter, and of its most visited reply.
+    let child = s
+        .tree
+        .edges(ROOT)
+        .iter()
+        .find(|e| e.mv == first)
+        .unwrap()
+        .child;
+    let child_visits = s.tree.node(child).visits;
+    let reply_edge = *s
+        .tree
+        .edges(child)
+        .iter()
+        .max_by_key(|e| {
+            if e.child == NONE {
+                0
+            } else {
+                s.tree.node(e.child).visits
+            }
+        })
+        .unwrap();
+    let reply_visits = s.tree.node(reply_edge.child).visits;
+    assert!(s.advance(first));
+    assert_eq!(s.root_visits(), child_visits);
+    assert!(s.advance(reply_edge.mv));
+    assert_eq!(s.root_visits(), reply_visits);
+    let before = s.root_visits();
+    s.run(&Limits {
+        iterations: Some(1000),
+        ..Limits::default()
+    });
+    assert_eq!(s.root_visits(), before + 1000);
+    // A move that was never expanded starts a fresh tree.
+    let mut t: Search<Breakthrough<8>, 2> = Search::new(params("uct"), Breakthrough::start());
+    assert!(!t.advance(Move(0b001001_000001))); // b1b2 was never searched
+}
+
+#[test]
+fn memory_stays_under_the_cap_over_a_self_play_game() {
+    let mut s: Search<ConnectFour, 2> = Search::new(params("sb-gpn hash=1"), ConnectFour::start());
+    let mut full_seen = false;
+    while s.position().outcome().is_none() {
+        let r = s.run(&Limits {
+            iterations: Some(20_000),
+            ..Limits::default()
+        });
+        assert!(
+            r.memory_bytes <= r.memory_budget,
+            "{} > {}",
+            r.memory_bytes,
+            r.memory_budget
+        );
+        full_seen |= r.full;
+        let m = r.best_move.unwrap();
+        s.advance(m);
+    }
+    assert!(full_seen, "the test should reach the cap");
+}
+
+#[test]
+fn one_thread_and_a_seed_give_identical_searches() {
+    let run = || {
+        let mut s: Search<Breakthrough<8>, 2> =
+            Search::new(params("sb-gpn seed=7"), Breakthrough::start());
+        let r = s.run(&Limits {
+            iterations: Some(3000),
+            ..Limits::default()
+        });
+        let visits: Vec<u32> = s
+            .tree
+            .edges(ROOT)
+            .iter()
+            .map(|e| {
+                if e.child == NONE {
+                    0
+                } else {
+                    s.tree.node(e.child).visits
+                }
+            })
+            .collect();
+        (r.best_move, r.nodes, r.pv, visits)
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn every_algorithm_plays_legal_moves_in_every_game() {
+    use crate::game::registry::{visit, GameVisitor, GAMES};
+    struct Play(&'static str);
+    impl GameVisitor for Play {
+        type Output = ();
+        fn visit<G: Game>(self) {
+            let mut s: Search<G, 2> = Search::new(params(self.0), G::start());
+            for _ in 0..3 {
+                let r = s.run(&Limits {
+                    iterations: Some(300),
+                    ..Limits::default()
+                });
+                let Some(m) = r.best_move else { break };
+                let mut list = crate::game::MoveList::new();
+                s.position().legal_moves(&mut list);
+                assert!(list.contains(m), "{} {}", G::INFO.name, self.0);
+                s.advance(m);
+            }
+        }
+    }
+    for algo in ["uct", "sb-uct", "gpn", "sb-gpn"] {
+        for info in GAMES {
+            visit(info.name, Play(algo)).unwrap();
+        }
+    }
+}
