@@ -9,6 +9,7 @@ use crate::game::record::Record;
 use crate::game::registry::GameVisitor;
 use crate::game::{Game, MoveList};
 use crate::rng::Rng;
+use crate::search::{Algorithm, Limits, Search, SearchParams};
 
 /// Default number of playouts per game.
 pub const DEFAULT_PLAYOUTS: u32 = 10_000;
@@ -75,6 +76,73 @@ impl GameVisitor for PlayoutBench {
     }
 }
 
+/// Default iterations per game and algorithm of the search bench.
+pub const DEFAULT_SEARCH_ITERATIONS: u64 = 20_000;
+
+/// One game's search figures for one algorithm.
+#[derive(Clone, Debug)]
+pub struct SearchBenchReport {
+    pub game: &'static str,
+    pub algorithm: Algorithm,
+    pub iterations: u64,
+    pub seconds: f64,
+    /// Nodes created plus the sum of selection depths: changes exactly when search behaviour does.
+    pub signature: u64,
+}
+
+impl SearchBenchReport {
+    pub fn iterations_per_second(&self) -> f64 {
+        self.iterations as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// Searches the start position of `G` for a fixed number of iterations with a fixed seed.
+pub fn search_from_start<G: Game>(
+    algorithm: Algorithm,
+    iterations: u64,
+    seed: u64,
+) -> SearchBenchReport {
+    let params = SearchParams {
+        algorithm,
+        seed,
+        ..SearchParams::default()
+    };
+    let report = match G::NUM_PLAYERS {
+        2 => {
+            let mut search: Search<G, 2> = Search::new(params, G::start());
+            search.run(&Limits {
+                iterations: Some(iterations),
+                ..Limits::default()
+            })
+        }
+        n => unreachable!("no registered game has {n} players yet"),
+    };
+    SearchBenchReport {
+        game: G::INFO.name,
+        algorithm,
+        iterations: report.iterations,
+        seconds: report.elapsed.as_secs_f64(),
+        signature: report.nodes as u64 + report.depth_total,
+    }
+}
+
+/// [`search_from_start`] for several algorithms, as a registry visitor.
+pub struct SearchBench {
+    pub algorithms: Vec<Algorithm>,
+    pub iterations: u64,
+    pub seed: u64,
+}
+
+impl GameVisitor for SearchBench {
+    type Output = Vec<SearchBenchReport>;
+    fn visit<G: Game>(self) -> Vec<SearchBenchReport> {
+        self.algorithms
+            .iter()
+            .map(|&a| search_from_start::<G>(a, self.iterations, self.seed))
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -102,5 +170,29 @@ mod tests {
             assert_eq!(a.plies, b.plies, "{}", info.name);
             assert!(a.plies > 0, "{}", info.name);
         }
+    }
+
+    #[test]
+    fn search_signature_is_reproducible() {
+        let a = visit(
+            "cfour",
+            SearchBench {
+                algorithms: vec![Algorithm::SbGpn],
+                iterations: 500,
+                seed: 3,
+            },
+        )
+        .unwrap();
+        let b = visit(
+            "cfour",
+            SearchBench {
+                algorithms: vec![Algorithm::SbGpn],
+                iterations: 500,
+                seed: 3,
+            },
+        )
+        .unwrap();
+        assert_eq!(a[0].signature, b[0].signature);
+        assert_eq!(a[0].iterations, 500);
     }
 }

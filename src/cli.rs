@@ -3,10 +3,14 @@
 use std::fmt;
 use std::time::Instant;
 
-use crate::bench::{PlayoutBench, PlayoutReport, DEFAULT_PLAYOUTS, DEFAULT_SEED};
+use crate::bench::{
+    PlayoutBench, PlayoutReport, SearchBench, DEFAULT_PLAYOUTS, DEFAULT_SEARCH_ITERATIONS,
+    DEFAULT_SEED,
+};
 use crate::game::perft::{divide, perft};
 use crate::game::registry::{self, GameVisitor, GAMES};
 use crate::game::{Game, GameError};
+use crate::search::Algorithm;
 
 /// Usage text printed by `gpn help` and on bad arguments.
 pub const USAGE: &str = "\
@@ -16,8 +20,8 @@ USAGE:
     gpn games                               list the games, their aliases and notations
     gpn perft <game> <depth> [--position <string>] [--moves <m1> <m2> ...]
                                             count move sequences (one line per root move)
-    gpn bench [--game <game>] [--playouts <n>] [--seed <s>]
-                                            random-playout speed and signature per game
+    gpn bench [--game <game>] [--playouts <n>] [--iterations <n>] [--seed <s>]
+                                            random-playout and search speed, and a signature
     gpn show <game> [--position <string>] [--moves <m1> ...]
                                             print a position: diagram, string, legal moves
     gpn help                                this text
@@ -222,6 +226,7 @@ fn run_bench(args: &[String]) -> Result<(), CliError> {
     let mut game = None;
     let mut playouts = DEFAULT_PLAYOUTS;
     let mut seed = DEFAULT_SEED;
+    let mut iterations = DEFAULT_SEARCH_ITERATIONS;
     let mut it = args.iter();
     while let Some(flag) = it.next() {
         let mut value = |name: &str| {
@@ -243,6 +248,12 @@ fn run_bench(args: &[String]) -> Result<(), CliError> {
                     .parse()
                     .map_err(|_| CliError::Usage(format!("--seed '{v}' is not a u64")))?;
             }
+            "--iterations" => {
+                let v = value("--iterations")?;
+                iterations = v
+                    .parse()
+                    .map_err(|_| CliError::Usage(format!("--iterations '{v}' is not a count")))?;
+            }
             other => return Err(CliError::Usage(format!("unknown bench option '{other}'"))),
         }
     }
@@ -257,7 +268,7 @@ fn run_bench(args: &[String]) -> Result<(), CliError> {
         "game", "playouts", "playouts/s", "mean plies", "signature"
     );
     let mut signature = 0u64;
-    for name in names {
+    for &name in &names {
         let report: PlayoutReport = registry::visit(name, PlayoutBench { playouts, seed })?;
         println!(
             "{:<16} {:>9} {:>12.0} {:>11.1} {:>12}",
@@ -269,6 +280,55 @@ fn run_bench(args: &[String]) -> Result<(), CliError> {
         );
         signature += report.plies;
     }
+    if iterations > 0 {
+        signature += search_bench(&names, iterations, seed)?;
+    }
     println!("bench {signature}");
     Ok(())
+}
+
+/// The search part of `gpn bench`: iterations/s of every algorithm from each start position,
+/// the GPN overhead ratios, and the summed node-count signature.
+fn search_bench(names: &[&str], iterations: u64, seed: u64) -> Result<u64, CliError> {
+    println!();
+    println!("search: {iterations} iterations from the start position, seed {seed}, iterations/s");
+    print!("{:<16}", "game");
+    for a in Algorithm::ALL {
+        print!(" {:>10}", a.name());
+    }
+    println!(
+        " {:>8} {:>13} {:>12}",
+        "gpn/uct", "sb-gpn/sb-uct", "signature"
+    );
+    let mut total = 0u64;
+    for &name in names {
+        let algorithms = Algorithm::ALL.to_vec();
+        let reports = registry::visit(
+            name,
+            SearchBench {
+                algorithms,
+                iterations,
+                seed,
+            },
+        )?;
+        let rate = |a: Algorithm| {
+            reports
+                .iter()
+                .find(|r| r.algorithm == a)
+                .map_or(0.0, |r| r.iterations_per_second())
+        };
+        let signature: u64 = reports.iter().map(|r| r.signature).sum();
+        print!("{name:<16}");
+        for r in &reports {
+            print!(" {:>10.0}", r.iterations_per_second());
+        }
+        println!(
+            " {:>8.3} {:>13.3} {:>12}",
+            rate(Algorithm::Gpn) / rate(Algorithm::Uct).max(1e-9),
+            rate(Algorithm::SbGpn) / rate(Algorithm::SbUct).max(1e-9),
+            signature
+        );
+        total += signature;
+    }
+    Ok(total)
 }

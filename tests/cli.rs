@@ -87,7 +87,17 @@ fn games_lists_every_game_with_aliases() {
 
 #[test]
 fn bench_signature_is_reproducible() {
-    let run = || stdout(&gpn(&["bench", "--playouts", "50", "--seed", "9"]));
+    let run = || {
+        stdout(&gpn(&[
+            "bench",
+            "--playouts",
+            "50",
+            "--iterations",
+            "200",
+            "--seed",
+            "9",
+        ]))
+    };
     let (a, b) = (run(), run());
     let last = |s: &str| s.lines().last().unwrap_or_default().to_string();
     assert!(last(&a).starts_with("bench "), "{a}");

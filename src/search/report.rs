@@ -31,6 +31,8 @@ pub struct SearchReport {
     /// Mean and maximum selection depth of the iterations of this run.
     pub avg_depth: f32,
     pub max_depth: u32,
+    /// Sum of the selection depths of this run's iterations (tracks search behaviour).
+    pub depth_total: u64,
     /// Nodes in the tree and iterations of this run.
     pub nodes: usize,
     pub iterations: u64,
@@ -130,6 +132,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             proven: None,
             avg_depth: stats.depth_sum as f32 / stats.iterations.max(1) as f32,
             max_depth: stats.max_depth,
+            depth_total: stats.depth_sum,
             nodes: self.tree.len(),
             iterations: stats.iterations,
             elapsed: stats.elapsed,
