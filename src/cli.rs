@@ -1,8 +1,13 @@
-//! The command line: subcommands `games`, `perft`, `bench`, `show` and the help text.
+//! The command line: subcommands `games`, `perft`, `bench`, `show`, `match` and the help text.
 
 use std::fmt;
-use std::time::Instant;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::str::FromStr;
+use std::time::{Duration, Instant};
 
+use crate::arena::agents::RandomAgent;
+use crate::arena::{self, output, AgentFactory, Budget, MatchConfig, SprtConfig};
 use crate::bench::{
     PlayoutBench, PlayoutReport, SearchBench, DEFAULT_PLAYOUTS, DEFAULT_SEARCH_ITERATIONS,
     DEFAULT_SEED,
@@ -24,6 +29,11 @@ USAGE:
                                             random-playout and search speed, and a signature
     gpn show <game> [--position <string>] [--moves <m1> ...]
                                             print a position: diagram, string, legal moves
+    gpn match <game> --engine1 <agent> --engine2 <agent> [--games <n>]
+              [--iterations <n> | --movetime <ms>] [--concurrency <n>] [--openings <plies>]
+              [--seed <s>] [--max-plies <n>] [--sprt <elo0>,<elo1>[,<alpha>,<beta>]]
+              [--csv <file>] [--json <file>] [--games-file <file>] [--quiet]
+                                            play games between two agents (today: random)
     gpn help                                this text
 
 Position strings contain spaces: quote them. Logs go to stderr (RUST_LOG=debug).";
@@ -33,6 +43,8 @@ Position strings contain spaces: quote them. Logs go to stderr (RUST_LOG=debug).
 pub enum CliError {
     Usage(String),
     Game(GameError),
+    /// A file could not be written.
+    Io(String),
 }
 
 impl fmt::Display for CliError {
@@ -40,6 +52,7 @@ impl fmt::Display for CliError {
         match self {
             CliError::Usage(m) => write!(f, "{m}\n\n{USAGE}"),
             CliError::Game(e) => write!(f, "{e}"),
+            CliError::Io(m) => write!(f, "{m}"),
         }
     }
 }
@@ -68,6 +81,7 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
         "perft" => run_perft(rest),
         "bench" => run_bench(rest),
         "show" => run_show(rest),
+        "match" => run_match_command(rest),
         other => Err(CliError::Usage(format!("unknown command '{other}'"))),
     }
 }
@@ -331,4 +345,273 @@ fn search_bench(names: &[&str], iterations: u64, seed: u64) -> Result<u64, CliEr
         total += signature;
     }
     Ok(total)
+}
+
+/// An agent named on the command line (`--engine1`, `--engine2`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum AgentSpec {
+    /// Uniformly random legal moves ([`RandomAgent`]).
+    Random,
+}
+
+/// Reads an agent spec: a kind followed by optional space-separated `key=value` options (one
+/// quoted argument, e.g. `"sb-gpn c_pn=1 bias=rank"`). This and [`agent_factory`] are the one
+/// place where agent kinds are added.
+pub fn parse_agent_spec(text: &str) -> Result<AgentSpec, String> {
+    let mut tokens = text.split_whitespace();
+    let kind = tokens.next().ok_or("empty agent spec")?;
+    let mut options: Vec<(&str, &str)> = Vec::new();
+    for token in tokens {
+        match token.split_once('=') {
+            Some((key, value)) if !key.is_empty() && !value.is_empty() => {
+                options.push((key, value))
+            }
+            _ => return Err(format!("agent option '{token}' is not key=value")),
+        }
+    }
+    match kind.to_ascii_lowercase().as_str() {
+        "random" => match options.first() {
+            Some((key, _)) => Err(format!("agent 'random' has no option '{key}'")),
+            None => Ok(AgentSpec::Random),
+        },
+        _ => Err(format!("unknown agent '{kind}' (known: random)")),
+    }
+}
+
+/// The factory that builds `spec`'s agent for each game of `G`.
+pub fn agent_factory<G: Game>(spec: &AgentSpec) -> Box<AgentFactory<G>> {
+    match spec {
+        AgentSpec::Random => Box::new(|seed| Box::new(RandomAgent::new(seed))),
+    }
+}
+
+/// Reads `--sprt elo0,elo1[,alpha,beta]` (alpha and beta default to 0.05).
+pub fn parse_sprt(text: &str) -> Result<SprtConfig, String> {
+    let values: Vec<f64> = text
+        .split(',')
+        .map(|v| v.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("--sprt '{text}' is not elo0,elo1[,alpha,beta]"))?;
+    match *values.as_slice() {
+        [elo0, elo1] => SprtConfig::new(elo0, elo1, 0.05, 0.05),
+        [elo0, elo1, alpha, beta] => SprtConfig::new(elo0, elo1, alpha, beta),
+        _ => Err(format!("--sprt '{text}' is not elo0,elo1[,alpha,beta]")),
+    }
+}
+
+/// The options of `gpn match`.
+struct MatchArgs {
+    game: String,
+    engines: [(String, AgentSpec); 2],
+    games: u32,
+    budget: Budget,
+    concurrency: usize,
+    openings: u32,
+    seed: u64,
+    max_plies: Option<u32>,
+    sprt: Option<SprtConfig>,
+    csv: Option<String>,
+    json: Option<String>,
+    games_file: Option<String>,
+    quiet: bool,
+}
+
+/// A positive number given to `flag`.
+fn positive<T: FromStr + PartialOrd + Default>(flag: &str, text: &str) -> Result<T, CliError> {
+    match text.parse::<T>() {
+        Ok(v) if v > T::default() => Ok(v),
+        _ => Err(CliError::Usage(format!(
+            "{flag} '{text}' is not a positive integer"
+        ))),
+    }
+}
+
+fn parse_match_args(args: &[String]) -> Result<MatchArgs, CliError> {
+    let usage = |m: String| CliError::Usage(m);
+    let mut game = None;
+    let mut engines: [Option<(String, AgentSpec)>; 2] = [None, None];
+    let mut games = 100;
+    let mut budget = Budget::Iterations(1000);
+    let mut concurrency = 1;
+    let mut openings = 0;
+    let mut seed = 1;
+    let mut max_plies = None;
+    let mut sprt = None;
+    let (mut csv, mut json, mut games_file) = (None, None, None);
+    let mut quiet = false;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let flag = arg.as_str();
+        if flag == "--quiet" {
+            quiet = true;
+            continue;
+        }
+        if !flag.starts_with("--") {
+            if game.is_some() {
+                return Err(usage(format!("unexpected argument '{flag}'")));
+            }
+            game = Some(arg.clone());
+            continue;
+        }
+        let value = it
+            .next()
+            .ok_or_else(|| usage(format!("{flag} needs a value")))?
+            .as_str();
+        match flag {
+            "--engine1" | "--engine2" => {
+                let spec = parse_agent_spec(value).map_err(usage)?;
+                let slot = usize::from(flag == "--engine2");
+                engines[slot] =
+                    Some((value.split_whitespace().collect::<Vec<_>>().join(" "), spec));
+            }
+            "--games" => games = positive("--games", value)?,
+            "--iterations" => budget = Budget::Iterations(positive("--iterations", value)?),
+            "--movetime" => {
+                budget = Budget::Time(Duration::from_millis(positive("--movetime", value)?))
+            }
+            "--concurrency" => concurrency = positive("--concurrency", value)?,
+            "--openings" => {
+                openings = value
+                    .parse()
+                    .map_err(|_| usage(format!("--openings '{value}' is not a number of plies")))?
+            }
+            "--seed" => {
+                seed = value
+                    .parse()
+                    .map_err(|_| usage(format!("--seed '{value}' is not a u64")))?
+            }
+            "--max-plies" => max_plies = Some(positive("--max-plies", value)?),
+            "--sprt" => sprt = Some(parse_sprt(value).map_err(usage)?),
+            "--csv" => csv = Some(value.to_string()),
+            "--json" => json = Some(value.to_string()),
+            "--games-file" => games_file = Some(value.to_string()),
+            other => return Err(usage(format!("unknown match option '{other}'"))),
+        }
+    }
+    let game = game.ok_or_else(|| usage("match needs <game>".into()))?;
+    let [Some(e1), Some(e2)] = engines else {
+        return Err(usage("match needs --engine1 and --engine2".into()));
+    };
+    Ok(MatchArgs {
+        game,
+        engines: [e1, e2],
+        games,
+        budget,
+        concurrency,
+        openings,
+        seed,
+        max_plies,
+        sprt,
+        csv,
+        json,
+        games_file,
+        quiet,
+    })
+}
+
+/// Creates an output file before the match starts, so a bad path fails at once.
+fn create(path: &Option<String>) -> Result<Option<BufWriter<File>>, CliError> {
+    path.as_ref()
+        .map(|p| {
+            File::create(p)
+                .map(BufWriter::new)
+                .map_err(|e| CliError::Io(format!("cannot write '{p}': {e}")))
+        })
+        .transpose()
+}
+
+struct MatchVisitor {
+    args: MatchArgs,
+}
+
+impl GameVisitor for MatchVisitor {
+    type Output = Result<(), CliError>;
+    fn visit<G: Game>(self) -> Result<(), CliError> {
+        let args = self.args;
+        if G::NUM_PLAYERS != 2 {
+            return Err(CliError::Usage(format!(
+                "match plays two-player games; {} has {} players",
+                G::INFO.name,
+                G::NUM_PLAYERS
+            )));
+        }
+        let config = MatchConfig {
+            games: args.games,
+            budget: args.budget,
+            opening_plies: args.openings,
+            concurrency: args.concurrency,
+            seed: args.seed,
+            max_plies: args.max_plies.unwrap_or(G::MAX_PLIES),
+            sprt: args.sprt,
+            progress: !args.quiet,
+        };
+        let mut csv = create(&args.csv)?;
+        let mut json = create(&args.json)?;
+        let mut games = create(&args.games_file)?;
+        let [(name_a, spec_a), (name_b, spec_b)] = &args.engines;
+        let report = arena::run_match::<G>(
+            &config,
+            &*agent_factory::<G>(spec_a),
+            &*agent_factory::<G>(spec_b),
+            (name_a, name_b),
+        );
+        print!("{}", output::format_report(&report));
+        let io = |e: std::io::Error| CliError::Io(format!("cannot write output: {e}"));
+        if let Some(w) = csv.as_mut() {
+            output::write_csv(&report, w)
+                .and_then(|_| w.flush())
+                .map_err(io)?;
+        }
+        if let Some(w) = json.as_mut() {
+            output::write_json(&report, w)
+                .and_then(|_| w.flush())
+                .map_err(io)?;
+        }
+        if let Some(w) = games.as_mut() {
+            output::write_games(&report, w)
+                .and_then(|_| w.flush())
+                .map_err(io)?;
+        }
+        Ok(())
+    }
+}
+
+fn run_match_command(args: &[String]) -> Result<(), CliError> {
+    let args = parse_match_args(args)?;
+    let game = args.game.clone();
+    registry::visit(&game, MatchVisitor { args })??;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agent_specs() {
+        assert_eq!(parse_agent_spec("random"), Ok(AgentSpec::Random));
+        assert_eq!(parse_agent_spec("  Random "), Ok(AgentSpec::Random));
+        assert!(parse_agent_spec("").unwrap_err().contains("empty"));
+        assert!(parse_agent_spec("alphazero")
+            .unwrap_err()
+            .contains("unknown agent 'alphazero'"));
+        assert!(parse_agent_spec("random seed=3")
+            .unwrap_err()
+            .contains("no option 'seed'"));
+        assert!(parse_agent_spec("random c_pn")
+            .unwrap_err()
+            .contains("not key=value"));
+    }
+
+    #[test]
+    fn sprt_specs() {
+        let s = parse_sprt("0,5").unwrap();
+        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 5.0, 0.05, 0.05));
+        let s = parse_sprt("-3, 1, 0.1, 0.2").unwrap();
+        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (-3.0, 1.0, 0.1, 0.2));
+        assert!(parse_sprt("5").is_err());
+        assert!(parse_sprt("0,5,0.05").is_err());
+        assert!(parse_sprt("a,b").is_err());
+        assert!(parse_sprt("5,0").is_err());
+    }
 }

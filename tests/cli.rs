@@ -120,3 +120,141 @@ fn no_arguments_prints_help() {
     assert!(out.status.success());
     assert!(stdout(&out).contains("USAGE"));
 }
+
+#[test]
+fn match_random_against_random() {
+    let dir = std::env::temp_dir().join(format!("gpn-cli-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (csv, json, games) = (dir.join("m.csv"), dir.join("m.json"), dir.join("m.txt"));
+    let run = |concurrency: &str| {
+        gpn(&[
+            "match",
+            "cfour",
+            "--engine1",
+            "random",
+            "--engine2",
+            "random",
+            "--games",
+            "10",
+            "--iterations",
+            "1",
+            "--concurrency",
+            concurrency,
+            "--openings",
+            "2",
+            "--seed",
+            "7",
+            "--sprt",
+            "0,5",
+            "--csv",
+            csv.to_str().unwrap(),
+            "--json",
+            json.to_str().unwrap(),
+            "--games-file",
+            games.to_str().unwrap(),
+        ])
+    };
+    let out = run("2");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "match cfour: A = random, B = random", "{text}");
+    assert!(lines[1].starts_with("games 10 of 10, budget 1 iterations/move, opening 2 plies"));
+    let results = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("results (A's view): "))
+        .expect("a results line");
+    let counts: Vec<u32> = results
+        .split_whitespace()
+        .filter_map(|t| t.parse().ok())
+        .collect();
+    assert_eq!(counts.iter().sum::<u32>(), 10, "{results}");
+    for prefix in [
+        "score ",
+        "elo ",
+        "A first: ",
+        "A second: ",
+        "endings: ",
+        "sprt: ",
+    ] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(prefix)),
+            "{prefix}: {text}"
+        );
+    }
+    // One progress line per game on stderr, none on stdout.
+    assert_eq!(
+        stderr(&out).lines().filter(|l| l.starts_with('[')).count(),
+        10
+    );
+    assert!(!text.contains("[1/10]"));
+    let games_text = std::fs::read_to_string(&games).unwrap();
+    assert_eq!(
+        games_text.lines().filter(|l| !l.starts_with('#')).count(),
+        10
+    );
+    assert_eq!(std::fs::read_to_string(&csv).unwrap().lines().count(), 11);
+    assert!(std::fs::read_to_string(&json)
+        .unwrap()
+        .contains("\"played\": 10,"));
+    // The same seed gives the same games on one thread.
+    assert!(run("1").status.success());
+    assert_eq!(std::fs::read_to_string(&games).unwrap(), games_text);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn match_rejects_bad_options() {
+    for (args, needle) in [
+        (
+            vec!["match", "cfour", "--engine1", "random"],
+            "--engine1 and --engine2",
+        ),
+        (
+            vec!["match", "cfour", "--engine1", "mcts", "--engine2", "random"],
+            "unknown agent 'mcts'",
+        ),
+        (
+            vec![
+                "match",
+                "cfour",
+                "--engine1",
+                "random",
+                "--engine2",
+                "random",
+                "--sprt",
+                "5",
+            ],
+            "--sprt '5'",
+        ),
+        (
+            vec![
+                "match",
+                "cfour",
+                "--engine1",
+                "random",
+                "--engine2",
+                "random",
+                "--games",
+                "0",
+            ],
+            "--games '0'",
+        ),
+        (
+            vec![
+                "match",
+                "chess",
+                "--engine1",
+                "random",
+                "--engine2",
+                "random",
+            ],
+            "unknown game 'chess'",
+        ),
+    ] {
+        let out = gpn(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(needle), "{args:?}: {}", stderr(&out));
+        assert!(stdout(&out).is_empty(), "{args:?} wrote to stdout");
+    }
+}

@@ -101,6 +101,11 @@ impl<G: Game> Record<G> {
         self.repetition_end.is_some() || self.plies >= self.max_plies
     }
 
+    /// True when the game ended by the repetition rule (the match arena reports the reason).
+    pub fn ended_by_repetition(&self) -> bool {
+        self.repetition_end.is_some()
+    }
+
     /// Appends the current position to the history; returns whether its hash may have occurred
     /// before (false means it certainly did not).
     fn push_current(&mut self) -> bool {

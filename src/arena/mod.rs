@@ -1,0 +1,348 @@
+//! The match arena: plays N games between two agents in one process, in parallel, and reports.
+//!
+//! Games come in pairs: games `2k` and `2k + 1` start with the same random opening (derived from
+//! the seed and `k`) with the seats swapped — agent A is player 0 (moves first) in even games and
+//! player 1 in odd ones. Each agent is built afresh for every game by its factory, with a seed
+//! derived from the match seed and the game index, so a match with iteration budgets and
+//! deterministic agents is reproducible whatever the concurrency. The arena knows players only
+//! through [`Agent`]; it does not depend on the search.
+//!
+//! Progress goes to stderr, one line per finished game; [`output`] formats the final report (for
+//! stdout) and the CSV, JSON and game-list files. Only two-player games are supported.
+
+pub mod agents;
+pub mod output;
+mod play;
+pub mod stats;
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use crate::game::record::Record;
+use crate::game::{Game, Move, Outcome, Player};
+
+pub use play::{derive_seed, play_game, random_opening};
+pub use stats::{GameResult, SprtConfig, SprtDecision, SprtStatus, Wdl};
+
+/// A player in the arena: the search (later) or a test agent.
+pub trait Agent<G: Game>: Send {
+    /// A new game starts from `start`; forget everything about the previous one.
+    fn new_game(&mut self, start: &G);
+    /// Choose a legal move for the side to move in `record.position()` within `budget`.
+    fn choose(&mut self, record: &Record<G>, budget: &Budget) -> Move;
+    /// A move was played (by either side), so agents can reuse their trees.
+    fn observe(&mut self, m: Move);
+}
+
+/// Per-move budget.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    Iterations(u64),
+    Time(std::time::Duration),
+}
+
+impl fmt::Display for Budget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Budget::Iterations(n) => write!(f, "{n} iterations/move"),
+            Budget::Time(d) => write!(f, "{} ms/move", d.as_millis()),
+        }
+    }
+}
+
+/// Builds one side's agent for one game from a seed. Called on the worker threads, hence `Sync`.
+pub type AgentFactory<G> = dyn Fn(u64) -> Box<dyn Agent<G>> + Sync;
+
+/// What to play.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchConfig {
+    /// Number of games (pairs share an opening; an odd count leaves the last pair half played).
+    pub games: u32,
+    /// Per-move budget handed to both agents.
+    pub budget: Budget,
+    /// Uniformly random plies played from the start before the agents take over; the same for
+    /// both games of a pair. An opening that would end the game is redrawn (or cut short).
+    pub opening_plies: u32,
+    /// Games played at the same time (worker threads); at least 1.
+    pub concurrency: usize,
+    /// Seed of the openings and of the agents' per-game seeds.
+    pub seed: u64,
+    /// Game-length cap in plies (a game reaching it is a draw); default `G::MAX_PLIES`.
+    pub max_plies: u32,
+    /// Stop early, after completing the pairs in flight, when this test decides.
+    pub sprt: Option<SprtConfig>,
+    /// Print one progress line per finished game on stderr.
+    pub progress: bool,
+}
+
+impl MatchConfig {
+    /// Defaults for game `G`: 100 games, 1000 iterations per move, no opening, one thread, seed 1,
+    /// `G::MAX_PLIES`, no SPRT, progress on.
+    pub fn for_game<G: Game>() -> MatchConfig {
+        MatchConfig {
+            games: 100,
+            budget: Budget::Iterations(1000),
+            opening_plies: 0,
+            concurrency: 1,
+            seed: 1,
+            max_plies: G::MAX_PLIES,
+            sprt: None,
+            progress: true,
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Termination {
+    /// The position's own rules (`Game::outcome`).
+    Rules,
+    /// The game's repetition rule (`Game::repetition_outcome`).
+    Repetition,
+    /// The game-length cap: a draw.
+    LengthCap,
+    /// The side to move chose an illegal move and lost.
+    IllegalMove,
+}
+
+impl Termination {
+    pub const ALL: [Termination; 4] = [
+        Termination::Rules,
+        Termination::Repetition,
+        Termination::LengthCap,
+        Termination::IllegalMove,
+    ];
+
+    /// "rules", "repetition", "length-cap" or "illegal-move".
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Termination::Rules => "rules",
+            Termination::Repetition => "repetition",
+            Termination::LengthCap => "length-cap",
+            Termination::IllegalMove => "illegal-move",
+        }
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One game as played.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    /// 0-based game index; the pair is `index / 2`.
+    pub index: u32,
+    /// Agent A's seat: player 0 (moves first) in even games, player 1 in odd ones.
+    pub a_seat: Player,
+    /// The random opening in the game's notation (part of `moves` too).
+    pub opening: Vec<String>,
+    /// Every move from the start position in the game's notation, the opening included. An
+    /// illegal move ends the list as `illegal:0x<code>` (its notation is undefined).
+    pub moves: Vec<String>,
+    /// The outcome by seat.
+    pub outcome: Outcome,
+    /// The result from agent A's point of view.
+    pub result: GameResult,
+    /// Legal plies played (the opening included, an illegal move not).
+    pub plies: u32,
+    pub termination: Termination,
+    /// Wall-clock time of each `choose` call, per agent: `[A, B]`.
+    pub think: [Vec<Duration>; 2],
+}
+
+impl GameRecord {
+    pub fn pair(&self) -> u32 {
+        self.index / 2
+    }
+
+    /// The agent (0 = A, 1 = B) sitting in player 0's seat.
+    pub fn first_agent(&self) -> usize {
+        self.a_seat.index()
+    }
+
+    /// Mean think time per move of agent `agent` (0 = A, 1 = B) in milliseconds; 0 without moves.
+    pub fn mean_think_ms(&self, agent: usize) -> f64 {
+        let times = &self.think[agent];
+        if times.is_empty() {
+            0.0
+        } else {
+            times.iter().map(Duration::as_secs_f64).sum::<f64>() * 1000.0 / times.len() as f64
+        }
+    }
+}
+
+/// The SPRT part of a report.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtReport {
+    pub config: SprtConfig,
+    /// The state over every finished game.
+    pub status: SprtStatus,
+    /// The first bound crossed, if any, and after how many finished games; the match stopped
+    /// handing out pairs then, so `status` may differ a little.
+    pub decided: Option<(SprtDecision, u32)>,
+}
+
+/// A finished match.
+#[derive(Clone, Debug)]
+pub struct MatchReport {
+    /// The game's registered name.
+    pub game: &'static str,
+    /// Names of agent A and agent B.
+    pub names: (String, String),
+    pub config: MatchConfig,
+    /// Every finished game, by index.
+    pub games: Vec<GameRecord>,
+    pub sprt: Option<SprtReport>,
+    /// Wall-clock duration of the match in seconds.
+    pub seconds: f64,
+}
+
+impl MatchReport {
+    /// Results from A's point of view.
+    pub fn wdl(&self) -> Wdl {
+        Wdl::from_results(self.games.iter().map(|g| g.result))
+    }
+
+    /// Results from A's point of view in the games where A sat in `seat`.
+    pub fn wdl_in_seat(&self, seat: Player) -> Wdl {
+        Wdl::from_results(
+            self.games
+                .iter()
+                .filter(|g| g.a_seat == seat)
+                .map(|g| g.result),
+        )
+    }
+
+    /// Results from player 0's point of view (the first-move advantage).
+    pub fn wdl_first_player(&self) -> Wdl {
+        Wdl::from_results(self.games.iter().map(|g| {
+            if g.a_seat == Player(0) {
+                g.result
+            } else {
+                g.result.flip()
+            }
+        }))
+    }
+
+    /// How many games ended for `reason`.
+    pub fn count(&self, reason: Termination) -> usize {
+        self.games
+            .iter()
+            .filter(|g| g.termination == reason)
+            .count()
+    }
+
+    /// Mean think time per move of agent `agent` (0 = A, 1 = B) over the match, in ms, and the
+    /// number of moves it chose.
+    pub fn mean_think_ms(&self, agent: usize) -> (f64, usize) {
+        let (sum, n) = self.games.iter().fold((0.0, 0), |(s, n), g| {
+            let t: f64 = g.think[agent].iter().map(Duration::as_secs_f64).sum();
+            (s + t, n + g.think[agent].len())
+        });
+        let mean = if n == 0 { 0.0 } else { sum * 1000.0 / n as f64 };
+        (mean, n)
+    }
+
+    /// Whether the SPRT stopped the match before `config.games` games.
+    pub fn stopped_early(&self) -> bool {
+        self.sprt.is_some_and(|s| s.decided.is_some())
+            && self.games.len() < self.config.games as usize
+    }
+}
+
+/// What the workers share: the finished games and the running statistics.
+struct Progress {
+    games: Vec<GameRecord>,
+    wdl: Wdl,
+    sprt: Option<SprtReport>,
+}
+
+impl Progress {
+    /// Counts a finished game, updates the SPRT (raising `stop` at its first decision) and prints
+    /// the progress line.
+    fn record(&mut self, record: GameRecord, config: &MatchConfig, stop: &AtomicBool) {
+        self.wdl.add(record.result);
+        if let Some(s) = self.sprt.as_mut() {
+            s.status = s.config.status(&self.wdl);
+            if s.decided.is_none() && s.status.decision != SprtDecision::Continue {
+                s.decided = Some((s.status.decision, self.wdl.games()));
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+        if config.progress {
+            eprintln!(
+                "{}",
+                output::progress_line(&record, config.games, &self.wdl, self.sprt.as_ref())
+            );
+        }
+        self.games.push(record);
+    }
+}
+
+/// Plays `config.games` games of `G` between the agents built by `a` and `b` on
+/// `config.concurrency` threads, printing progress on stderr, and returns every game.
+///
+/// Blocks until the last game in flight finishes. With an SPRT, once a bound is crossed no new
+/// pair is started (the odd game of a started pair still is) and the games in flight finish.
+/// Panics if `G` is not a two-player game, or if an agent or factory panics.
+pub fn run_match<G: Game>(
+    config: &MatchConfig,
+    a: &AgentFactory<G>,
+    b: &AgentFactory<G>,
+    names: (&str, &str),
+) -> MatchReport {
+    assert_eq!(G::NUM_PLAYERS, 2, "the arena plays two-player games only");
+    let t0 = Instant::now();
+    let next = AtomicU32::new(0);
+    let stop = AtomicBool::new(false);
+    let workers = config.concurrency.clamp(1, config.games.max(1) as usize);
+    let state = Mutex::new(Progress {
+        games: Vec::with_capacity(config.games as usize),
+        wdl: Wdl::default(),
+        sprt: config.sprt.map(|cfg| SprtReport {
+            config: cfg,
+            status: cfg.status(&Wdl::default()),
+            decided: None,
+        }),
+    });
+
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                // Odd games complete a pair already started, so they are handed out even after
+                // the SPRT has decided. A worker records its game (and the SPRT decides) before
+                // it claims the next one, so only games in flight finish after a decision.
+                let claimed = next.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |i| {
+                    let stopped = stop.load(Ordering::SeqCst) && i % 2 == 0;
+                    (i < config.games && !stopped).then_some(i + 1)
+                });
+                let Ok(index) = claimed else { break };
+                let record = play_game(config, index, a, b);
+                // A poisoned lock means another worker panicked; the scope re-raises that panic.
+                let Ok(mut st) = state.lock() else { break };
+                st.record(record, config, &stop);
+            });
+        }
+    });
+
+    let Progress {
+        mut games, sprt, ..
+    } = state.into_inner().unwrap_or_else(|e| e.into_inner());
+    games.sort_by_key(|g| g.index);
+    MatchReport {
+        game: G::INFO.name,
+        names: (names.0.to_string(), names.1.to_string()),
+        config: config.clone(),
+        games,
+        sprt,
+        seconds: t0.elapsed().as_secs_f64(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,435 @@
+//! Match output: the progress line, the final text report, and the CSV, JSON and game files.
+//!
+//! JSON is written by hand (no serde): strings are escaped per RFC 8259, infinite Elo figures are
+//! written as the strings `"+inf"` / `"-inf"` (JSON has no infinity).
+
+use std::io::{self, Write};
+
+use crate::game::{Outcome, Player};
+
+use super::stats::{self, format_elo, Interval, Wdl};
+use super::{Budget, GameRecord, MatchReport, SprtReport, Termination};
+
+/// Agent labels by agent index (0 = A, 1 = B).
+const LABELS: [&str; 2] = ["A", "B"];
+
+/// The stderr line for a finished game: index, seats, result, length, running statistics.
+pub fn progress_line(
+    game: &GameRecord,
+    total: u32,
+    running: &Wdl,
+    sprt: Option<&SprtReport>,
+) -> String {
+    let seat = if game.a_seat == Player(0) {
+        "first"
+    } else {
+        "second"
+    };
+    let mut line = format!(
+        "[{}/{}] game {} (A {}): A {}, {} plies ({}); W {} D {} L {}, score {:.3}, elo {}",
+        running.games(),
+        total,
+        game.index,
+        seat,
+        game.result,
+        game.plies,
+        game.termination,
+        running.wins,
+        running.draws,
+        running.losses,
+        running.score(),
+        format_elo(stats::elo_interval(running).value),
+    );
+    if let Some(s) = sprt {
+        line += &format!(
+            ", llr {:.2} [{:.2}, {:.2}]",
+            s.status.llr, s.status.lower, s.status.upper
+        );
+    }
+    line
+}
+
+fn wdl_text(wdl: &Wdl) -> String {
+    format!(
+        "W {} D {} L {}, score {:.4}",
+        wdl.wins,
+        wdl.draws,
+        wdl.losses,
+        wdl.score()
+    )
+}
+
+/// The final human-readable report (for stdout). Line prefixes are stable: `match`, `games`,
+/// `results`, `score`, `elo`, `A first`, `A second`, `first player`, `endings`, `plies`,
+/// `think`, `sprt` (with an SPRT), `time`.
+pub fn format_report(report: &MatchReport) -> String {
+    let cfg = &report.config;
+    let wdl = report.wdl();
+    let score = stats::score_interval(&wdl);
+    let elo = stats::elo_interval(&wdl);
+    let mut out = String::new();
+    out += &format!(
+        "match {}: A = {}, B = {}\n",
+        report.game, report.names.0, report.names.1
+    );
+    out += &format!(
+        "games {} of {}, budget {}, opening {} plies, max plies {}, seed {}, concurrency {}\n",
+        report.games.len(),
+        cfg.games,
+        cfg.budget,
+        cfg.opening_plies,
+        cfg.max_plies,
+        cfg.seed,
+        cfg.concurrency
+    );
+    out += &format!(
+        "results (A's view): W {} D {} L {}\n",
+        wdl.wins, wdl.draws, wdl.losses
+    );
+    out += &format!(
+        "score {:.4} [{:.4}, {:.4}] (95%)\n",
+        score.value, score.low, score.high
+    );
+    out += &format!(
+        "elo {} [{}, {}] (95%), +/- {}\n",
+        format_elo(elo.value),
+        format_elo(elo.low),
+        format_elo(elo.high),
+        margin_text(&wdl)
+    );
+    out += &format!("A first:  {}\n", wdl_text(&report.wdl_in_seat(Player(0))));
+    out += &format!("A second: {}\n", wdl_text(&report.wdl_in_seat(Player(1))));
+    out += &format!("first player: {}\n", wdl_text(&report.wdl_first_player()));
+    let illegal_by = |agent: usize| {
+        report
+            .games
+            .iter()
+            .filter(|g| {
+                g.termination == Termination::IllegalMove
+                    && (g.result == super::GameResult::Loss) == (agent == 0)
+            })
+            .count()
+    };
+    out += &format!(
+        "endings: rules {}, repetition {}, length-cap {}, illegal-move {} (by A {}, by B {})\n",
+        report.count(Termination::Rules),
+        report.count(Termination::Repetition),
+        report.count(Termination::LengthCap),
+        report.count(Termination::IllegalMove),
+        illegal_by(0),
+        illegal_by(1)
+    );
+    let plies: Vec<u32> = report.games.iter().map(|g| g.plies).collect();
+    if plies.is_empty() {
+        out += "plies: no games\n";
+    } else {
+        let mean = plies.iter().map(|&p| p as f64).sum::<f64>() / plies.len() as f64;
+        out += &format!(
+            "plies: mean {:.1}, min {}, max {}\n",
+            mean,
+            plies.iter().min().copied().unwrap_or(0),
+            plies.iter().max().copied().unwrap_or(0)
+        );
+    }
+    let (ta, na) = report.mean_think_ms(0);
+    let (tb, nb) = report.mean_think_ms(1);
+    out += &format!("think: A {ta:.3} ms/move ({na} moves), B {tb:.3} ms/move ({nb} moves)\n");
+    if let Some(s) = &report.sprt {
+        let c = &s.config;
+        let decided = match s.decided {
+            Some((d, n)) => format!("{} after {} games", d.as_str(), n),
+            None => "no decision".to_string(),
+        };
+        out += &format!(
+            "sprt: elo0 {} elo1 {} alpha {} beta {} (logistic GSPRT): llr {:.3} [{:.3}, {:.3}], {}\n",
+            c.elo0, c.elo1, c.alpha, c.beta, s.status.llr, s.status.lower, s.status.upper, decided
+        );
+    }
+    out += &format!("time {:.2} s\n", report.seconds);
+    out
+}
+
+fn margin_text(wdl: &Wdl) -> String {
+    let m = stats::elo_margin(wdl);
+    if m.is_finite() {
+        format!("{m:.1}")
+    } else {
+        "inf".to_string()
+    }
+}
+
+/// The result from player 0's point of view, PGN style: `1-0`, `0-1` or `1/2-1/2`.
+pub fn result_for_first(outcome: &Outcome) -> &'static str {
+    match outcome.rank(Player(0)).cmp(&outcome.rank(Player(1))) {
+        std::cmp::Ordering::Less => "1-0",
+        std::cmp::Ordering::Equal => "1/2-1/2",
+        std::cmp::Ordering::Greater => "0-1",
+    }
+}
+
+/// The game list: a `#` header naming A and B, then one tab-separated line per game: index, the
+/// agent in player 0's seat (`A`/`B`), the result for player 0 (`1-0`, `0-1`, `1/2-1/2`), the
+/// reason the game ended, and every move from the start position (opening included),
+/// space-separated.
+pub fn write_games<W: Write>(report: &MatchReport, w: &mut W) -> io::Result<()> {
+    writeln!(
+        w,
+        "# gpn match {}: A = {}, B = {}, seed {}; index, player 0, result, reason, moves",
+        report.game, report.names.0, report.names.1, report.config.seed
+    )?;
+    for g in &report.games {
+        writeln!(
+            w,
+            "{}\t{}\t{}\t{}\t{}",
+            g.index,
+            LABELS[g.first_agent()],
+            result_for_first(&g.outcome),
+            g.termination,
+            g.moves.join(" ")
+        )?;
+    }
+    Ok(())
+}
+
+/// A CSV field, quoted when it holds a comma, quote or line break (RFC 4180).
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// One CSV row per game: `game,pair,player0,opening,result_a,plies,reason,think_ms_a,think_ms_b`
+/// (player0 is `A` or `B`; the opening's moves are space-separated; think times are the mean
+/// wall-clock milliseconds per move of each agent).
+pub fn write_csv<W: Write>(report: &MatchReport, w: &mut W) -> io::Result<()> {
+    writeln!(
+        w,
+        "game,pair,player0,opening,result_a,plies,reason,think_ms_a,think_ms_b"
+    )?;
+    for g in &report.games {
+        writeln!(
+            w,
+            "{},{},{},{},{},{},{},{:.4},{:.4}",
+            g.index,
+            g.pair(),
+            LABELS[g.first_agent()],
+            csv_field(&g.opening.join(" ")),
+            g.result,
+            g.plies,
+            g.termination,
+            g.mean_think_ms(0),
+            g.mean_think_ms(1)
+        )?;
+    }
+    Ok(())
+}
+
+/// A JSON string literal.
+pub fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A JSON number; infinities as the strings `"+inf"` / `"-inf"`, NaN as `null`.
+pub fn json_number(x: f64) -> String {
+    if x.is_finite() {
+        // Rust prints finite floats without exponents, which JSON accepts; -0 is printed as 0.
+        if x == 0.0 {
+            "0".to_string()
+        } else {
+            format!("{x}")
+        }
+    } else if x.is_nan() {
+        "null".to_string()
+    } else {
+        json_string(&format_elo(x))
+    }
+}
+
+fn json_strings(items: &[String]) -> String {
+    let parts: Vec<String> = items.iter().map(|s| json_string(s)).collect();
+    format!("[{}]", parts.join(","))
+}
+
+fn json_wdl(wdl: &Wdl) -> String {
+    format!(
+        "{{\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{}}}",
+        wdl.wins,
+        wdl.draws,
+        wdl.losses,
+        json_number(wdl.score())
+    )
+}
+
+fn json_interval(i: &Interval) -> String {
+    format!(
+        "{{\"value\":{},\"low\":{},\"high\":{}}}",
+        json_number(i.value),
+        json_number(i.low),
+        json_number(i.high)
+    )
+}
+
+/// The summary and every game as one JSON object (see the README for the fields).
+pub fn write_json<W: Write>(report: &MatchReport, w: &mut W) -> io::Result<()> {
+    let cfg = &report.config;
+    let wdl = report.wdl();
+    let budget = match cfg.budget {
+        Budget::Iterations(n) => format!("{{\"iterations\":{n}}}"),
+        Budget::Time(d) => format!("{{\"time_ms\":{}}}", json_number(d.as_secs_f64() * 1e3)),
+    };
+    let sprt_config = match &cfg.sprt {
+        Some(s) => format!(
+            "{{\"elo0\":{},\"elo1\":{},\"alpha\":{},\"beta\":{}}}",
+            json_number(s.elo0),
+            json_number(s.elo1),
+            json_number(s.alpha),
+            json_number(s.beta)
+        ),
+        None => "null".to_string(),
+    };
+    writeln!(w, "{{")?;
+    writeln!(w, "  \"game\": {},", json_string(report.game))?;
+    writeln!(w, "  \"engine_a\": {},", json_string(&report.names.0))?;
+    writeln!(w, "  \"engine_b\": {},", json_string(&report.names.1))?;
+    writeln!(
+        w,
+        "  \"config\": {{\"games\":{},\"budget\":{},\"opening_plies\":{},\"concurrency\":{},\
+         \"seed\":{},\"max_plies\":{},\"sprt\":{}}},",
+        cfg.games, budget, cfg.opening_plies, cfg.concurrency, cfg.seed, cfg.max_plies, sprt_config
+    )?;
+    writeln!(w, "  \"played\": {},", report.games.len())?;
+    writeln!(w, "  \"results\": {},", json_wdl(&wdl))?;
+    writeln!(
+        w,
+        "  \"score\": {},",
+        json_interval(&stats::score_interval(&wdl))
+    )?;
+    writeln!(
+        w,
+        "  \"elo\": {},",
+        json_interval(&stats::elo_interval(&wdl))
+    )?;
+    writeln!(
+        w,
+        "  \"a_first\": {},",
+        json_wdl(&report.wdl_in_seat(Player(0)))
+    )?;
+    writeln!(
+        w,
+        "  \"a_second\": {},",
+        json_wdl(&report.wdl_in_seat(Player(1)))
+    )?;
+    writeln!(
+        w,
+        "  \"first_player\": {},",
+        json_wdl(&report.wdl_first_player())
+    )?;
+    let endings: Vec<String> = Termination::ALL
+        .iter()
+        .map(|&t| format!("{}:{}", json_string(t.as_str()), report.count(t)))
+        .collect();
+    writeln!(w, "  \"endings\": {{{}}},", endings.join(","))?;
+    writeln!(
+        w,
+        "  \"think_ms\": {{\"a\":{},\"b\":{}}},",
+        json_number(report.mean_think_ms(0).0),
+        json_number(report.mean_think_ms(1).0)
+    )?;
+    let sprt = match &report.sprt {
+        Some(s) => {
+            let (decision, after) = match s.decided {
+                Some((d, n)) => (json_string(d.as_str()), n.to_string()),
+                None => (json_string(s.status.decision.as_str()), "null".to_string()),
+            };
+            format!(
+                "{{\"model\":\"logistic\",\"llr\":{},\"lower\":{},\"upper\":{},\
+                 \"decision\":{},\"decided_after\":{}}}",
+                json_number(s.status.llr),
+                json_number(s.status.lower),
+                json_number(s.status.upper),
+                decision,
+                after
+            )
+        }
+        None => "null".to_string(),
+    };
+    writeln!(w, "  \"sprt\": {sprt},")?;
+    writeln!(w, "  \"seconds\": {},", json_number(report.seconds))?;
+    writeln!(w, "  \"games\": [")?;
+    for (i, g) in report.games.iter().enumerate() {
+        let comma = if i + 1 < report.games.len() { "," } else { "" };
+        writeln!(
+            w,
+            "    {{\"index\":{},\"pair\":{},\"player0\":\"{}\",\"result_a\":\"{}\",\
+             \"result\":\"{}\",\"plies\":{},\"reason\":\"{}\",\"think_ms_a\":{},\
+             \"think_ms_b\":{},\"opening\":{},\"moves\":{}}}{}",
+            g.index,
+            g.pair(),
+            LABELS[g.first_agent()],
+            g.result,
+            result_for_first(&g.outcome),
+            g.plies,
+            g.termination,
+            json_number(g.mean_think_ms(0)),
+            json_number(g.mean_think_ms(1)),
+            json_strings(&g.opening),
+            json_strings(&g.moves),
+            comma
+        )?;
+    }
+    writeln!(w, "  ]")?;
+    writeln!(w, "}}")?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_strings_are_escaped() {
+        assert_eq!(json_string("a\"b\\c"), "\"a\\\"b\\\\c\"");
+        assert_eq!(json_string("x\ny\tz\u{1}"), "\"x\\ny\\tz\\u0001\"");
+        assert_eq!(json_string("P@d1 é"), "\"P@d1 é\"");
+    }
+
+    #[test]
+    fn json_numbers_are_valid() {
+        assert_eq!(json_number(0.7), "0.7");
+        assert_eq!(json_number(-0.0), "0");
+        assert_eq!(json_number(1e-7), "0.0000001");
+        assert_eq!(json_number(f64::INFINITY), "\"+inf\"");
+        assert_eq!(json_number(f64::NEG_INFINITY), "\"-inf\"");
+        assert_eq!(json_number(f64::NAN), "null");
+    }
+
+    #[test]
+    fn csv_fields_are_quoted_when_needed() {
+        assert_eq!(csv_field("a2a3 b7b6"), "a2a3 b7b6");
+        assert_eq!(csv_field("4,4"), "\"4,4\"");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+    }
+
+    #[test]
+    fn results_for_the_first_player() {
+        assert_eq!(result_for_first(&Outcome::win(Player(0), 2)), "1-0");
+        assert_eq!(result_for_first(&Outcome::win(Player(1), 2)), "0-1");
+        assert_eq!(result_for_first(&Outcome::draw(2)), "1/2-1/2");
+    }
+}
