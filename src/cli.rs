@@ -7,6 +7,7 @@ use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use crate::arena::agents::RandomAgent;
+use crate::arena::search_agent::SearchAgent;
 use crate::arena::{self, output, AgentFactory, Budget, MatchConfig, SprtConfig};
 use crate::bench::{
     PlayoutBench, PlayoutReport, SearchBench, DEFAULT_PLAYOUTS, DEFAULT_SEARCH_ITERATIONS,
@@ -15,7 +16,7 @@ use crate::bench::{
 use crate::game::perft::{divide, perft};
 use crate::game::registry::{self, GameVisitor, GAMES};
 use crate::game::{Game, GameError};
-use crate::search::Algorithm;
+use crate::search::{Algorithm, SearchParams};
 
 /// Usage text printed by `gpn help` and on bad arguments.
 pub const USAGE: &str = "\
@@ -352,6 +353,8 @@ fn search_bench(names: &[&str], iterations: u64, seed: u64) -> Result<u64, CliEr
 pub enum AgentSpec {
     /// Uniformly random legal moves ([`RandomAgent`]).
     Random,
+    /// The search with these parameters ([`SearchAgent`]).
+    Search(SearchParams),
 }
 
 /// Reads an agent spec: a kind followed by optional space-separated `key=value` options (one
@@ -374,7 +377,9 @@ pub fn parse_agent_spec(text: &str) -> Result<AgentSpec, String> {
             Some((key, _)) => Err(format!("agent 'random' has no option '{key}'")),
             None => Ok(AgentSpec::Random),
         },
-        _ => Err(format!("unknown agent '{kind}' (known: random)")),
+        _ => SearchParams::parse(text).map(AgentSpec::Search).map_err(|e| {
+            format!("agent '{text}': {e} (agents: random, or uct / sb-uct / gpn / sb-gpn with key=value options)")
+        }),
     }
 }
 
@@ -382,6 +387,10 @@ pub fn parse_agent_spec(text: &str) -> Result<AgentSpec, String> {
 pub fn agent_factory<G: Game>(spec: &AgentSpec) -> Box<AgentFactory<G>> {
     match spec {
         AgentSpec::Random => Box::new(|seed| Box::new(RandomAgent::new(seed))),
+        AgentSpec::Search(params) => {
+            let params = params.clone();
+            Box::new(move |seed| Box::new(SearchAgent::<G>::new(&params, seed)))
+        }
     }
 }
 
@@ -592,9 +601,18 @@ mod tests {
         assert_eq!(parse_agent_spec("random"), Ok(AgentSpec::Random));
         assert_eq!(parse_agent_spec("  Random "), Ok(AgentSpec::Random));
         assert!(parse_agent_spec("").unwrap_err().contains("empty"));
-        assert!(parse_agent_spec("alphazero")
-            .unwrap_err()
-            .contains("unknown agent 'alphazero'"));
+        let err = parse_agent_spec("alphazero").unwrap_err();
+        assert!(
+            err.contains("agent 'alphazero'") && err.contains("algorithm"),
+            "{err}"
+        );
+        assert_eq!(
+            parse_agent_spec("sb-gpn c_pn=2 bias=max"),
+            Ok(AgentSpec::Search(
+                SearchParams::parse("sb-gpn c_pn=2 bias=max").unwrap()
+            ))
+        );
+        assert!(parse_agent_spec("gpn c_pn=x").unwrap_err().contains("c_pn"));
         assert!(parse_agent_spec("random seed=3")
             .unwrap_err()
             .contains("no option 'seed'"));

@@ -212,7 +212,7 @@ fn match_rejects_bad_options() {
         ),
         (
             vec!["match", "cfour", "--engine1", "mcts", "--engine2", "random"],
-            "unknown agent 'mcts'",
+            "agent 'mcts'",
         ),
         (
             vec![
@@ -257,4 +257,37 @@ fn match_rejects_bad_options() {
         assert!(stderr(&out).contains(needle), "{args:?}: {}", stderr(&out));
         assert!(stdout(&out).is_empty(), "{args:?} wrote to stdout");
     }
+}
+
+#[test]
+fn match_between_two_searches_is_reproducible() {
+    let run = || {
+        let out = gpn(&[
+            "match",
+            "cfour",
+            "--engine1",
+            "sb-gpn c_pn=0.5",
+            "--engine2",
+            "uct",
+            "--games",
+            "4",
+            "--iterations",
+            "200",
+            "--concurrency",
+            "2",
+            "--openings",
+            "2",
+            "--quiet",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let first = run();
+    assert!(first.contains("A = sb-gpn c_pn=0.5, B = uct"), "{first}");
+    let results = |s: &str| {
+        s.lines()
+            .find(|l| l.starts_with("results"))
+            .map(str::to_string)
+    };
+    assert_eq!(results(&first), results(&run()));
 }

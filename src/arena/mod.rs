@@ -13,6 +13,7 @@
 pub mod agents;
 pub mod output;
 mod play;
+pub mod search_agent;
 pub mod stats;
 
 use std::fmt;
