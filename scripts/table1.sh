@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The GPN paper's Table 1 on every game gpn has: sb-gpn (the paper's best bias and C_pn for the
+# game, score-bounded row) against sb-uct, equal time per move, seats swapped, 2 random opening
+# plies per pair. Writes docs/experiments/data/table1-<game>.json and prints the reports.
+# Usage: scripts/table1.sh [movetime_ms] [games] [concurrency] [game ...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ms=${1:-100}
+games=${2:-200}
+conc=${3:-2}
+shift $(( $# < 3 ? $# : 3 ))
+cargo build --release -q
+out=docs/experiments/data
+mkdir -p "$out"
+# game | sb-gpn options (the paper's best SB row: bias, C_pn)
+specs=(
+  "loa7|bias=rank c_pn=2"
+  "loa|bias=rank c_pn=1"
+  "awari|bias=sum c_pn=1"
+  "minishogi|bias=rank c_pn=0.5"
+  "reversi|bias=sum c_pn=2"
+  "breakthrough|bias=rank c_pn=1"
+  "cfour|bias=rank c_pn=0.1"
+)
+for spec in "${specs[@]}"; do
+  game=${spec%%|*}
+  opts=${spec#*|}
+  if [ $# -gt 0 ] && [[ ! " $* " =~ " $game " ]]; then continue; fi
+  echo "=== $game: sb-gpn $opts vs sb-uct, ${ms} ms/move, $games games"
+  ./target/release/gpn match "$game" --engine1 "sb-gpn $opts" --engine2 "sb-uct" \
+    --games "$games" --movetime "$ms" --concurrency "$conc" --openings 2 --seed 1 --quiet \
+    --json "$out/table1-$game.json"
+done
