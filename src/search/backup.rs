@@ -31,6 +31,9 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// bounds from its children; returns whether any of them changed.
     pub(super) fn recompute(&mut self, id: NodeId) -> bool {
         let algorithm = self.params.algorithm;
+        if algorithm == super::Algorithm::PnMcts {
+            return self.recompute_pn_mcts(id);
+        }
         let (use_pn, use_bounds) = (algorithm.uses_proof_numbers(), algorithm.uses_bounds());
         if !use_pn && !use_bounds {
             return false;
@@ -115,6 +118,18 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// The exact value of `n` for player `p` (quantised), if the algorithm knows it: terminal
     /// nodes, met bounds, or (GPN, two players) a proof number of 0.
     pub(super) fn known_value(&self, n: &Node<P>, p: usize) -> Option<i8> {
+        if self.params.algorithm == super::Algorithm::PnMcts {
+            if n.is_terminal() {
+                return Some(n.lo[p]);
+            }
+            // Only a proof is exact: a disproof may be a draw or a loss.
+            let proof_player_wins = n.pn[super::pnmcts::PROOF] == 0;
+            return proof_player_wins.then_some(if p == self.proof_player as usize {
+                WIN
+            } else {
+                LOSS
+            });
+        }
         if n.is_terminal() || (self.params.algorithm.uses_bounds() && n.bounds_solved()) {
             return Some(n.lo[p]);
         }

@@ -9,6 +9,7 @@
 mod backup;
 pub mod node;
 pub mod params;
+mod pnmcts;
 mod report;
 mod select;
 pub mod tree;
@@ -66,6 +67,8 @@ pub struct Search<G: Game, const P: usize> {
     /// Scratch for the rank bias: (proof number, edge index).
     scratch: Vec<(u32, u16)>,
     stats: RunStats,
+    /// PN-MCTS: the player whose win the proof numbers are about (the root's mover).
+    proof_player: u8,
 }
 
 impl<G: Game, const P: usize> Search<G, P> {
@@ -85,6 +88,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             moves: MoveList::new(),
             scratch: Vec::new(),
             stats: RunStats::default(),
+            proof_player: 0,
         }
     }
 
@@ -182,6 +186,12 @@ impl<G: Game, const P: usize> Search<G, P> {
 
     /// Creates the root node if the tree is empty; false if even that does not fit.
     fn ensure_root(&mut self) -> bool {
+        let mover = self.root_position.to_move().0;
+        if self.params.algorithm == Algorithm::PnMcts && mover != self.proof_player {
+            // PN-MCTS numbers are relative to the root player: a new root player needs a new tree.
+            self.tree.clear();
+            self.proof_player = mover;
+        }
         if self.tree.is_empty() {
             let position = self.root_position.clone();
             return self.create_node(NONE, &position).is_some();
@@ -198,7 +208,9 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// proof number of 0 (GPN, two players: a proven win for someone).
     #[inline]
     fn node_solved(&self, n: &Node<P>) -> bool {
-        if self.params.algorithm.uses_bounds() {
+        if self.params.algorithm == Algorithm::PnMcts {
+            n.is_terminal()
+        } else if self.params.algorithm.uses_bounds() {
             n.bounds_solved()
         } else if self.params.algorithm.uses_proof_numbers() && P == 2 {
             n.pn.contains(&0)
@@ -225,10 +237,29 @@ impl<G: Game, const P: usize> Search<G, P> {
         let mut id = ROOT;
         let mut depth = 0u32;
         let mut created = false;
+        let pn_mcts = self.params.algorithm == Algorithm::PnMcts;
         let utilities = loop {
             let n = *self.tree.node(id);
             if n.is_terminal() || (depth > 0 && self.node_solved(&n)) {
                 break self.solved_utilities(&n);
+            }
+            if pn_mcts {
+                // PN-MCTS: a node's first visit is its playout; the next pass expands it fully.
+                if depth > 0 && n.visits == 0 {
+                    break self.playout(position);
+                }
+                if self.tree.edges(id).iter().any(|e| e.child == NONE) {
+                    created = true;
+                    if !self.expand_all(id, &position) {
+                        break self.playout(position);
+                    }
+                }
+                let i = self.select_pn_mcts(id);
+                let edge = self.tree.edges(id)[i];
+                position.play(edge.mv);
+                depth += 1;
+                id = edge.child;
+                continue;
             }
             let i = self.select(id);
             let edge = self.tree.edges(id)[i];
@@ -268,7 +299,25 @@ impl<G: Game, const P: usize> Search<G, P> {
     fn create_node(&mut self, parent: NodeId, position: &G) -> Option<NodeId> {
         position.legal_moves(&mut self.moves);
         let mut node = Node::<P>::new(parent, position.to_move().0);
-        if self.moves.is_empty() {
+        if self.params.algorithm == Algorithm::PnMcts {
+            let outcome = if self.moves.is_empty() {
+                Some(
+                    position
+                        .outcome()
+                        .unwrap_or_else(|| crate::game::Outcome::draw(P)),
+                )
+            } else {
+                None
+            };
+            self.pn_mcts_init(&mut node, outcome);
+            if let Some(outcome) = outcome {
+                node.flags = TERMINAL;
+                for p in 0..P {
+                    node.lo[p] = to_bound(outcome.utility(crate::game::Player(p as u8)));
+                    node.hi[p] = node.lo[p];
+                }
+            }
+        } else if self.moves.is_empty() {
             node.flags = TERMINAL;
             let outcome = position
                 .outcome()

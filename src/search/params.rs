@@ -13,14 +13,18 @@ pub enum Algorithm {
     Gpn,
     /// Score-Bounded GPN-MCTS: GPN-MCTS plus score bounds (the default).
     SbGpn,
+    /// PN-MCTS (Kowalski et al.): proof and disproof numbers relative to the root player, all
+    /// children expanded at once, with the F, S and U enhancements of `pn_flags`.
+    PnMcts,
 }
 
 impl Algorithm {
-    pub const ALL: [Algorithm; 4] = [
+    pub const ALL: [Algorithm; 5] = [
         Algorithm::Uct,
         Algorithm::SbUct,
         Algorithm::Gpn,
         Algorithm::SbGpn,
+        Algorithm::PnMcts,
     ];
 
     pub fn name(self) -> &'static str {
@@ -29,6 +33,7 @@ impl Algorithm {
             Algorithm::SbUct => "sb-uct",
             Algorithm::Gpn => "gpn",
             Algorithm::SbGpn => "sb-gpn",
+            Algorithm::PnMcts => "pn-mcts",
         }
     }
 
@@ -81,6 +86,51 @@ pub struct SearchParams {
     pub seed: u64,
     /// Memory for the tree, in MiB.
     pub hash_mb: usize,
+    /// PN-MCTS enhancements: F (final move: a proven win at once), S (solver: skip solved
+    /// children with more than `solver_visits` visits), U (the proof-number term in selection).
+    pub pn_flags: PnFlags,
+    /// PN-MCTS solver threshold T: solved children with more visits are skipped.
+    pub solver_visits: u32,
+}
+
+/// The F, S and U switches of PN-MCTS (written as a string such as `FSU` or `xSU`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PnFlags {
+    pub final_move: bool,
+    pub solver: bool,
+    pub uct_pn: bool,
+}
+
+impl PnFlags {
+    /// Reads a flag string: `F`, `S`, `U` switch on, `x` or `-` stand for an absent flag.
+    pub fn parse(text: &str) -> Result<PnFlags, ParamError> {
+        let mut flags = PnFlags {
+            final_move: false,
+            solver: false,
+            uct_pn: false,
+        };
+        for c in text.chars() {
+            match c.to_ascii_uppercase() {
+                'F' => flags.final_move = true,
+                'S' => flags.solver = true,
+                'U' => flags.uct_pn = true,
+                'X' | '-' => {}
+                _ => return Err(ParamError(format!("pn_flags: '{c}' is not F, S, U or x"))),
+            }
+        }
+        Ok(flags)
+    }
+
+    pub fn text(self) -> String {
+        let f = |on: bool, c: char| if on { c } else { 'x' };
+        [
+            f(self.final_move, 'F'),
+            f(self.solver, 'S'),
+            f(self.uct_pn, 'U'),
+        ]
+        .iter()
+        .collect()
+    }
 }
 
 impl Default for SearchParams {
@@ -94,6 +144,12 @@ impl Default for SearchParams {
             mobility_init: true,
             seed: 1,
             hash_mb: 256,
+            pn_flags: PnFlags {
+                final_move: true,
+                solver: true,
+                uct_pn: true,
+            },
+            solver_visits: 5,
         }
     }
 }
@@ -113,7 +169,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "algorithm",
         default: "sb-gpn",
-        allowed: "uct sb-uct gpn sb-gpn",
+        allowed: "uct sb-uct gpn sb-gpn pn-mcts",
         help: "search algorithm",
     },
     OptionSpec {
@@ -200,7 +256,7 @@ impl SearchParams {
                     .find(|a| a.name().eq_ignore_ascii_case(value))
                     .ok_or_else(|| {
                         ParamError(format!(
-                            "algorithm: '{value}' is not one of uct sb-uct gpn sb-gpn"
+                            "algorithm: '{value}' is not one of uct sb-uct gpn sb-gpn pn-mcts"
                         ))
                     })?
             }
@@ -232,6 +288,10 @@ impl SearchParams {
             }
             "seed" => self.seed = number("seed", value, 0, u64::MAX)?,
             "hash" => self.hash_mb = number("hash", value, 1, 1 << 20)?,
+            "pn_flags" | "flags" => self.pn_flags = PnFlags::parse(value)?,
+            "solver_visits" | "t" => {
+                self.solver_visits = number("solver_visits", value, 0, u32::MAX)?
+            }
             _ => return Err(ParamError(format!("unknown search option '{name}'"))),
         }
         Ok(())
@@ -254,7 +314,8 @@ impl SearchParams {
     /// The spec that [`SearchParams::parse`] reads back to these parameters.
     pub fn spec(&self) -> String {
         format!(
-            "{} bias={} c={} c_pn={} playout_cap={} mobility={} seed={} hash={}",
+            "{} bias={} c={} c_pn={} playout_cap={} mobility={} seed={} hash={} pn_flags={} \
+             solver_visits={}",
             self.algorithm.name(),
             self.bias.name(),
             self.c,
@@ -262,7 +323,9 @@ impl SearchParams {
             self.playout_cap,
             self.mobility_init,
             self.seed,
-            self.hash_mb
+            self.hash_mb,
+            self.pn_flags.text(),
+            self.solver_visits
         )
     }
 }

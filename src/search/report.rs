@@ -62,6 +62,9 @@ impl<G: Game, const P: usize> Search<G, P> {
 
     /// Index of the best edge of node `id`, by the final-move rule.
     fn best_edge(&self, id: NodeId) -> Option<usize> {
+        if self.params.algorithm == super::Algorithm::PnMcts {
+            return self.best_edge_pn_mcts(id);
+        }
         let node = self.tree.node(id);
         let m = node.mover as usize;
         let edges = self.tree.edges(id);

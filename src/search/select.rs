@@ -75,19 +75,29 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// Recomputes the cached bias term of every edge of `id` from its children's proof numbers
     /// for the node's mover (an edge without a child counts as proof number 1).
     pub(super) fn rebuild_bias_terms(&mut self, id: NodeId) {
-        let m = self.tree.node(id).mover as usize;
+        let parent = *self.tree.node(id);
+        let m = parent.mover as usize;
+        let pn_mcts = self.params.algorithm == super::Algorithm::PnMcts;
         let mut xs = std::mem::take(&mut self.scratch);
         xs.clear();
         for (i, edge) in self.tree.edges(id).iter().enumerate() {
             let x = if edge.child == NONE {
                 1
+            } else if pn_mcts {
+                self.pn_mcts_rank_key(&parent, self.tree.node(edge.child))
             } else {
                 self.tree.node(edge.child).pn[m]
             };
             xs.push((x, i as u16));
         }
+        // PN-MCTS always ranks (the paper's formula); GPN uses the configured bias.
+        let bias = if pn_mcts {
+            Bias::Rank
+        } else {
+            self.params.bias
+        };
         let terms = self.tree.edges_mut(id);
-        compute_bias_terms(self.params.bias, &mut xs, terms);
+        compute_bias_terms(bias, &mut xs, terms);
         self.scratch = xs;
     }
 }

@@ -469,9 +469,102 @@ fn every_algorithm_plays_legal_moves_in_every_game() {
             }
         }
     }
-    for algo in ["uct", "sb-uct", "gpn", "sb-gpn"] {
+    for algo in ["uct", "sb-uct", "gpn", "sb-gpn", "pn-mcts"] {
         for info in GAMES {
             visit(info.name, Play(algo)).unwrap();
         }
     }
+}
+
+#[test]
+fn pn_mcts_proves_a_win_and_plays_it_with_f() {
+    let mut s = search_tree("pn-mcts pn_flags=FSU", WIN_IN_2);
+    let report = s.run(&Limits {
+        iterations: Some(100),
+        ..Limits::default()
+    });
+    assert_eq!(
+        s.tree.node(ROOT).pn,
+        [0, PN_INF],
+        "proof and disproof numbers of the root"
+    );
+    assert_eq!(report.best_move, Some(Move(0)));
+    assert!(matches!(report.proven, Some(Proven::Win { .. })));
+    // A draw is a disproof in the one-layer version: the drawn tree is disproven, not proven.
+    let mut d = search_tree("pn-mcts", DRAWN);
+    d.run(&Limits {
+        iterations: Some(100),
+        ..Limits::default()
+    });
+    assert_eq!(d.tree.node(ROOT).pn, [PN_INF, 0]);
+    assert_eq!(d.report().proven, None);
+}
+
+#[test]
+fn pn_mcts_expands_every_child_at_once_and_visits_each_first() {
+    let mut s = search_tree("pn-mcts", VECTOR_TREE);
+    s.run(&Limits {
+        iterations: Some(1),
+        ..Limits::default()
+    });
+    assert!(
+        s.tree.edges(ROOT).iter().all(|e| e.child != NONE),
+        "root fully expanded"
+    );
+    s.run(&Limits {
+        iterations: Some(2),
+        ..Limits::default()
+    });
+    let visited = s
+        .tree
+        .edges(ROOT)
+        .iter()
+        .filter(|e| s.tree.node(e.child).visits > 0)
+        .count();
+    assert_eq!(
+        visited, 3,
+        "each child is visited once before any is visited twice"
+    );
+}
+
+#[test]
+fn pn_mcts_solves_connect_four_wins() {
+    // Positions where the side to move wins (by minimax): PN-MCTS must prove them.
+    let mut rng = crate::rng::Rng::new(9);
+    let mut list = crate::game::MoveList::new();
+    let mut proved = 0;
+    for _ in 0..2000 {
+        let mut pos = ConnectFour::start();
+        for _ in 0..32 {
+            if let Some(m) = pos.random_move(&mut rng, &mut list) {
+                pos.play(m);
+            }
+        }
+        if pos.outcome().is_some() || minimax(&pos, &mut HashMap::new()) != 1 {
+            continue;
+        }
+        let mut s: Search<ConnectFour, 2> = Search::new(params("pn-mcts"), pos.clone());
+        let r = s.run(&Limits {
+            iterations: Some(100_000),
+            stop_when_solved: true,
+            ..Limits::default()
+        });
+        assert!(
+            matches!(r.proven, Some(Proven::Win { .. })),
+            "{}",
+            pos.to_position()
+        );
+        let mut child = pos.clone();
+        child.play(r.best_move.unwrap());
+        assert_eq!(
+            -minimax(&child, &mut HashMap::new()),
+            1,
+            "F plays a winning move"
+        );
+        proved += 1;
+        if proved == 8 {
+            break;
+        }
+    }
+    assert_eq!(proved, 8);
 }
