@@ -32,9 +32,17 @@ impl<G: Game, const P: usize> Search<G, P> {
     pub(super) fn recompute(&mut self, id: NodeId) -> bool {
         let algorithm = self.params.algorithm;
         if algorithm == super::Algorithm::PnMcts {
-            return self.recompute_pn_mcts(id);
+            // The draw layer's "not a loss" / "cannot win" proofs are exactly the score bounds.
+            let numbers = self.recompute_pn_mcts(id);
+            let bounds = self.params.draw_layer && self.recompute_values(id, false, true);
+            return numbers || bounds;
         }
-        let (use_pn, use_bounds) = (algorithm.uses_proof_numbers(), algorithm.uses_bounds());
+        self.recompute_values(id, algorithm.uses_proof_numbers(), algorithm.uses_bounds())
+    }
+
+    /// Recomputes per-player proof numbers (`use_pn`) and score bounds (`use_bounds`) of node
+    /// `id` in one pass over its children; returns whether any of them changed.
+    fn recompute_values(&mut self, id: NodeId, use_pn: bool, use_bounds: bool) -> bool {
         if !use_pn && !use_bounds {
             return false;
         }
@@ -119,7 +127,7 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// nodes, met bounds, or (GPN, two players) a proof number of 0.
     pub(super) fn known_value(&self, n: &Node<P>, p: usize) -> Option<i8> {
         if self.params.algorithm == super::Algorithm::PnMcts {
-            if n.is_terminal() {
+            if n.is_terminal() || (self.params.draw_layer && n.bounds_solved()) {
                 return Some(n.lo[p]);
             }
             // Only a proof is exact: a disproof may be a draw or a loss.

@@ -91,6 +91,10 @@ pub struct SearchParams {
     pub pn_flags: PnFlags,
     /// PN-MCTS solver threshold T: solved children with more visits are skipped.
     pub solver_visits: u32,
+    /// PN-MCTS second layer for draws: also prove "not a loss" (the paper's PNSMCTS_L2).
+    pub draw_layer: bool,
+    /// PN-MCTS with the draw layer: take a proven draw when the root's mean value is at most this.
+    pub contempt: f32,
 }
 
 /// The F, S and U switches of PN-MCTS (written as a string such as `FSU` or `xSU`).
@@ -150,6 +154,8 @@ impl Default for SearchParams {
                 uct_pn: true,
             },
             solver_visits: 5,
+            draw_layer: false,
+            contempt: -100.0,
         }
     }
 }
@@ -244,6 +250,16 @@ fn number<T: std::str::FromStr + PartialOrd + fmt::Display>(
     Ok(v)
 }
 
+fn boolean(name: &str, value: &str) -> Result<bool, ParamError> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" | "1" | "on" | "yes" => Ok(true),
+        "false" | "0" | "off" | "no" => Ok(false),
+        _ => Err(ParamError(format!(
+            "{name}: '{value}' is not true or false"
+        ))),
+    }
+}
+
 impl SearchParams {
     /// Sets one option by name (names are case-insensitive; `-` and `_` are interchangeable).
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
@@ -275,17 +291,9 @@ impl SearchParams {
             "c" => self.c = number("c", value, 0.0, 100.0)?,
             "c_pn" | "cpn" => self.c_pn = number("c_pn", value, 0.0, 1000.0)?,
             "playout_cap" => self.playout_cap = number("playout_cap", value, 1, 100_000)?,
-            "mobility" => {
-                self.mobility_init = match value.to_ascii_lowercase().as_str() {
-                    "true" | "1" | "on" | "yes" => true,
-                    "false" | "0" | "off" | "no" => false,
-                    _ => {
-                        return Err(ParamError(format!(
-                            "mobility: '{value}' is not true or false"
-                        )))
-                    }
-                }
-            }
+            "mobility" => self.mobility_init = boolean("mobility", value)?,
+            "draw_layer" | "l2" => self.draw_layer = boolean("draw_layer", value)?,
+            "contempt" => self.contempt = number("contempt", value, -100.0, 100.0)?,
             "seed" => self.seed = number("seed", value, 0, u64::MAX)?,
             "hash" => self.hash_mb = number("hash", value, 1, 1 << 20)?,
             "pn_flags" | "flags" => self.pn_flags = PnFlags::parse(value)?,
@@ -315,7 +323,7 @@ impl SearchParams {
     pub fn spec(&self) -> String {
         format!(
             "{} bias={} c={} c_pn={} playout_cap={} mobility={} seed={} hash={} pn_flags={} \
-             solver_visits={}",
+             solver_visits={} draw_layer={} contempt={}",
             self.algorithm.name(),
             self.bias.name(),
             self.c,
@@ -325,7 +333,9 @@ impl SearchParams {
             self.seed,
             self.hash_mb,
             self.pn_flags.text(),
-            self.solver_visits
+            self.solver_visits,
+            self.draw_layer,
+            self.contempt
         )
     }
 }

@@ -80,7 +80,18 @@ impl<G: Game, const P: usize> Search<G, P> {
         }
         let m = node.mover as usize;
         let ln_n = (node.visits.max(1) as f32).ln();
-        let node_unsolved = node.pn[PROOF] != 0 && node.pn[DISPROOF] != 0;
+        let pp = self.proof_player as usize;
+        let draw_layer = self.params.draw_layer;
+        // One layer: proven (pn 0) or disproven (dn 0). Draw layer: "not a loss" proven (the
+        // bounds) or "cannot win" (dn 0).
+        let decided = |n: &Node<P>| {
+            if draw_layer {
+                n.lo[pp] >= 0 || n.pn[DISPROOF] == 0
+            } else {
+                n.pn[PROOF] == 0 || n.pn[DISPROOF] == 0
+            }
+        };
+        let node_unsolved = !decided(&node);
         let c_pn = if flags.uct_pn { self.params.c_pn } else { 0.0 };
         let mut best = f32::NEG_INFINITY;
         let (mut pick, mut ties) = (usize::MAX, 0u32);
@@ -89,8 +100,7 @@ impl<G: Game, const P: usize> Search<G, P> {
                 continue;
             }
             let c = self.tree.node(e.child);
-            let solved = c.pn[PROOF] == 0 || c.pn[DISPROOF] == 0;
-            if flags.solver && node_unsolved && solved && c.visits > self.params.solver_visits {
+            if flags.solver && node_unsolved && decided(c) && c.visits > self.params.solver_visits {
                 continue;
             }
             let v = c.mean(m)

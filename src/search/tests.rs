@@ -568,3 +568,22 @@ fn pn_mcts_solves_connect_four_wins() {
     }
     assert_eq!(proved, 8);
 }
+
+#[test]
+fn pn_mcts_draw_layer_proves_not_losing_and_takes_the_draw_with_contempt() {
+    // DRAWN: move 0 draws, move 1 loses. The draw layer proves "not a loss" at the root.
+    let mut s = search_tree("pn-mcts draw_layer=true contempt=0.2", DRAWN);
+    let r = s.run(&Limits {
+        iterations: Some(100),
+        ..Limits::default()
+    });
+    assert!(s.tree.node(ROOT).lo[0] >= 0, "not-a-loss proven");
+    assert_eq!(r.proven, Some(Proven::Draw { plies: 1 }));
+    assert_eq!(r.best_move, Some(Move(0)));
+    assert_eq!(
+        SearchParams::parse("pn-mcts l2=1 contempt=0.2")
+            .unwrap()
+            .draw_layer,
+        true
+    );
+}
