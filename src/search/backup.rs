@@ -5,12 +5,42 @@ use super::node::{pn_add, Node, NodeId, Pn, LOSS, NONE, PN_DIRTY, PN_INF, WIN};
 use super::Search;
 use crate::game::Game;
 
+/// The values a child contributes to its parent's recomputation.
+#[derive(Clone, Copy)]
+struct Values<const P: usize> {
+    pn: [Pn; P],
+    lo: [i8; P],
+    hi: [i8; P],
+}
+
+impl<const P: usize> Values<P> {
+    fn of(n: &Node<P>) -> Values<P> {
+        Values {
+            pn: n.pn,
+            lo: n.lo,
+            hi: n.hi,
+        }
+    }
+
+    /// An edge without a node counts as proof number 1 and bounds [loss, win].
+    fn unexpanded() -> Values<P> {
+        Values {
+            pn: [1; P],
+            lo: [LOSS; P],
+            hi: [WIN; P],
+        }
+    }
+}
+
 impl<G: Game, const P: usize> Search<G, P> {
     /// Adds `utilities` to every node from `leaf` to the root; when `created` (the leaf is a new
     /// node), recomputes proof numbers and bounds upwards while they change.
     pub(super) fn backup(&mut self, leaf: NodeId, utilities: &[f32; P], created: bool) {
         let mut id = leaf;
         let mut recompute = created;
+        // What the child below contributed before and after this iteration; a new leaf used to
+        // count as an edge without a node.
+        let mut change = created.then(|| (Values::unexpanded(), Values::of(self.tree.node(leaf))));
         let mut first = true;
         while id != NONE {
             let node = self.tree.node_mut(id);
@@ -20,11 +50,62 @@ impl<G: Game, const P: usize> Search<G, P> {
             }
             let parent = node.parent;
             if !first && recompute {
-                recompute = self.recompute(id);
+                let before = Values::of(self.tree.node(id));
+                recompute = match change {
+                    Some((old, new)) => self.recompute_after_change(id, &old, &new),
+                    None => self.recompute(id),
+                };
+                change = Some((before, Values::of(self.tree.node(id))));
             }
             first = false;
             id = parent;
         }
+    }
+
+    /// Updates node `id` after one child's values went from `old` to `new`: proof-number sums
+    /// and minima incrementally (O(1) instead of a pass over the children) where that is exact,
+    /// otherwise by [`Search::recompute`]. Returns whether the node's values changed.
+    fn recompute_after_change(&mut self, id: NodeId, old: &Values<P>, new: &Values<P>) -> bool {
+        let algorithm = self.params.algorithm;
+        let use_pn = algorithm.uses_proof_numbers();
+        // Incremental sums need the node's numbers to be the sums of its children, which the
+        // 1/1 initialisation is not; bounds change rarely and are recomputed in full.
+        let bounds_changed = algorithm.uses_bounds() && (old.lo != new.lo || old.hi != new.hi);
+        let incremental = use_pn && self.params.mobility_init && !bounds_changed;
+        if algorithm == super::Algorithm::PnMcts || !incremental {
+            return self.recompute(id);
+        }
+        if old.pn == new.pn {
+            return false;
+        }
+        let node = *self.tree.node(id);
+        let m = node.mover as usize;
+        let mut pn = node.pn;
+        for p in 0..P {
+            let (o, n) = (old.pn[p], new.pn[p]);
+            if o == n {
+                continue;
+            }
+            if p == m {
+                if n < pn[p] {
+                    pn[p] = n;
+                } else if o == pn[p] {
+                    return self.recompute(id); // the minimum rose: rescan
+                }
+            } else if o == PN_INF || n == PN_INF || pn[p] >= PN_INF - 1 {
+                return self.recompute(id); // infinity or saturation: rescan
+            } else {
+                pn[p] = pn_add(pn[p] - o, n);
+            }
+        }
+        if pn.contains(&0) {
+            return self.recompute(id); // proven: let the full pass apply the proof rules
+        }
+        let n = self.tree.node_mut(id);
+        n.flags |= PN_DIRTY;
+        let changed = n.pn != pn;
+        n.pn = pn;
+        changed
     }
 
     /// Recomputes node `id`'s proof numbers (OR for the mover, AND for the others) and score

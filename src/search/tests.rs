@@ -586,3 +586,59 @@ fn pn_mcts_draw_layer_proves_not_losing_and_takes_the_draw_with_contempt() {
             .draw_layer
     );
 }
+
+/// Proof numbers of every node equal a from-scratch OR/AND over its children, so the lazy and
+/// incremental updates of the backup lose nothing.
+fn assert_proof_numbers_consistent<G: Game>(s: &Search<G, 2>) {
+    for id in 0..s.tree.len() as NodeId {
+        let n = s.tree.node(id);
+        if n.is_terminal() {
+            continue;
+        }
+        let m = n.mover as usize;
+        let mut expected = [0u32; 2];
+        expected[m] = PN_INF;
+        for e in s.tree.edges(id) {
+            let c = if e.child == NONE {
+                [1, 1]
+            } else {
+                s.tree.node(e.child).pn
+            };
+            for p in 0..2 {
+                expected[p] = if p == m {
+                    expected[p].min(c[p])
+                } else {
+                    node::pn_add(expected[p], c[p])
+                };
+            }
+        }
+        if let Some(w) = expected.iter().position(|&x| x == 0) {
+            expected[1 - w] = PN_INF;
+        }
+        assert_eq!(n.pn, expected, "node {id}");
+    }
+}
+
+#[test]
+fn incremental_proof_numbers_equal_a_full_recomputation() {
+    for algo in ["gpn", "sb-gpn"] {
+        let mut s: Search<Breakthrough<6>, 2> = Search::new(params(algo), Breakthrough::start());
+        for _ in 0..4 {
+            let r = s.run(&Limits {
+                iterations: Some(3000),
+                ..Limits::default()
+            });
+            assert_proof_numbers_consistent(&s);
+            s.advance(r.best_move.unwrap());
+        }
+        let mut c: Search<ConnectFour, 2> = Search::new(params(algo), ConnectFour::start());
+        for _ in 0..6 {
+            let r = c.run(&Limits {
+                iterations: Some(3000),
+                ..Limits::default()
+            });
+            assert_proof_numbers_consistent(&c);
+            c.advance(r.best_move.unwrap());
+        }
+    }
+}
