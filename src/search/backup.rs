@@ -81,21 +81,20 @@ impl<G: Game, const P: usize> Search<G, P> {
         let node = *self.tree.node(id);
         let m = node.mover as usize;
         let mut pn = node.pn;
-        for p in 0..P {
-            let (o, n) = (old.pn[p], new.pn[p]);
+        for (p, (x, (&o, &n))) in pn.iter_mut().zip(old.pn.iter().zip(&new.pn)).enumerate() {
             if o == n {
                 continue;
             }
             if p == m {
-                if n < pn[p] {
-                    pn[p] = n;
-                } else if o == pn[p] {
+                if n < *x {
+                    *x = n;
+                } else if o == *x {
                     return self.recompute(id); // the minimum rose: rescan
                 }
-            } else if o == PN_INF || n == PN_INF || pn[p] >= PN_INF - 1 {
+            } else if o == PN_INF || n == PN_INF || *x >= PN_INF - 1 {
                 return self.recompute(id); // infinity or saturation: rescan
             } else {
-                pn[p] = pn_add(pn[p] - o, n);
+                *x = pn_add(*x - o, n);
             }
         }
         if pn.contains(&0) {
