@@ -5,7 +5,7 @@
 //! square straight forward onto an empty square, or diagonally forward onto an empty square or an
 //! enemy pawn (capture). Reaching the far rank wins; a player without a move (no pawns) loses.
 
-use super::zobrist;
+use super::{fen, zobrist};
 use super::{find_legal, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
 use crate::rng::Rng;
 
@@ -250,34 +250,21 @@ impl<const N: usize> Game for Breakthrough<N> {
     }
 
     fn to_position(&self) -> String {
-        let mut rows = Vec::with_capacity(N);
-        for row in (0..N).rev() {
-            let mut line = String::new();
-            let mut empty = 0;
-            for col in 0..N {
-                let bit = 1u64 << (row * N + col);
-                let c = if self.pawns[0] & bit != 0 {
-                    'P'
-                } else if self.pawns[1] & bit != 0 {
-                    'p'
-                } else {
-                    empty += 1;
-                    continue;
-                };
-                if empty > 0 {
-                    line += &empty.to_string();
-                    empty = 0;
-                }
-                line.push(c);
+        let cell = |sq: usize| {
+            if self.pawns[0] & (1 << sq) != 0 {
+                Some('P')
+            } else if self.pawns[1] & (1 << sq) != 0 {
+                Some('p')
+            } else {
+                None
             }
-            if empty > 0 {
-                line += &empty.to_string();
-            }
-            rows.push(line);
-        }
+        };
+        let rows = (0..N)
+            .rev()
+            .map(|row| (0..N).map(move |col| cell(row * N + col)));
         format!(
             "{} {}",
-            rows.join("/"),
+            fen::board_field(rows),
             if self.to_move == 0 { 'w' } else { 'b' }
         )
     }

@@ -3,7 +3,7 @@
 //! Bit `col * 7 + row` is the cell of column `col` (0 = a) and row `row` (0 = bottom); the
 //! seventh bit of each column stays empty so that line tests by shifting never wrap.
 
-use super::zobrist;
+use super::{fen, zobrist};
 use super::{find_legal, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
 use crate::rng::Rng;
 
@@ -209,34 +209,21 @@ impl Game for ConnectFour {
     }
 
     fn to_position(&self) -> String {
-        let mut rows = Vec::with_capacity(ROWS);
-        for row in (0..ROWS).rev() {
-            let mut line = String::new();
-            let mut empty = 0;
-            for col in 0..COLS {
-                let bit = 1u64 << (col * STRIDE + row);
-                let c = if self.stones[0] & bit != 0 {
-                    'P'
-                } else if self.stones[1] & bit != 0 {
-                    'p'
-                } else {
-                    empty += 1;
-                    continue;
-                };
-                if empty > 0 {
-                    line += &empty.to_string();
-                    empty = 0;
-                }
-                line.push(c);
+        let cell = |bit: u64| {
+            if self.stones[0] & bit != 0 {
+                Some('P')
+            } else if self.stones[1] & bit != 0 {
+                Some('p')
+            } else {
+                None
             }
-            if empty > 0 {
-                line += &empty.to_string();
-            }
-            rows.push(line);
-        }
+        };
+        let rows = (0..ROWS)
+            .rev()
+            .map(|row| (0..COLS).map(move |col| cell(1 << (col * STRIDE + row))));
         format!(
             "{} {}",
-            rows.join("/"),
+            fen::board_field(rows),
             if self.count & 1 == 0 { 'w' } else { 'b' }
         )
     }

@@ -9,6 +9,7 @@ pub mod awari;
 pub mod breakthrough;
 pub mod check;
 pub mod connect4;
+pub mod fen;
 pub mod loa;
 pub mod minishogi;
 pub mod perft;

@@ -10,7 +10,7 @@
 //! Squares are `row * N + col`, row 0 = rank 1 (the rank of the first player's lower row). The
 //! first player is `x` (black), the second `o` (white).
 
-use super::{find_legal, zobrist, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
+use super::{fen, find_legal, zobrist, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
 use crate::rng::Rng;
 
 /// The explicit pass, legal only when the player to move has pieces but no move at all. That is
@@ -452,35 +452,23 @@ impl<const N: usize> Game for Loa<N> {
     }
 
     fn to_position(&self) -> String {
-        let mut s = String::with_capacity(N * (N + 1) + 2);
-        for row in (0..N).rev() {
-            let mut empty = 0;
-            for col in 0..N {
-                let bit = 1u64 << (row * N + col);
-                let ch = if self.pieces[0] & bit != 0 {
-                    'x'
-                } else if self.pieces[1] & bit != 0 {
-                    'o'
-                } else {
-                    empty += 1;
-                    continue;
-                };
-                if empty > 0 {
-                    s.push((b'0' + empty) as char);
-                    empty = 0;
-                }
-                s.push(ch);
+        let cell = |bit: u64| {
+            if self.pieces[0] & bit != 0 {
+                Some('x')
+            } else if self.pieces[1] & bit != 0 {
+                Some('o')
+            } else {
+                None
             }
-            if empty > 0 {
-                s.push((b'0' + empty) as char);
-            }
-            if row > 0 {
-                s.push('/');
-            }
-        }
-        s.push(' ');
-        s.push(if self.side == 0 { 'x' } else { 'o' });
-        s
+        };
+        let rows = (0..N)
+            .rev()
+            .map(|row| (0..N).map(move |col| cell(1u64 << (row * N + col))));
+        format!(
+            "{} {}",
+            fen::board_field(rows),
+            if self.side == 0 { 'x' } else { 'o' }
+        )
     }
 
     fn parse_position(text: &str) -> Result<Self, GameError> {

@@ -7,7 +7,7 @@
 
 use std::fmt::Write as _;
 
-use super::{find_legal, zobrist, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
+use super::{fen, find_legal, zobrist, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
 use crate::rng::Rng;
 
 /// The explicit pass move (the only legal move when the mover has no placement but the
@@ -480,34 +480,21 @@ impl Game for Reversi {
 
     fn to_position(&self) -> String {
         let (black, white) = self.black_white();
-        let mut out = String::with_capacity(80);
-        for r in 0..8 {
-            if r > 0 {
-                out.push('/');
+        let cell = |bit: u64| {
+            if black & bit != 0 {
+                Some('x')
+            } else if white & bit != 0 {
+                Some('o')
+            } else {
+                None
             }
-            let mut empty = 0;
-            for c in 0..8 {
-                let bit = 1u64 << (r * 8 + c);
-                let ch = if black & bit != 0 {
-                    'x'
-                } else if white & bit != 0 {
-                    'o'
-                } else {
-                    empty += 1;
-                    continue;
-                };
-                if empty > 0 {
-                    out.push((b'0' + empty) as char);
-                    empty = 0;
-                }
-                out.push(ch);
-            }
-            if empty > 0 {
-                out.push((b'0' + empty) as char);
-            }
-        }
-        out.push_str(if self.side == 0 { " x" } else { " o" });
-        out
+        };
+        let rows = (0..8).map(|r| (0..8).map(move |c| cell(1u64 << (r * 8 + c))));
+        format!(
+            "{} {}",
+            fen::board_field(rows),
+            if self.side == 0 { 'x' } else { 'o' }
+        )
     }
 
     fn parse_position(text: &str) -> Result<Self, GameError> {
