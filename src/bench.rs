@@ -79,11 +79,11 @@ impl GameVisitor for PlayoutBench {
 /// Default iterations per game and algorithm of the search bench.
 pub const DEFAULT_SEARCH_ITERATIONS: u64 = 20_000;
 
-/// One game's search figures for one algorithm.
+/// One game's search figures for one engine configuration.
 #[derive(Clone, Debug)]
 pub struct SearchBenchReport {
     pub game: &'static str,
-    pub algorithm: Algorithm,
+    pub params: SearchParams,
     pub iterations: u64,
     pub seconds: f64,
     /// Nodes created plus the sum of selection depths: changes exactly when search behaviour does.
@@ -96,20 +96,20 @@ impl SearchBenchReport {
     }
 }
 
-/// Searches the start position of `G` for a fixed number of iterations with a fixed seed.
+/// Searches the start position of `G` for a fixed number of iterations with `params` (whose
+/// seed is replaced by `seed`).
 pub fn search_from_start<G: Game>(
-    algorithm: Algorithm,
+    params: &SearchParams,
     iterations: u64,
     seed: u64,
 ) -> SearchBenchReport {
     let params = SearchParams {
-        algorithm,
         seed,
-        ..SearchParams::default()
+        ..params.clone()
     };
     let report = match G::NUM_PLAYERS {
         2 => {
-            let mut search: Search<G, 2> = Search::new(params, G::start());
+            let mut search: Search<G, 2> = Search::new(params.clone(), G::start());
             search.run(&Limits {
                 iterations: Some(iterations),
                 ..Limits::default()
@@ -119,26 +119,47 @@ pub fn search_from_start<G: Game>(
     };
     SearchBenchReport {
         game: G::INFO.name,
-        algorithm,
+        params,
         iterations: report.iterations,
         seconds: report.elapsed.as_secs_f64(),
         signature: report.nodes as u64 + report.depth_total,
     }
 }
 
-/// [`search_from_start`] for several algorithms, as a registry visitor.
+/// The engines the search bench compares by default: every algorithm with its default options.
+pub fn default_search_engines() -> Vec<SearchParams> {
+    Algorithm::ALL
+        .iter()
+        .map(|&algorithm| SearchParams {
+            algorithm,
+            ..SearchParams::default()
+        })
+        .collect()
+}
+
+/// [`search_from_start`] for several engines, as a registry visitor. With several rounds the
+/// engines take turns (so that machine noise hits them alike) and each reports its median time.
 pub struct SearchBench {
-    pub algorithms: Vec<Algorithm>,
+    pub engines: Vec<SearchParams>,
     pub iterations: u64,
     pub seed: u64,
+    pub rounds: u32,
 }
 
 impl GameVisitor for SearchBench {
     type Output = Vec<SearchBenchReport>;
     fn visit<G: Game>(self) -> Vec<SearchBenchReport> {
-        self.algorithms
-            .iter()
-            .map(|&a| search_from_start::<G>(a, self.iterations, self.seed))
+        let mut runs: Vec<Vec<SearchBenchReport>> = vec![Vec::new(); self.engines.len()];
+        for _ in 0..self.rounds.max(1) {
+            for (k, params) in self.engines.iter().enumerate() {
+                runs[k].push(search_from_start::<G>(params, self.iterations, self.seed));
+            }
+        }
+        runs.into_iter()
+            .map(|mut rs| {
+                rs.sort_by(|a, b| a.seconds.total_cmp(&b.seconds));
+                rs.swap_remove(rs.len() / 2)
+            })
             .collect()
     }
 }
@@ -177,8 +198,9 @@ mod tests {
         let a = visit(
             "cfour",
             SearchBench {
-                algorithms: vec![Algorithm::SbGpn],
+                engines: vec![SearchParams::default()],
                 iterations: 500,
+                rounds: 1,
                 seed: 3,
             },
         )
@@ -186,8 +208,9 @@ mod tests {
         let b = visit(
             "cfour",
             SearchBench {
-                algorithms: vec![Algorithm::SbGpn],
+                engines: vec![SearchParams::default()],
                 iterations: 500,
+                rounds: 1,
                 seed: 3,
             },
         )

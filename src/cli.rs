@@ -10,8 +10,8 @@ use crate::arena::agents::RandomAgent;
 use crate::arena::search_agent::SearchAgent;
 use crate::arena::{self, output, AgentFactory, Budget, MatchConfig, SprtConfig};
 use crate::bench::{
-    PlayoutBench, PlayoutReport, SearchBench, DEFAULT_PLAYOUTS, DEFAULT_SEARCH_ITERATIONS,
-    DEFAULT_SEED,
+    default_search_engines, PlayoutBench, PlayoutReport, SearchBench, DEFAULT_PLAYOUTS,
+    DEFAULT_SEARCH_ITERATIONS, DEFAULT_SEED,
 };
 use crate::game::perft::{divide, perft};
 use crate::game::registry::{self, GameVisitor, GAMES};
@@ -26,8 +26,8 @@ USAGE:
     gpn games                               list the games, their aliases and notations
     gpn perft <game> <depth> [--position <string>] [--moves <m1> <m2> ...]
                                             count move sequences (one line per root move)
-    gpn bench [--game <game>] [--playouts <n>] [--iterations <n>] [--seed <s>]
-                                            random-playout and search speed, and a signature
+    gpn bench [--game <game>] [--playouts <n>] [--iterations <n>] [--seed <s>] [--rounds <k>]
+              [--engine <spec> ...]         random-playout and search speed, and a signature
     gpn show <game> [--position <string>] [--moves <m1> ...]
                                             print a position: diagram, string, legal moves
     gpn match <game> --engine1 <agent> --engine2 <agent> [--games <n>]
@@ -242,6 +242,8 @@ fn run_bench(args: &[String]) -> Result<(), CliError> {
     let mut playouts = DEFAULT_PLAYOUTS;
     let mut seed = DEFAULT_SEED;
     let mut iterations = DEFAULT_SEARCH_ITERATIONS;
+    let mut rounds = 1u32;
+    let mut engines: Vec<(String, SearchParams)> = Vec::new();
     let mut it = args.iter();
     while let Some(flag) = it.next() {
         let mut value = |name: &str| {
@@ -268,6 +270,20 @@ fn run_bench(args: &[String]) -> Result<(), CliError> {
                 iterations = v
                     .parse()
                     .map_err(|_| CliError::Usage(format!("--iterations '{v}' is not a count")))?;
+            }
+            "--rounds" => {
+                let v = value("--rounds")?;
+                rounds = v
+                    .parse()
+                    .ok()
+                    .filter(|&r| r > 0)
+                    .ok_or_else(|| CliError::Usage(format!("--rounds '{v}' is not a count")))?;
+            }
+            "--engine" => {
+                let v = value("--engine")?;
+                let params = SearchParams::parse(&v)
+                    .map_err(|e| CliError::Usage(format!("--engine '{v}': {e}")))?;
+                engines.push((v, params));
             }
             other => return Err(CliError::Usage(format!("unknown bench option '{other}'"))),
         }
@@ -296,53 +312,97 @@ fn run_bench(args: &[String]) -> Result<(), CliError> {
         signature += report.plies;
     }
     if iterations > 0 {
-        signature += search_bench(&names, iterations, seed)?;
+        signature += search_bench(&names, &engines, iterations, seed, rounds)?;
     }
     println!("bench {signature}");
     Ok(())
 }
 
-/// The search part of `gpn bench`: iterations/s of every algorithm from each start position,
-/// the GPN overhead ratios, and the summed node-count signature.
-fn search_bench(names: &[&str], iterations: u64, seed: u64) -> Result<u64, CliError> {
+/// The search part of `gpn bench`: iterations/s of each engine from each start position, and
+/// the summed node-count signature. Without `--engine` options the engines are every algorithm
+/// with its defaults, and the GPN overhead ratios follow; with them, each rate's ratio to the
+/// first engine's.
+fn search_bench(
+    names: &[&str],
+    engines: &[(String, SearchParams)],
+    iterations: u64,
+    seed: u64,
+    rounds: u32,
+) -> Result<u64, CliError> {
+    let custom = !engines.is_empty();
+    let params: Vec<SearchParams> = if custom {
+        engines.iter().map(|(_, p)| p.clone()).collect()
+    } else {
+        default_search_engines()
+    };
     println!();
-    println!("search: {iterations} iterations from the start position, seed {seed}, iterations/s");
-    print!("{:<16}", "game");
-    for a in Algorithm::ALL {
-        print!(" {:>10}", a.name());
-    }
     println!(
-        " {:>8} {:>13} {:>12}",
-        "gpn/uct", "sb-gpn/sb-uct", "signature"
+        "search: {iterations} iterations from the start position, seed {seed}, iterations/s{}",
+        if rounds > 1 {
+            format!(" (median of {rounds} interleaved rounds)")
+        } else {
+            String::new()
+        }
     );
+    if custom {
+        for (k, (spec, _)) in engines.iter().enumerate() {
+            println!("  e{}: {spec}", k + 1);
+        }
+        print!("{:<16}", "game");
+        for k in 0..engines.len() {
+            print!(" {:>10}", format!("e{}", k + 1));
+        }
+        for k in 1..engines.len() {
+            print!(" {:>8}", format!("e{}/e1", k + 1));
+        }
+        println!(" {:>12}", "signature");
+    } else {
+        print!("{:<16}", "game");
+        for p in &params {
+            print!(" {:>10}", p.algorithm.name());
+        }
+        println!(
+            " {:>8} {:>13} {:>12}",
+            "gpn/uct", "sb-gpn/sb-uct", "signature"
+        );
+    }
     let mut total = 0u64;
     for &name in names {
-        let algorithms = Algorithm::ALL.to_vec();
         let reports = registry::visit(
             name,
             SearchBench {
-                algorithms,
+                engines: params.clone(),
                 iterations,
                 seed,
+                rounds,
             },
         )?;
-        let rate = |a: Algorithm| {
-            reports
-                .iter()
-                .find(|r| r.algorithm == a)
-                .map_or(0.0, |r| r.iterations_per_second())
-        };
+        let rates: Vec<f64> = reports.iter().map(|r| r.iterations_per_second()).collect();
         let signature: u64 = reports.iter().map(|r| r.signature).sum();
         print!("{name:<16}");
-        for r in &reports {
-            print!(" {:>10.0}", r.iterations_per_second());
+        for rate in &rates {
+            print!(" {rate:>10.0}");
         }
-        println!(
-            " {:>8.3} {:>13.3} {:>12}",
-            rate(Algorithm::Gpn) / rate(Algorithm::Uct).max(1e-9),
-            rate(Algorithm::SbGpn) / rate(Algorithm::SbUct).max(1e-9),
-            signature
-        );
+        if custom {
+            for rate in &rates[1..] {
+                print!(" {:>8.3}", rate / rates[0].max(1e-9));
+            }
+            println!(" {signature:>12}");
+        } else {
+            let rate = |a: Algorithm| {
+                reports
+                    .iter()
+                    .zip(&rates)
+                    .find(|(r, _)| r.params.algorithm == a)
+                    .map_or(0.0, |(_, &x)| x)
+            };
+            println!(
+                " {:>8.3} {:>13.3} {:>12}",
+                rate(Algorithm::Gpn) / rate(Algorithm::Uct).max(1e-9),
+                rate(Algorithm::SbGpn) / rate(Algorithm::SbUct).max(1e-9),
+                signature
+            );
+        }
         total += signature;
     }
     Ok(total)

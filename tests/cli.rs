@@ -115,6 +115,46 @@ fn bench_signature_is_reproducible() {
 }
 
 #[test]
+fn bench_compares_named_engines_with_ratios_to_the_first() {
+    let out = gpn(&[
+        "bench",
+        "--game",
+        "cfour",
+        "--playouts",
+        "1",
+        "--iterations",
+        "300",
+        "--rounds",
+        "3",
+        "--engine",
+        "uct",
+        "--engine",
+        "gpn c_pn=0.5",
+    ]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(text.contains("median of 3 interleaved rounds"), "{text}");
+    assert!(
+        text.contains("e1: uct") && text.contains("e2: gpn c_pn=0.5"),
+        "{text}"
+    );
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("cfour ") && l.split_whitespace().count() == 5);
+    assert!(
+        row.is_some(),
+        "no row with e1, e2, e2/e1 and the signature:\n{text}"
+    );
+    let bad = gpn(&["bench", "--engine", "uct c=oops"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("--engine 'uct c=oops'"),
+        "{}",
+        stderr(&bad)
+    );
+}
+
+#[test]
 fn no_arguments_prints_help() {
     let out = gpn(&[]);
     assert!(out.status.success());

@@ -41,7 +41,8 @@ impl<G: Game, const P: usize> Search<G, P> {
         // What the child below contributed before and after this iteration; a new leaf used to
         // count as an edge without a node.
         let mut change = created.then(|| (Values::unexpanded(), Values::of(self.tree.node(leaf))));
-        let mut first = true;
+        let mut below = NONE;
+        let rank_terms = self.maintains_rank_terms();
         while id != NONE {
             let node = self.tree.node_mut(id);
             node.visits += 1;
@@ -49,23 +50,81 @@ impl<G: Game, const P: usize> Search<G, P> {
                 *total += u;
             }
             let parent = node.parent;
-            if !first && recompute {
+            let m = node.mover as usize;
+            if below != NONE && recompute {
                 let before = Values::of(self.tree.node(id));
                 recompute = match change {
-                    Some((old, new)) => self.recompute_after_change(id, &old, &new),
+                    Some((old, new)) => {
+                        let mover_min = if rank_terms && old.pn[m] != new.pn[m] {
+                            Some(self.update_rank_terms(id, below, old.pn[m], new.pn[m]))
+                        } else {
+                            None
+                        };
+                        self.recompute_after_change(id, &old, &new, mover_min)
+                    }
                     None => self.recompute(id),
                 };
                 change = Some((before, Values::of(self.tree.node(id))));
             }
-            first = false;
+            below = id;
             id = parent;
         }
+    }
+
+    /// Whether the rank bias terms are kept current by the backup ([`Search::update_rank_terms`])
+    /// rather than rebuilt lazily by selection.
+    pub(super) fn maintains_rank_terms(&self) -> bool {
+        self.params.algorithm.uses_proof_numbers() && self.params.bias == super::Bias::Rank
+    }
+
+    /// Child `child` of node `id` changed its proof number for `id`'s mover from `old` to `new`:
+    /// adjusts every edge's count of siblings with a smaller proof number in one pass (no sort),
+    /// and returns the children's new minimum, which is the mover's proof number at `id`.
+    fn update_rank_terms(&mut self, id: NodeId, child: NodeId, old: Pn, new: Pn) -> Pn {
+        let m = self.tree.node(id).mover as usize;
+        let mut min = PN_INF;
+        let (nodes, edges) = self.tree.nodes_and_edges_mut(id);
+        let mut changed_edge = usize::MAX;
+        let mut smaller = 0u16;
+        for (i, edge) in edges.iter_mut().enumerate() {
+            if edge.child == child {
+                changed_edge = i;
+                min = min.min(new);
+                continue;
+            }
+            // An edge without a node counts as proof number 1.
+            let x = if edge.child == NONE {
+                1
+            } else {
+                nodes[edge.child as usize].pn[m]
+            };
+            min = min.min(x);
+            smaller += u16::from(x < new);
+            // The changed child stops or starts counting as smaller than this sibling.
+            match (old < x, new < x) {
+                (true, false) => edge.term -= 1,
+                (false, true) => edge.term += 1,
+                _ => {}
+            }
+        }
+        if let Some(edge) = edges.get_mut(changed_edge) {
+            edge.term = smaller;
+        }
+        min
     }
 
     /// Updates node `id` after one child's values went from `old` to `new`: proof-number sums
     /// and minima incrementally (O(1) instead of a pass over the children) where that is exact,
     /// otherwise by [`Search::recompute`]. Returns whether the node's values changed.
-    fn recompute_after_change(&mut self, id: NodeId, old: &Values<P>, new: &Values<P>) -> bool {
+    /// `mover_min`, when given, is the children's minimum proof number for the node's mover (from
+    /// [`Search::update_rank_terms`], which scanned them anyway).
+    fn recompute_after_change(
+        &mut self,
+        id: NodeId,
+        old: &Values<P>,
+        new: &Values<P>,
+        mover_min: Option<Pn>,
+    ) -> bool {
         let algorithm = self.params.algorithm;
         let use_pn = algorithm.uses_proof_numbers();
         // Incremental sums need the node's numbers to be the sums of its children, which the
@@ -86,7 +145,9 @@ impl<G: Game, const P: usize> Search<G, P> {
                 continue;
             }
             if p == m {
-                if n < *x {
+                if let Some(min) = mover_min {
+                    *x = min;
+                } else if n < *x {
                     *x = n;
                 } else if o == *x {
                     return self.recompute(id); // the minimum rose: rescan

@@ -132,7 +132,9 @@ impl<const P: usize> Node<P> {
 #[repr(C)]
 pub struct Edge {
     pub mv: Move,
-    /// The GPN bias term of this child, quantised to 0..=65535 for [0, 1].
+    /// The cached proof-number bias of this child, read through [`Edge::bias`]: for the rank
+    /// bias the number of siblings with a smaller proof number (an integer the backup can adjust
+    /// in place), for max and sum the term quantised to 0..=65535 for [0, 1].
     pub term: u16,
     pub child: NodeId,
 }
@@ -146,9 +148,15 @@ impl Edge {
         }
     }
 
+    /// The bias term in [0, 1] of this edge among `n` edges.
     #[inline]
-    pub fn term(&self) -> f32 {
-        self.term as f32 * (1.0 / 65535.0)
+    pub fn bias(&self, rank: bool, n: usize) -> f32 {
+        if rank {
+            // PNRank = 1 - rank / n, with rank = 1 + the siblings below (competition ranking).
+            (n - 1 - self.term as usize) as f32 / n as f32
+        } else {
+            self.term as f32 * (1.0 / 65535.0)
+        }
     }
 }
 

@@ -93,6 +93,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         };
         let node_unsolved = !decided(&node);
         let c_pn = if flags.uct_pn { self.params.c_pn } else { 0.0 };
+        let n = edges.len();
         let mut best = f32::NEG_INFINITY;
         let (mut pick, mut ties) = (usize::MAX, 0u32);
         for (i, e) in edges.iter().enumerate() {
@@ -105,7 +106,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             }
             let v = c.mean(m)
                 + self.params.c * (ln_n / c.visits.max(1) as f32).sqrt()
-                + c_pn * e.term();
+                + c_pn * e.bias(true, n);
             if v > best {
                 (best, pick, ties) = (v, i, 1);
             } else if v == best {

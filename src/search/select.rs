@@ -16,7 +16,9 @@ impl<G: Game, const P: usize> Search<G, P> {
     pub(super) fn select(&mut self, id: NodeId) -> usize {
         let algorithm = self.params.algorithm;
         let use_pn = algorithm.uses_proof_numbers() && self.params.c_pn != 0.0;
-        if use_pn && self.tree.node(id).flags & PN_DIRTY != 0 {
+        let rank = self.params.bias == Bias::Rank;
+        // Rank terms are kept up to date by the backup; the others are rebuilt here when stale.
+        if use_pn && !rank && self.tree.node(id).flags & PN_DIRTY != 0 {
             self.rebuild_bias_terms(id);
             self.tree.node_mut(id).flags &= !PN_DIRTY;
         }
@@ -30,6 +32,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         };
         let bounds = algorithm.uses_bounds();
         let (c, c_pn) = (self.params.c, if use_pn { self.params.c_pn } else { 0.0 });
+        let n = node.num_edges as usize;
         let mut best = f32::NEG_INFINITY;
         let mut pick = 0;
         let mut ties = 0u32;
@@ -56,7 +59,7 @@ impl<G: Game, const P: usize> Search<G, P> {
                 };
                 (exploit, explore)
             };
-            let v = exploit + c * explore + c_pn * edge.term();
+            let v = exploit + c * explore + c_pn * edge.bias(rank, n);
             if v > best {
                 best = v;
                 pick = i;
@@ -102,19 +105,20 @@ impl<G: Game, const P: usize> Search<G, P> {
     }
 }
 
-/// Fills `edges[i].term` from the proof numbers `xs[i] = (pn, i)` (reordered in the process).
+/// Fills `edges[i].term` from the proof numbers `xs[i] = (pn, i)` (reordered in the process);
+/// see [`Edge::term`] for what is stored per bias.
 pub(super) fn compute_bias_terms(bias: Bias, xs: &mut [(u32, u16)], edges: &mut [Edge]) {
     let n = xs.len();
-    let quantise = |t: f64| (t.clamp(0.0, 1.0) * 65535.0).round() as u16;
+    let quantise = |t: f64| (t.clamp(0.0, 1.0) * 65535.0 + 0.5) as u16;
     match bias {
         Bias::Rank => {
-            xs.sort_by_key(|&(x, i)| (x, i));
-            let mut rank = 0;
+            xs.sort_unstable();
+            let mut below = 0;
             for k in 0..n {
-                if k == 0 || xs[k].0 != xs[k - 1].0 {
-                    rank = k + 1; // competition ranking: 1, 1, 3, ...
+                if k > 0 && xs[k].0 != xs[k - 1].0 {
+                    below = k; // competition ranking: ties share the smaller rank
                 }
-                edges[xs[k].1 as usize].term = quantise(1.0 - rank as f64 / n as f64);
+                edges[xs[k].1 as usize].term = below as u16;
             }
         }
         Bias::Sum => {

@@ -82,13 +82,19 @@ fn vector_2_expansion_and_rank_terms() {
     let x = *s.tree.node(ROOT);
     assert_eq!(x.pn, [1, 3], "min(4,1,1) and 1+1+1");
     assert_ne!(x.flags & PN_DIRTY, 0);
+    let terms = |s: &Search<TreeGame, 2>| -> Vec<f32> {
+        s.tree.edges(ROOT).iter().map(|e| e.bias(true, 3)).collect()
+    };
+    // The backup keeps rank terms current; a full rebuild agrees.
+    let kept = terms(&s);
     s.rebuild_bias_terms(ROOT);
-    let terms: Vec<f32> = s.tree.edges(ROOT).iter().map(|e| e.term()).collect();
-    assert!(
-        (terms[0] - 0.0).abs() < 1e-4 && (terms[1] - 2.0 / 3.0).abs() < 1e-4,
-        "{terms:?}"
-    );
-    assert!((terms[2] - 2.0 / 3.0).abs() < 1e-4);
+    for t in [kept, terms(&s)] {
+        assert!(
+            (t[0] - 0.0).abs() < 1e-6 && (t[1] - 2.0 / 3.0).abs() < 1e-6,
+            "{t:?}"
+        );
+        assert!((t[2] - 2.0 / 3.0).abs() < 1e-6);
+    }
 }
 
 #[test]
@@ -128,7 +134,7 @@ fn vector_5_bias_formulas() {
         compute_bias_terms(bias, &mut v, &mut edges);
         edges
             .iter()
-            .map(|e| (e.term() * 1000.0).round() / 1000.0)
+            .map(|e| (e.bias(bias == Bias::Rank, xs.len()) * 1000.0).round() / 1000.0)
             .collect::<Vec<f32>>()
     };
     assert_eq!(run(Bias::Sum, &[1, 2, PN_INF]), vec![0.75, 0.5, 0.0]);
@@ -619,8 +625,21 @@ fn assert_proof_numbers_consistent<G: Game>(s: &Search<G, 2>) {
     }
 }
 
+/// The rank terms the backup maintains in place equal a from-scratch ranking of the children.
+fn assert_rank_terms_current<G: Game>(s: &mut Search<G, 2>) {
+    for id in 0..s.tree.len() as NodeId {
+        if s.tree.node(id).is_terminal() {
+            continue;
+        }
+        let kept: Vec<u16> = s.tree.edges(id).iter().map(|e| e.term).collect();
+        s.rebuild_bias_terms(id);
+        let fresh: Vec<u16> = s.tree.edges(id).iter().map(|e| e.term).collect();
+        assert_eq!(kept, fresh, "node {id}");
+    }
+}
+
 #[test]
-fn incremental_proof_numbers_equal_a_full_recomputation() {
+fn incremental_proof_numbers_and_rank_terms_equal_a_full_recomputation() {
     for algo in ["gpn", "sb-gpn"] {
         let mut s: Search<Breakthrough<6>, 2> = Search::new(params(algo), Breakthrough::start());
         for _ in 0..4 {
@@ -629,6 +648,7 @@ fn incremental_proof_numbers_equal_a_full_recomputation() {
                 ..Limits::default()
             });
             assert_proof_numbers_consistent(&s);
+            assert_rank_terms_current(&mut s);
             s.advance(r.best_move.unwrap());
         }
         let mut c: Search<ConnectFour, 2> = Search::new(params(algo), ConnectFour::start());
@@ -638,6 +658,7 @@ fn incremental_proof_numbers_equal_a_full_recomputation() {
                 ..Limits::default()
             });
             assert_proof_numbers_consistent(&c);
+            assert_rank_terms_current(&mut c);
             c.advance(r.best_move.unwrap());
         }
     }

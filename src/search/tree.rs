@@ -113,6 +113,15 @@ impl<const P: usize> Tree<P> {
         (&mut self.nodes[id as usize], &mut self.edges[range])
     }
 
+    /// Every node (read-only) and the edges of node `id` (writable): for passes that update edges
+    /// from the children's values.
+    #[inline]
+    pub fn nodes_and_edges_mut(&mut self, id: NodeId) -> (&[Node<P>], &mut [Edge]) {
+        let n = &self.nodes[id as usize];
+        let range = n.first_edge as usize..n.first_edge as usize + n.num_edges as usize;
+        (&self.nodes, &mut self.edges[range])
+    }
+
     /// Makes `new_root` the root, keeping its subtree (statistics, proofs and bounds) and
     /// reclaiming everything else. Cost: proportional to the kept subtree.
     pub fn reroot(&mut self, new_root: NodeId) {
