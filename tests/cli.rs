@@ -138,11 +138,14 @@ fn bench_compares_named_engines_with_ratios_to_the_first() {
         text.contains("e1: uct") && text.contains("e2: gpn c_pn=0.5"),
         "{text}"
     );
-    let row = text
+    let header = text
         .lines()
-        .find(|l| l.starts_with("cfour ") && l.split_whitespace().count() == 5);
+        .position(|l| l.starts_with("game") && l.contains("e2/e1"));
+    let row = header
+        .and_then(|h| text.lines().nth(h + 1))
+        .unwrap_or_default();
     assert!(
-        row.is_some(),
+        row.starts_with("cfour ") && row.split_whitespace().count() == 5,
         "no row with e1, e2, e2/e1 and the signature:\n{text}"
     );
     let bad = gpn(&["bench", "--engine", "uct c=oops"]);
