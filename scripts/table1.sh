@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPN paper's Table 1 on every game gpn has: sb-gpn (the paper's best bias and C_pn for the
 # game, score-bounded row) against sb-uct, equal time per move, seats swapped, 2 random opening
-# plies per pair. Writes docs/experiments/data/table1-<game>.json and prints the reports.
+# plies per pair. Writes docs/experiments/data/table1-<game>-<ms>ms.json and prints the reports.
 # Usage: scripts/table1.sh [movetime_ms] [games] [concurrency] [game ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,5 +29,5 @@ for spec in "${specs[@]}"; do
   echo "=== $game: sb-gpn $opts vs sb-uct, ${ms} ms/move, $games games"
   ./target/release/gpn match "$game" --engine1 "sb-gpn $opts" --engine2 "sb-uct" \
     --games "$games" --movetime "$ms" --concurrency "$conc" --openings 2 --seed 1 --quiet \
-    --json "$out/table1-$game.json"
+    --json "$out/table1-$game-${ms}ms.json"
 done
