@@ -294,6 +294,16 @@ impl fmt::Display for GameError {
 
 impl std::error::Error for GameError {}
 
+/// The notation family a protocol speaks. `Native` is the game's own notation (`gpn perft`,
+/// `gpn show`, UCI and UAI, which follow cutechess and Fairy-Stockfish); `Usi` writes shogi
+/// coordinates and SFEN; `Gtp` writes GTP vertices (Othello-style coordinates for reversi).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Native,
+    Usi,
+    Gtp,
+}
+
 /// Static facts about a game, for the registry, `gpn games` and the protocols.
 #[derive(Clone, Copy, Debug)]
 pub struct GameInfo {
@@ -400,6 +410,32 @@ pub trait Game: Clone + PartialEq + Send + Sync + fmt::Debug + 'static {
     /// [`record::Repetition`]); `None` to play on.
     fn repetition_outcome(&self, _rep: &record::Repetition) -> Option<Outcome> {
         None
+    }
+
+    /// A move in the notation of a protocol dialect (see [`Dialect`]); by default the game's own.
+    fn format_move_in(&self, m: Move, dialect: Dialect) -> String {
+        let _ = dialect;
+        self.format_move(m)
+    }
+
+    /// Reads a move in a protocol dialect's notation; every dialect also accepts the game's own
+    /// notation and its aliases.
+    fn parse_move_in(&self, text: &str, dialect: Dialect) -> Result<Move, GameError> {
+        let _ = dialect;
+        self.parse_move(text)
+    }
+
+    /// The position as a protocol dialect writes it (USI's SFEN, for example).
+    fn to_position_in(&self, dialect: Dialect) -> String {
+        let _ = dialect;
+        self.to_position()
+    }
+
+    /// Reads a position in a protocol dialect's format, leniently: every dialect also accepts the
+    /// game's own position strings and the FEN variants of cutechess and Fairy-Stockfish.
+    fn parse_position_in(text: &str, dialect: Dialect) -> Result<Self, GameError> {
+        let _ = dialect;
+        Self::parse_position(text)
     }
 
     /// Plays a move given as text: parse, check legality, play. The position is untouched on error.
