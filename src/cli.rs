@@ -23,6 +23,9 @@ pub const USAGE: &str = "\
 gpn - a game-playing engine (GPN-MCTS, score-bounded MCTS, proof-number search)
 
 USAGE:
+    gpn [--protocol uci|usi|gtp] [--game <game>] [--option <name>=<value> ...]
+                                            the engine: speaks UCI, USI or GTP on stdin/stdout
+                                            (detected from the first command when not given)
     gpn games                               list the games, their aliases and notations
     gpn perft <game> <depth> [--position <string>] [--moves <m1> <m2> ...]
                                             count move sequences (one line per root move)
@@ -67,9 +70,12 @@ impl From<GameError> for CliError {
 /// Runs the subcommand in `args` (without the program name), writing results to stdout.
 pub fn run(args: &[String]) -> Result<(), CliError> {
     let Some((command, rest)) = args.split_first() else {
-        println!("{USAGE}");
+        crate::protocol::run(crate::protocol::Settings::default());
         return Ok(());
     };
+    if command.starts_with("--") && !matches!(command.as_str(), "--help") {
+        return run_engine(args);
+    }
     match command.as_str() {
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
@@ -85,6 +91,45 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
         "match" => run_match_command(rest),
         other => Err(CliError::Usage(format!("unknown command '{other}'"))),
     }
+}
+
+/// `gpn [--protocol uci|usi|gtp] [--game <game>] [--option <name>=<value> ...]`: the engine.
+fn run_engine(args: &[String]) -> Result<(), CliError> {
+    let mut settings = crate::protocol::Settings::default();
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let mut value = |name: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| CliError::Usage(format!("{name} needs a value")))
+        };
+        match flag.as_str() {
+            "--protocol" => {
+                let v = value("--protocol")?;
+                settings.protocol = Some(crate::protocol::Protocol::parse(&v).ok_or_else(|| {
+                    CliError::Usage(format!("--protocol '{v}': expected uci, usi or gtp"))
+                })?);
+            }
+            "--uci" | "--usi" | "--gtp" => {
+                settings.protocol = crate::protocol::Protocol::parse(&flag[2..]);
+            }
+            "--game" => {
+                let v = value("--game")?;
+                let name = registry::canonical_name(&v).ok_or(GameError::UnknownGame(v))?;
+                settings.game = Some(name.to_string());
+            }
+            "--option" => {
+                let v = value("--option")?;
+                let (name, val) = v.split_once('=').ok_or_else(|| {
+                    CliError::Usage(format!("--option '{v}': expected name=value"))
+                })?;
+                settings.options.push((name.trim().to_string(), val.trim().to_string()));
+            }
+            other => return Err(CliError::Usage(format!("unknown engine option '{other}'"))),
+        }
+    }
+    crate::protocol::run(settings);
+    Ok(())
 }
 
 /// The `gpn games` listing.

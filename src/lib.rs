@@ -3,6 +3,8 @@
 pub mod arena;
 pub mod bench;
 pub mod cli;
+pub mod engine;
 pub mod game;
+pub mod protocol;
 pub mod rng;
 pub mod search;

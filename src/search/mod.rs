@@ -22,7 +22,7 @@ use crate::game::{Game, Move, MoveList};
 use crate::rng::Rng;
 use node::{to_bound, Node, NodeId, NONE, PN_INF, TERMINAL};
 pub use params::{Algorithm, Bias, SearchParams};
-pub use report::{Proven, SearchReport};
+pub use report::{Proven, RootLine, SearchReport};
 use tree::Tree;
 
 /// The root is always node 0.
@@ -44,8 +44,16 @@ pub struct Limits {
     pub stop_when_solved: bool,
 }
 
-/// How often (in iterations) the clock and the stop flag are read.
-const CHECK_EVERY: u64 = 64;
+/// How often (in iterations) the clock, the stop flag and the hook of [`Search::run_with`] are
+/// consulted.
+pub const CHECK_EVERY: u64 = 64;
+
+/// How far a [`Search::run_with`] has got.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    pub iterations: u64,
+    pub elapsed: Duration,
+}
 
 /// Statistics of the current (or last) `run`.
 #[derive(Clone, Debug, Default)]
@@ -69,6 +77,8 @@ pub struct Search<G: Game, const P: usize> {
     stats: RunStats,
     /// PN-MCTS: the player whose win the proof numbers are about (the root's mover).
     proof_player: u8,
+    /// Root moves the search may choose (`searchmoves`); empty: all.
+    root_moves: Vec<Move>,
 }
 
 impl<G: Game, const P: usize> Search<G, P> {
@@ -89,7 +99,20 @@ impl<G: Game, const P: usize> Search<G, P> {
             scratch: Vec::new(),
             stats: RunStats::default(),
             proof_player: 0,
+            root_moves: Vec::new(),
         }
+    }
+
+    /// Restricts the root to `moves` (UCI `searchmoves`); an empty list allows every move.
+    /// Proof numbers and bounds still cover every move: they describe the position.
+    pub fn restrict_root(&mut self, moves: &[Move]) {
+        self.root_moves = moves.to_vec();
+    }
+
+    /// Whether the search may choose edge `edge` at node `id`.
+    #[inline]
+    fn allowed(&self, id: NodeId, mv: Move) -> bool {
+        id != ROOT || self.root_moves.is_empty() || self.root_moves.contains(&mv)
     }
 
     pub fn params(&self) -> &SearchParams {
@@ -105,6 +128,7 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// seed, so the same position and limits give the same result.
     pub fn set_position(&mut self, root: G) {
         self.root_position = root;
+        self.root_moves.clear();
         self.tree.clear();
         self.rng = Rng::new(self.params.seed);
     }
@@ -113,6 +137,7 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// reclaiming the rest. Returns whether a subtree was kept.
     pub fn advance(&mut self, m: Move) -> bool {
         self.root_position.play(m);
+        self.root_moves.clear();
         let child = if self.tree.is_empty() {
             NONE
         } else {
@@ -131,6 +156,11 @@ impl<G: Game, const P: usize> Search<G, P> {
         }
     }
 
+    /// Mean selection depth of the iterations of the current (or last) run.
+    pub fn mean_depth(&self) -> f32 {
+        self.stats.depth_sum as f32 / self.stats.iterations.max(1) as f32
+    }
+
     /// Nodes in the tree.
     pub fn tree_nodes(&self) -> usize {
         self.tree.len()
@@ -147,6 +177,16 @@ impl<G: Game, const P: usize> Search<G, P> {
 
     /// Searches until a limit is reached and reports the result.
     pub fn run(&mut self, limits: &Limits) -> SearchReport {
+        self.run_with(limits, |_, _| true)
+    }
+
+    /// [`Search::run`] with a hook called every few iterations (every [`CHECK_EVERY`]) with the
+    /// search and the iterations and time of this run so far; the search stops when it returns
+    /// false. The engine uses it for its clock, info lines and early stops.
+    pub fn run_with<F>(&mut self, limits: &Limits, mut hook: F) -> SearchReport
+    where
+        F: FnMut(&Self, &Progress) -> bool,
+    {
         let start = Instant::now();
         self.stats = RunStats::default();
         if !self.ensure_root() || self.tree.node(ROOT).is_terminal() {
@@ -169,6 +209,14 @@ impl<G: Game, const P: usize> Search<G, P> {
                     .as_ref()
                     .is_some_and(|s| s.load(Ordering::Relaxed))
                 {
+                    break;
+                }
+                let progress = Progress {
+                    iterations: self.stats.iterations,
+                    elapsed: start.elapsed(),
+                };
+                self.stats.elapsed = progress.elapsed;
+                if !hook(self, &progress) {
                     break;
                 }
             }

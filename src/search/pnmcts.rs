@@ -65,12 +65,15 @@ impl<G: Game, const P: usize> Search<G, P> {
         let edges = self.tree.edges(id);
         let unvisited = edges
             .iter()
-            .filter(|e| e.child != NONE && self.tree.node(e.child).visits == 0)
+            .filter(|e| {
+                e.child != NONE && self.allowed(id, e.mv) && self.tree.node(e.child).visits == 0
+            })
             .count() as u32;
         if unvisited > 0 {
             let mut k = self.rng.below(unvisited);
             for (i, e) in edges.iter().enumerate() {
-                if e.child != NONE && self.tree.node(e.child).visits == 0 {
+                if e.child != NONE && self.allowed(id, e.mv) && self.tree.node(e.child).visits == 0
+                {
                     if k == 0 {
                         return i;
                     }
@@ -97,7 +100,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         let mut best = f32::NEG_INFINITY;
         let (mut pick, mut ties) = (usize::MAX, 0u32);
         for (i, e) in edges.iter().enumerate() {
-            if e.child == NONE {
+            if e.child == NONE || !self.allowed(id, e.mv) {
                 continue;
             }
             let c = self.tree.node(e.child);
@@ -174,16 +177,16 @@ impl<G: Game, const P: usize> Search<G, P> {
         let edges = self.tree.edges(id);
         let child = |e: &super::node::Edge| (e.child != NONE).then(|| self.tree.node(e.child));
         if self.params.pn_flags.final_move && node.pn[PROOF] == 0 && self.is_or_node(node) {
-            if let Some(i) = edges
-                .iter()
-                .position(|e| child(e).is_some_and(|c| c.pn[PROOF] == 0))
-            {
+            if let Some(i) = edges.iter().position(|e| {
+                self.allowed(id, e.mv) && child(e).is_some_and(|c| c.pn[PROOF] == 0)
+            }) {
                 return Some(i);
             }
         }
         edges
             .iter()
             .enumerate()
+            .filter(|(_, e)| self.allowed(id, e.mv))
             .max_by_key(|(i, e)| (child(e).map_or(0, |c| c.visits), std::cmp::Reverse(*i)))
             .map(|(i, _)| i)
     }

@@ -72,7 +72,8 @@ impl<G: Game, const P: usize> Search<G, P> {
             return None;
         }
         // (edge index, known value, visits, mean, plies)
-        let stats = edges.iter().enumerate().map(|(i, e)| {
+        let allowed = edges.iter().enumerate().filter(|(_, e)| self.allowed(id, e.mv));
+        let stats = allowed.map(|(i, e)| {
             if e.child == NONE {
                 (i, None, 0, f32::NEG_INFINITY, 0)
             } else {
@@ -191,5 +192,122 @@ impl<G: Game, const P: usize> Search<G, P> {
         let w = ((1.0 + report.value - d) / 2.0).clamp(0.0, 1.0 - d);
         report.wdl = [w, d, (1.0 - w - d).max(0.0)];
         report
+    }
+}
+
+/// One root move with its line, for MultiPV output.
+#[derive(Clone, Debug)]
+pub struct RootLine {
+    pub mv: Move,
+    /// The line starting with `mv`.
+    pub pv: Vec<Move>,
+    /// Expected utility for the side to move after `mv`, in [-1, 1].
+    pub value: f32,
+    /// The proven result of `mv` for the side to move (plies counted from the root).
+    pub proven: Option<Proven>,
+    pub visits: u32,
+}
+
+impl<G: Game, const P: usize> Search<G, P> {
+    /// Up to `k` root moves, best first: the final-move choice, then proven wins, then the others
+    /// by visits and value, proven losses last.
+    pub fn root_lines(&self, k: usize) -> Vec<RootLine> {
+        if self.tree.is_empty() || k == 0 {
+            return Vec::new();
+        }
+        let root = *self.tree.node(ROOT);
+        let m = root.mover as usize;
+        let best = self.best_edge(ROOT);
+        let mut lines: Vec<(usize, RootLine)> = self
+            .tree
+            .edges(ROOT)
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| self.allowed(ROOT, e.mv))
+            .map(|(i, e)| {
+                let mut pv = vec![e.mv];
+                let line = if e.child == NONE {
+                    RootLine {
+                        mv: e.mv,
+                        pv,
+                        value: root.mean(m),
+                        proven: None,
+                        visits: 0,
+                    }
+                } else {
+                    let c = self.tree.node(e.child);
+                    let mut id = e.child;
+                    while let Some(j) = self.best_edge(id) {
+                        let edge = self.tree.edges(id)[j];
+                        pv.push(edge.mv);
+                        if edge.child == NONE || pv.len() >= 64 {
+                            break;
+                        }
+                        id = edge.child;
+                    }
+                    let known = self.known_value(c, m);
+                    let plies = c.proof_plies as u32 + 1;
+                    RootLine {
+                        mv: e.mv,
+                        pv,
+                        value: known.map_or_else(
+                            || {
+                                if self.params.algorithm.uses_bounds() {
+                                    c.mean(m).clamp(
+                                        super::node::from_bound(c.lo[m]),
+                                        super::node::from_bound(c.hi[m]),
+                                    )
+                                } else {
+                                    c.mean(m)
+                                }
+                            },
+                            super::node::from_bound,
+                        ),
+                        proven: known.map(|v| match v {
+                            WIN => Proven::Win { plies },
+                            LOSS => Proven::Loss { plies },
+                            _ => Proven::Draw { plies },
+                        }),
+                        visits: c.visits,
+                    }
+                };
+                (i, line)
+            })
+            .collect();
+        let class = |l: &RootLine| match l.proven {
+            Some(Proven::Win { .. }) => 0,
+            Some(Proven::Loss { .. }) => 2,
+            _ => 1,
+        };
+        lines.sort_by(|(ia, a), (ib, b)| {
+            (Some(*ib) == best)
+                .cmp(&(Some(*ia) == best))
+                .then(class(a).cmp(&class(b)))
+                .then(b.visits.cmp(&a.visits))
+                .then(b.value.total_cmp(&a.value))
+                .then(ia.cmp(ib))
+        });
+        lines.into_iter().take(k).map(|(_, l)| l).collect()
+    }
+
+    /// Visits of the two most visited root moves the search may choose (for early stopping: the
+    /// leader cannot be overtaken when the gap exceeds the iterations left).
+    pub fn root_top_two_visits(&self) -> (u32, u32) {
+        if self.tree.is_empty() {
+            return (0, 0);
+        }
+        let mut top = (0, 0);
+        for e in self.tree.edges(ROOT) {
+            if e.child == NONE || !self.allowed(ROOT, e.mv) {
+                continue;
+            }
+            let v = self.tree.node(e.child).visits;
+            if v > top.0 {
+                top = (v, top.0);
+            } else if v > top.1 {
+                top.1 = v;
+            }
+        }
+        top
     }
 }

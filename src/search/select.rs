@@ -36,7 +36,11 @@ impl<G: Game, const P: usize> Search<G, P> {
         let mut best = f32::NEG_INFINITY;
         let mut pick = 0;
         let mut ties = 0u32;
+        let restricted = id == super::ROOT && !self.root_moves.is_empty();
         for (i, edge) in self.tree.edges(id).iter().enumerate() {
+            if restricted && !self.allowed(id, edge.mv) {
+                continue;
+            }
             let (exploit, explore) = if edge.child == NONE {
                 (fpu, ln_n.sqrt())
             } else {

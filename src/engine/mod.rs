@@ -1,0 +1,273 @@
+//! The engine behind every protocol: a game-erased [`Session`] (position, history and search
+//! tree of one game), the [`SearchJob`] a protocol hands it, the [`SearchControl`] block through
+//! which `stop` and `ponderhit` reach a running search, and the structured [`SearchInfo`] it
+//! reports. Protocol code formats these; it never touches the tree.
+
+pub mod session;
+pub mod time;
+pub mod worker;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::game::{Dialect, GameError, GameInfo, Outcome};
+use crate::search::{Proven, SearchParams};
+pub use session::new_session;
+use time::Budget;
+
+/// One game being played: everything a protocol needs, without knowing the game's type.
+/// Moves and positions are text in the protocol's [`Dialect`]. Every method that takes input
+/// leaves the session unchanged when it returns an error.
+pub trait Session: Send {
+    /// The game's registry facts.
+    fn game(&self) -> &'static GameInfo;
+    fn params(&self) -> &SearchParams;
+    /// Replaces the search parameters (and drops the tree when they differ).
+    fn set_params(&mut self, params: SearchParams);
+    /// Back to the start position with an empty tree.
+    fn new_game(&mut self);
+    /// Sets the position to `start` (`None`: the game's start) followed by `moves`. When the new
+    /// position extends the current one by a few moves, the search tree is kept.
+    fn set_position(
+        &mut self,
+        start: Option<&str>,
+        moves: &[&str],
+        dialect: Dialect,
+    ) -> Result<(), GameError>;
+    /// Plays one move; returns it in the dialect's notation.
+    fn play(&mut self, text: &str, dialect: Dialect) -> Result<String, GameError>;
+    /// Takes back the last move; false when there is none.
+    fn undo(&mut self) -> bool;
+    /// Index of the player to move (0 = first player).
+    fn side_to_move(&self) -> usize;
+    /// The legal moves, in the dialect's notation.
+    fn legal_moves(&self, dialect: Dialect) -> Vec<String>;
+    /// The result, counting history rules (repetition) and the length cap.
+    fn outcome(&self) -> Option<Outcome>;
+    /// The current position as the dialect writes it.
+    fn position_text(&self, dialect: Dialect) -> String;
+    fn diagram(&self) -> String;
+    /// Moves played since the start position.
+    fn plies(&self) -> usize;
+    /// Searches the current position (see [`SearchJob`]); `emit` receives periodic snapshots.
+    /// Returns the final snapshot, whose `best` is the move to play.
+    fn search(
+        &mut self,
+        job: &SearchJob,
+        control: &SearchControl,
+        emit: &mut dyn FnMut(SearchInfo),
+    ) -> SearchInfo;
+}
+
+/// What a protocol asks of one search. Time limits are not here: they live in the
+/// [`SearchControl`], where `ponderhit` can change them during the search.
+#[derive(Clone, Debug)]
+pub struct SearchJob {
+    pub dialect: Dialect,
+    /// Iterations (playouts) of this search.
+    pub iterations: Option<u64>,
+    /// Nodes in the tree.
+    pub nodes: Option<u64>,
+    /// Mean selection depth.
+    pub depth: Option<u32>,
+    /// Root lines to report (MultiPV), at least 1.
+    pub multipv: usize,
+    /// Root moves to consider (`searchmoves`); empty: all.
+    pub searchmoves: Vec<String>,
+    /// Time between periodic snapshots when nothing changes.
+    pub info_interval: Duration,
+}
+
+impl Default for SearchJob {
+    fn default() -> SearchJob {
+        SearchJob {
+            dialect: Dialect::Native,
+            iterations: None,
+            nodes: None,
+            depth: None,
+            multipv: 1,
+            searchmoves: Vec::new(),
+            info_interval: Duration::from_secs(1),
+        }
+    }
+}
+
+/// Shared between the protocol controller and a running search: the stop flag, whether the
+/// search is unlimited (pondering or infinite: it never ends by a limit), and the deadlines.
+/// Plain atomics with relaxed ordering: they are flags, the results travel through channels.
+#[derive(Debug)]
+pub struct SearchControl {
+    stop: Arc<AtomicBool>,
+    unlimited: AtomicBool,
+    epoch: Instant,
+    /// Deadlines in microseconds since `epoch`; `u64::MAX` for none.
+    soft_us: AtomicU64,
+    hard_us: AtomicU64,
+}
+
+impl Default for SearchControl {
+    fn default() -> SearchControl {
+        SearchControl::new()
+    }
+}
+
+impl SearchControl {
+    pub fn new() -> SearchControl {
+        SearchControl {
+            stop: Arc::new(AtomicBool::new(false)),
+            unlimited: AtomicBool::new(false),
+            epoch: Instant::now(),
+            soft_us: AtomicU64::new(u64::MAX),
+            hard_us: AtomicU64::new(u64::MAX),
+        }
+    }
+
+    /// Asks the search to finish as soon as possible.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The flag itself, for [`crate::search::Limits::stop`].
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// Pondering or infinite: no limit ends the search, only [`SearchControl::stop`].
+    pub fn set_unlimited(&self, unlimited: bool) {
+        self.unlimited.store(unlimited, Ordering::Relaxed);
+    }
+
+    pub fn unlimited(&self) -> bool {
+        self.unlimited.load(Ordering::Relaxed)
+    }
+
+    /// Starts the clock of `budget` now (`None`: no time limit).
+    pub fn set_budget(&self, budget: Option<Budget>) {
+        let now = self.epoch.elapsed();
+        let at = |d: Duration| (now + d).as_micros().min(u64::MAX as u128 - 1) as u64;
+        let (soft, hard) = budget.map_or((u64::MAX, u64::MAX), |b| (at(b.soft), at(b.hard)));
+        self.soft_us.store(soft, Ordering::Relaxed);
+        self.hard_us.store(hard, Ordering::Relaxed);
+    }
+
+    /// Time until the soft and the hard deadline (`None` where there is none); zero once passed.
+    pub fn time_left(&self) -> (Option<Duration>, Option<Duration>) {
+        let now = self.epoch.elapsed().as_micros() as u64;
+        let left = |us: u64| (us != u64::MAX).then(|| Duration::from_micros(us.saturating_sub(now)));
+        (
+            left(self.soft_us.load(Ordering::Relaxed)),
+            left(self.hard_us.load(Ordering::Relaxed)),
+        )
+    }
+}
+
+/// A snapshot of a search, with moves already written in the job's dialect.
+#[derive(Clone, Debug, Default)]
+pub struct SearchInfo {
+    /// Root lines, best first (MultiPV); empty when there is no legal move.
+    pub lines: Vec<InfoLine>,
+    /// Mean and maximum selection depth.
+    pub depth: u32,
+    pub seldepth: u32,
+    /// Iterations of this search (each one a node visit plus a playout).
+    pub iterations: u64,
+    /// Nodes in the tree.
+    pub tree_nodes: u64,
+    pub time: Duration,
+    /// Tree memory used, per mille of the cap.
+    pub hashfull: u32,
+    /// The move to play and the expected reply.
+    pub best: Option<String>,
+    pub ponder: Option<String>,
+}
+
+impl SearchInfo {
+    pub fn nps(&self) -> u64 {
+        (self.iterations as f64 / self.time.as_secs_f64().max(1e-3)) as u64
+    }
+}
+
+/// One root move's line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InfoLine {
+    /// The line, starting with the root move.
+    pub pv: Vec<String>,
+    /// Expected utility for the side to move, in [-1, 1].
+    pub value: f32,
+    /// Win/draw/loss per mille for the side to move.
+    pub wdl: [u32; 3],
+    pub proven: Option<Proven>,
+    pub visits: u32,
+}
+
+/// The documented centipawn-like scale of a value in [-1, 1] (lc0's mapping): 0 stays 0, a
+/// value of 0.5 is about +90, values near 1 grow steeply.
+pub fn centipawns(value: f32) -> i32 {
+    let q = value.clamp(-0.999, 0.999) as f64;
+    (90.0 * (1.563_754_189_7 * q).tan()).round() as i32
+}
+
+/// UCI's `mate` distance in moves of a proven win (positive) or loss (negative) in `plies`.
+pub fn mate_moves(proven: Proven) -> Option<i32> {
+    match proven {
+        Proven::Win { plies } => Some(plies.div_ceil(2) as i32),
+        Proven::Loss { plies } => Some(-(plies.div_ceil(2) as i32)),
+        Proven::Draw { .. } => None,
+    }
+}
+
+/// An error of a protocol command, with the message the protocol prints.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineError(pub String);
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn score_mapping_is_odd_and_monotone() {
+        assert_eq!(centipawns(0.0), 0);
+        assert_eq!(centipawns(-0.5), -centipawns(0.5));
+        assert!((85..=95).contains(&centipawns(0.5)), "{}", centipawns(0.5));
+        let mut last = i32::MIN;
+        for k in -100..=100 {
+            let cp = centipawns(k as f32 / 100.0);
+            assert!(cp >= last);
+            last = cp;
+        }
+    }
+
+    #[test]
+    fn mate_counts_moves_of_the_winner() {
+        assert_eq!(mate_moves(Proven::Win { plies: 1 }), Some(1));
+        assert_eq!(mate_moves(Proven::Win { plies: 3 }), Some(2));
+        assert_eq!(mate_moves(Proven::Loss { plies: 2 }), Some(-1));
+        assert_eq!(mate_moves(Proven::Draw { plies: 4 }), None);
+    }
+
+    #[test]
+    fn deadlines_start_when_set_and_none_means_unlimited() {
+        let c = SearchControl::new();
+        assert_eq!(c.time_left(), (None, None));
+        c.set_budget(Some(Budget {
+            soft: Duration::from_secs(10),
+            hard: Duration::from_secs(20),
+        }));
+        let (soft, hard) = c.time_left();
+        assert!(soft.unwrap() <= Duration::from_secs(10) && soft.unwrap() > Duration::from_secs(9));
+        assert!(hard.unwrap() > soft.unwrap());
+        c.set_budget(None);
+        assert_eq!(c.time_left(), (None, None));
+    }
+}

@@ -1,0 +1,400 @@
+//! [`GameSession`]: the [`Session`] of one concrete game — its position and history (a
+//! [`Record`]), and its search with the tree kept across the moves of a game.
+
+use std::time::{Duration, Instant};
+
+use super::{InfoLine, SearchControl, SearchInfo, SearchJob, Session};
+use crate::game::record::Record;
+use crate::game::registry::{self, GameVisitor};
+use crate::game::{Dialect, Game, GameError, GameInfo, Move, MoveList, Outcome};
+use crate::search::{Limits, Proven, Search, SearchParams, SearchReport};
+
+/// The longest game a session records before declaring a draw (the protocols' games are
+/// bounded by the game rules first; this only stops endless shuffling).
+const MAX_PLIES: u32 = 10_000;
+/// Below this share of the soft budget, early stops are not considered (estimates are noise).
+const MIN_ITERATIONS_FOR_EARLY_STOP: u64 = 256;
+/// A snapshot is sent early (before the heartbeat interval) when the best move changed, but not
+/// more often than this.
+const MIN_INFO_GAP: Duration = Duration::from_millis(100);
+
+/// A new session of the game called `name` (any alias), with `params`.
+pub fn new_session(name: &str, params: SearchParams) -> Result<Box<dyn Session>, GameError> {
+    registry::visit(name, NewSession { params })?
+}
+
+struct NewSession {
+    params: SearchParams,
+}
+
+impl GameVisitor for NewSession {
+    type Output = Result<Box<dyn Session>, GameError>;
+    fn visit<G: Game>(self) -> Self::Output {
+        if G::NUM_PLAYERS != 2 {
+            return Err(GameError::UnknownGame(format!(
+                "{} ({} players: the engine plays two-player games only)",
+                G::INFO.name,
+                G::NUM_PLAYERS
+            )));
+        }
+        Ok(Box::new(GameSession::<G>::new(self.params)))
+    }
+}
+
+/// The session of game `G` (two players).
+pub struct GameSession<G: Game> {
+    /// The start position and the moves since, as the protocol gave them.
+    start: G,
+    moves: Vec<Move>,
+    record: Record<G>,
+    search: Search<G, 2>,
+}
+
+impl<G: Game> GameSession<G> {
+    pub fn new(params: SearchParams) -> GameSession<G> {
+        GameSession {
+            start: G::start(),
+            moves: Vec::new(),
+            record: Record::new(G::start(), MAX_PLIES),
+            search: Search::new(params, G::start()),
+        }
+    }
+
+    fn position(&self) -> &G {
+        self.record.position()
+    }
+
+    /// Reads `moves` from `start`, checking each; the record of the result.
+    fn replay(start: &G, moves: &[&str], dialect: Dialect) -> Result<(Record<G>, Vec<Move>), GameError> {
+        let mut record = Record::new(start.clone(), MAX_PLIES);
+        let mut played = Vec::with_capacity(moves.len());
+        for text in moves {
+            if record.outcome().is_some() {
+                return Err(GameError::illegal(text, "the game is already over"));
+            }
+            let m = record.position().parse_move_in(text, dialect)?;
+            record.play(m);
+            played.push(m);
+        }
+        Ok((record, played))
+    }
+
+    /// Brings the search root to the current position, keeping the tree when the position is
+    /// reachable from the old root by the moves `extra` (or, for a bare position, within two
+    /// plies of it).
+    fn sync_search(&mut self, extra: Option<&[Move]>) {
+        let target = self.record.position().clone();
+        if let Some(extra) = extra {
+            for &m in extra {
+                self.search.advance(m);
+            }
+            if *self.search.position() == target {
+                return;
+            }
+        } else if let Some(path) = self.path_from_root(&target) {
+            for m in path {
+                self.search.advance(m);
+            }
+            return;
+        }
+        self.search.set_position(target);
+    }
+
+    /// One or two moves that lead from the search root to `target`, if any.
+    fn path_from_root(&self, target: &G) -> Option<Vec<Move>> {
+        let root = self.search.position();
+        if root == target {
+            return Some(Vec::new());
+        }
+        let (mut first, mut second) = (MoveList::new(), MoveList::new());
+        root.legal_moves(&mut first);
+        for &a in first.iter() {
+            let mut p = root.clone();
+            p.play(a);
+            if p == *target {
+                return Some(vec![a]);
+            }
+            p.legal_moves(&mut second);
+            for &b in second.iter() {
+                let mut q = p.clone();
+                q.play(b);
+                if q == *target {
+                    return Some(vec![a, b]);
+                }
+            }
+        }
+        None
+    }
+
+    /// The answer without searching: the only legal move, or nothing at a finished game.
+    fn immediate(&self, job: &SearchJob, legal: &MoveList) -> SearchInfo {
+        let best = legal
+            .iter()
+            .next()
+            .map(|&m| self.position().format_move_in(m, job.dialect));
+        SearchInfo {
+            lines: best
+                .iter()
+                .map(|b| InfoLine {
+                    pv: vec![b.clone()],
+                    value: 0.0,
+                    wdl: [0, 1000, 0],
+                    proven: None,
+                    visits: 0,
+                })
+                .collect(),
+            best,
+            ..SearchInfo::default()
+        }
+    }
+}
+
+/// `moves` from the search root, written in `dialect`.
+fn format_line<G: Game>(search: &Search<G, 2>, moves: &[Move], dialect: Dialect) -> Vec<String> {
+    let mut position = search.position().clone();
+    moves
+        .iter()
+        .map(|&m| {
+            let text = position.format_move_in(m, dialect);
+            position.play(m);
+            text
+        })
+        .collect()
+}
+
+/// The snapshot of `search` as it is now (`report` is its current report).
+fn snapshot<G: Game>(search: &Search<G, 2>, report: &SearchReport, job: &SearchJob) -> SearchInfo {
+    let lines = search
+        .root_lines(job.multipv.max(1))
+        .into_iter()
+        .enumerate()
+        .map(|(k, line)| {
+            // The first line is the report's: its value and WDL use the whole run.
+            let (value, wdl, proven) = if k == 0 {
+                (report.value, report.wdl, report.proven.or(line.proven))
+            } else {
+                (line.value, wdl_of(line.value, line.proven), line.proven)
+            };
+            InfoLine {
+                pv: format_line(search, &line.pv, job.dialect),
+                value,
+                wdl: per_mille(wdl),
+                proven,
+                visits: line.visits,
+            }
+        })
+        .collect::<Vec<_>>();
+    let best = lines.first().and_then(|l| l.pv.first().cloned());
+    let ponder = lines.first().and_then(|l| l.pv.get(1).cloned());
+    SearchInfo {
+        lines,
+        depth: report.avg_depth.round() as u32,
+        seldepth: report.max_depth,
+        iterations: report.iterations,
+        tree_nodes: report.nodes as u64,
+        time: report.elapsed,
+        hashfull: (report.memory_bytes as u64 * 1000 / report.memory_budget.max(1) as u64) as u32,
+        best,
+        ponder,
+    }
+}
+
+/// The WDL of a root line from its value (no draw estimate per move).
+fn wdl_of(value: f32, proven: Option<Proven>) -> [f32; 3] {
+    match proven {
+        Some(Proven::Win { .. }) => [1.0, 0.0, 0.0],
+        Some(Proven::Loss { .. }) => [0.0, 0.0, 1.0],
+        Some(Proven::Draw { .. }) => [0.0, 1.0, 0.0],
+        None => {
+            let w = ((1.0 + value) / 2.0).clamp(0.0, 1.0);
+            [w, 0.0, 1.0 - w]
+        }
+    }
+}
+
+/// Per-mille integers that sum to exactly 1000.
+fn per_mille(wdl: [f32; 3]) -> [u32; 3] {
+    let w = (wdl[0].clamp(0.0, 1.0) * 1000.0).round() as u32;
+    let l = ((wdl[2].clamp(0.0, 1.0) * 1000.0).round() as u32).min(1000 - w);
+    [w, 1000 - w - l, l]
+}
+
+impl<G: Game> Session for GameSession<G> {
+    fn game(&self) -> &'static GameInfo {
+        &G::INFO
+    }
+
+    fn params(&self) -> &SearchParams {
+        self.search.params()
+    }
+
+    fn set_params(&mut self, params: SearchParams) {
+        if params != *self.search.params() {
+            self.search = Search::new(params, self.position().clone());
+        }
+    }
+
+    fn new_game(&mut self) {
+        self.start = G::start();
+        self.moves.clear();
+        self.record = Record::new(G::start(), MAX_PLIES);
+        self.search.set_position(G::start());
+    }
+
+    fn set_position(
+        &mut self,
+        start: Option<&str>,
+        moves: &[&str],
+        dialect: Dialect,
+    ) -> Result<(), GameError> {
+        let start = match start {
+            None => G::start(),
+            Some(text) => G::parse_position_in(text, dialect)?,
+        };
+        let (record, played) = Self::replay(&start, moves, dialect)?;
+        // Same start and the old moves a prefix of the new ones: advance the tree along the
+        // extra moves. Otherwise look for the position near the old root.
+        let extends = start == self.start
+            && played.len() >= self.moves.len()
+            && played[..self.moves.len()] == self.moves[..];
+        let extra = extends.then(|| played[self.moves.len()..].to_vec());
+        self.start = start;
+        self.moves = played;
+        self.record = record;
+        self.sync_search(extra.as_deref());
+        Ok(())
+    }
+
+    fn play(&mut self, text: &str, dialect: Dialect) -> Result<String, GameError> {
+        if self.record.outcome().is_some() {
+            return Err(GameError::illegal(text, "the game is already over"));
+        }
+        let m = self.position().parse_move_in(text, dialect)?;
+        let written = self.position().format_move_in(m, dialect);
+        self.record.play(m);
+        self.moves.push(m);
+        self.sync_search(Some(&[m]));
+        Ok(written)
+    }
+
+    fn undo(&mut self) -> bool {
+        if self.moves.pop().is_none() {
+            return false;
+        }
+        let mut record = Record::new(self.start.clone(), MAX_PLIES);
+        for &m in &self.moves {
+            record.play(m);
+        }
+        self.record = record;
+        self.search.set_position(self.position().clone());
+        true
+    }
+
+    fn side_to_move(&self) -> usize {
+        self.position().to_move().0 as usize
+    }
+
+    fn legal_moves(&self, dialect: Dialect) -> Vec<String> {
+        if self.record.outcome().is_some() {
+            return Vec::new();
+        }
+        let mut list = MoveList::new();
+        self.position().legal_moves(&mut list);
+        list.iter()
+            .map(|&m| self.position().format_move_in(m, dialect))
+            .collect()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.record.outcome()
+    }
+
+    fn position_text(&self, dialect: Dialect) -> String {
+        self.position().to_position_in(dialect)
+    }
+
+    fn diagram(&self) -> String {
+        self.position().diagram()
+    }
+
+    fn plies(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn search(
+        &mut self,
+        job: &SearchJob,
+        control: &SearchControl,
+        emit: &mut dyn FnMut(SearchInfo),
+    ) -> SearchInfo {
+        let mut legal = MoveList::new();
+        if self.record.outcome().is_none() {
+            self.position().legal_moves(&mut legal);
+        }
+        let mut allowed: Vec<Move> = job
+            .searchmoves
+            .iter()
+            .filter_map(|t| self.position().parse_move_in(t, job.dialect).ok())
+            .collect();
+        allowed.dedup();
+        if legal.is_empty() {
+            return self.immediate(job, &legal);
+        }
+        if legal.len() == 1 && !control.unlimited() {
+            // One legal move: play it at once (pondering and infinite searches still search).
+            return self.immediate(job, &legal);
+        }
+        self.search.restrict_root(&allowed);
+        let limits = Limits {
+            stop: Some(control.stop_flag()),
+            ..Limits::default()
+        };
+        let mut last_info = Instant::now();
+        let mut last_best = None;
+        let report = self.search.run_with(&limits, |search, progress| {
+            if !control.unlimited() {
+                let iterations = progress.iterations;
+                if job.iterations.is_some_and(|n| iterations >= n)
+                    || job.nodes.is_some_and(|n| search.tree_nodes() as u64 >= n)
+                    || search.root_solved()
+                {
+                    return false;
+                }
+                if let Some(depth) = job.depth {
+                    let mean = search.mean_depth();
+                    if mean >= depth as f32 {
+                        return false;
+                    }
+                }
+                let (soft, hard) = control.time_left();
+                if soft.is_some_and(|t| t.is_zero()) || hard.is_some_and(|t| t.is_zero()) {
+                    return false;
+                }
+                // The leader cannot be overtaken in the iterations left before the soft
+                // deadline: stop now.
+                if let Some(left) = soft {
+                    if iterations >= MIN_ITERATIONS_FOR_EARLY_STOP {
+                        let rate = iterations as f64 / progress.elapsed.as_secs_f64().max(1e-6);
+                        let (first, second) = search.root_top_two_visits();
+                        if f64::from(first - second) > rate * left.as_secs_f64() {
+                            return false;
+                        }
+                    }
+                }
+            }
+            let now = Instant::now();
+            let since = now - last_info;
+            if since >= MIN_INFO_GAP {
+                let best = search.best_move();
+                if since >= job.info_interval || best != last_best {
+                    last_best = best;
+                    last_info = now;
+                    let report = search.report();
+                    emit(snapshot(search, &report, job));
+                }
+            }
+            true
+        });
+        snapshot(&self.search, &report, job)
+    }
+}

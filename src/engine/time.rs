@@ -1,0 +1,149 @@
+//! Time management shared by every protocol: from a clock situation to a soft budget (stop after
+//! it) and a hard one (never go past it).
+
+use std::time::Duration;
+
+/// Moves we expect still to play when the clock does not say (sudden death).
+pub const DEFAULT_MOVES_TO_GO: u32 = 30;
+/// The least a timed move is given, so that a nearly empty clock still produces a move.
+pub const MIN_MOVE_TIME: Duration = Duration::from_millis(1);
+
+/// Our clock at the start of a move.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Clock {
+    /// Main time left.
+    pub remaining: Duration,
+    /// Added after each of our moves.
+    pub increment: Duration,
+    /// Moves until the next time control (`None`: sudden death).
+    pub moves_to_go: Option<u32>,
+    /// Japanese byo-yomi: time every move may use once the main time is gone.
+    pub byoyomi: Duration,
+}
+
+/// How long one search may run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Stop at the first check after this.
+    pub soft: Duration,
+    /// Never search longer than this.
+    pub hard: Duration,
+}
+
+impl Budget {
+    /// A fixed time per move (`movetime`), less the overhead.
+    pub fn fixed(time: Duration, overhead: Duration) -> Budget {
+        let t = time.saturating_sub(overhead).max(MIN_MOVE_TIME);
+        Budget { soft: t, hard: t }
+    }
+
+    /// The budget of one move from the clock. `overhead` is what the transport and the client
+    /// lose per move (the `Move Overhead` option); it is kept out of every budget.
+    pub fn from_clock(clock: &Clock, overhead: Duration) -> Budget {
+        let usable = clock.remaining.saturating_sub(overhead);
+        let byoyomi = clock.byoyomi.saturating_sub(overhead);
+        let moves = clock
+            .moves_to_go
+            .unwrap_or(DEFAULT_MOVES_TO_GO)
+            .clamp(1, 100);
+        // The share of the main time for this move, plus most of the increment (which arrives
+        // after the move, so only what is already on the clock may be spent).
+        let share = usable / moves + clock.increment.mul_f64(0.75).min(usable / 2);
+        // A cap on any single move: the last move before a time control may use most of what is
+        // left; otherwise keep a reserve for the moves to come.
+        let cap = if moves == 1 {
+            usable.mul_f64(0.8)
+        } else {
+            usable.mul_f64(0.4)
+        };
+        let soft = (share.min(cap) + byoyomi).max(MIN_MOVE_TIME);
+        let hard = ((share * 3).min(cap) + byoyomi).max(soft);
+        Budget { soft, hard }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(x: u64) -> Duration {
+        Duration::from_millis(x)
+    }
+
+    #[test]
+    fn sudden_death_spends_a_share_and_never_the_whole_clock() {
+        let b = Budget::from_clock(
+            &Clock {
+                remaining: ms(60_000),
+                ..Clock::default()
+            },
+            ms(50),
+        );
+        assert_eq!(b.soft, ms(59_950) / 30);
+        assert!(b.hard >= b.soft && b.hard <= ms(59_950).mul_f64(0.4));
+    }
+
+    #[test]
+    fn increment_adds_but_a_tiny_clock_stays_safe() {
+        let with_inc = Budget::from_clock(
+            &Clock {
+                remaining: ms(5_000),
+                increment: ms(100),
+                ..Clock::default()
+            },
+            ms(50),
+        );
+        assert!(with_inc.soft > ms(4_950) / 30);
+        // 120 ms left with a 1 s increment: the increment is not spendable yet.
+        let tiny = Budget::from_clock(
+            &Clock {
+                remaining: ms(120),
+                increment: ms(1_000),
+                ..Clock::default()
+            },
+            ms(50),
+        );
+        assert!(tiny.hard <= ms(70), "{tiny:?}");
+        let empty = Budget::from_clock(
+            &Clock {
+                remaining: ms(10),
+                ..Clock::default()
+            },
+            ms(50),
+        );
+        assert_eq!(empty, Budget { soft: MIN_MOVE_TIME, hard: MIN_MOVE_TIME });
+    }
+
+    #[test]
+    fn last_move_before_the_control_may_use_most_but_not_all() {
+        let b = Budget::from_clock(
+            &Clock {
+                remaining: ms(10_000),
+                moves_to_go: Some(1),
+                ..Clock::default()
+            },
+            ms(0),
+        );
+        assert_eq!(b.hard, ms(8_000));
+        assert_eq!(b.soft, ms(8_000));
+    }
+
+    #[test]
+    fn byoyomi_is_spent_every_move_once_main_time_is_gone() {
+        let b = Budget::from_clock(
+            &Clock {
+                remaining: ms(0),
+                byoyomi: ms(1_000),
+                ..Clock::default()
+            },
+            ms(100),
+        );
+        assert_eq!(b, Budget { soft: ms(900), hard: ms(900) });
+    }
+
+    #[test]
+    fn fixed_time_subtracts_the_overhead() {
+        assert_eq!(Budget::fixed(ms(1_000), ms(30)).hard, ms(970));
+        assert_eq!(Budget::fixed(ms(10), ms(30)).hard, MIN_MOVE_TIME);
+    }
+}

@@ -1,0 +1,80 @@
+//! The search worker: one long-lived thread that takes a session and a job, searches, and hands
+//! the session back with the result. Ownership travels through channels, so the controller
+//! never shares the tree with a running search.
+
+use std::sync::mpsc::{channel, Sender};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use super::{SearchControl, SearchInfo, SearchJob, Session};
+
+/// What the worker reports.
+pub enum WorkerEvent {
+    /// A periodic snapshot of the running search.
+    Info(SearchInfo),
+    /// The search ended: the session comes back with the final snapshot.
+    Done(Box<dyn Session>, SearchInfo),
+}
+
+struct Job {
+    session: Box<dyn Session>,
+    job: SearchJob,
+    control: Arc<SearchControl>,
+}
+
+/// Handle of the worker thread. Dropping it closes the job queue; the thread ends after its
+/// current search (the process does not wait for it).
+pub struct Worker {
+    jobs: Option<Sender<Job>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Worker {
+    /// Starts the thread; its events go to `events`, wrapped by `From`.
+    pub fn spawn<E: From<WorkerEvent> + Send + 'static>(events: Sender<E>) -> Worker {
+        let (jobs, queue) = channel::<Job>();
+        let thread = std::thread::Builder::new()
+            .name("search".into())
+            .spawn(move || {
+                for Job {
+                    mut session,
+                    job,
+                    control,
+                } in queue
+                {
+                    let mut emit = |info: SearchInfo| {
+                        let _ = events.send(WorkerEvent::Info(info).into());
+                    };
+                    let info = session.search(&job, &control, &mut emit);
+                    if events.send(WorkerEvent::Done(session, info).into()).is_err() {
+                        break;
+                    }
+                }
+            })
+            .ok();
+        Worker {
+            jobs: Some(jobs),
+            thread,
+        }
+    }
+
+    /// Starts a search; the session comes back in [`WorkerEvent::Done`]. If the thread could
+    /// not be started, the search runs on the caller's thread instead (and blocks it).
+    pub fn start(
+        &self,
+        session: Box<dyn Session>,
+        job: SearchJob,
+        control: Arc<SearchControl>,
+    ) -> Result<(), (Box<dyn Session>, SearchJob)> {
+        match &self.jobs {
+            Some(jobs) if self.thread.is_some() => jobs
+                .send(Job {
+                    session,
+                    job,
+                    control,
+                })
+                .map_err(|e| (e.0.session, e.0.job)),
+            _ => Err((session, job)),
+        }
+    }
+}

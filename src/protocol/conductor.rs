@@ -1,0 +1,197 @@
+//! The search lifecycle every protocol shares: hand the session to the worker, hold or release
+//! the result (the bestmove gate of pondering and infinite searches), stop and wait. It
+//! guarantees one result per started search.
+
+use std::collections::VecDeque;
+use std::sync::mpsc::Receiver;
+use std::sync::Arc;
+
+use super::Event;
+use crate::engine::worker::{Worker, WorkerEvent};
+use crate::engine::{SearchControl, SearchInfo, SearchJob, Session};
+
+/// A search in progress.
+struct Running {
+    control: Arc<SearchControl>,
+    /// Pondering or infinite: the result waits for `stop` (or `ponderhit`).
+    hold: bool,
+    /// A finished search's result waiting behind the gate.
+    held: Option<SearchInfo>,
+}
+
+/// Owns the session while idle, the worker, and the event stream (stdin lines and worker events).
+pub struct Conductor {
+    session: Option<Box<dyn Session>>,
+    worker: Worker,
+    running: Option<Running>,
+    events: Receiver<Event>,
+    /// Events read while waiting for a search to end, handled afterwards in order.
+    queue: VecDeque<Event>,
+}
+
+/// What a worker event means for the protocol.
+pub enum Outcome {
+    /// Print this snapshot (an `info` line).
+    Info(SearchInfo),
+    /// The search is over and its result may be announced now (once).
+    Finished(SearchInfo),
+    /// Nothing to print.
+    Quiet,
+}
+
+impl Conductor {
+    pub fn new(session: Box<dyn Session>, worker: Worker, events: Receiver<Event>) -> Conductor {
+        Conductor {
+            session: Some(session),
+            worker,
+            running: None,
+            events,
+            queue: VecDeque::new(),
+        }
+    }
+
+    /// The next event: queued ones first; `Eof` once input and worker are gone.
+    pub fn next_event(&mut self) -> Event {
+        if let Some(e) = self.queue.pop_front() {
+            return e;
+        }
+        self.events.recv().unwrap_or(Event::Eof)
+    }
+
+    /// Puts an event back at the end of the queue (read early, handled in turn).
+    pub fn defer(&mut self, event: Event) {
+        self.queue.push_back(event);
+    }
+
+    /// Puts an event back to be handled next.
+    pub fn defer_front(&mut self, event: Event) {
+        self.queue.push_front(event);
+    }
+
+    pub fn searching(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// The session; `None` only while a search runs (call [`Conductor::wait`] first).
+    pub fn session(&mut self) -> Option<&mut Box<dyn Session>> {
+        self.session.as_mut()
+    }
+
+    /// Replaces the session (a new game); the caller has waited for any search.
+    pub fn replace_session(&mut self, session: Box<dyn Session>) {
+        self.session = Some(session);
+    }
+
+    /// Starts a search of the session. `hold`: keep the result until [`Conductor::stop`] or
+    /// [`Conductor::release`]. If no worker thread exists, the search runs here and its
+    /// result is queued.
+    pub fn start(&mut self, job: SearchJob, control: Arc<SearchControl>, hold: bool) {
+        let Some(session) = self.session.take() else {
+            return;
+        };
+        self.running = Some(Running {
+            control: Arc::clone(&control),
+            hold,
+            held: None,
+        });
+        if let Err((mut session, job)) = self.worker.start(session, job, Arc::clone(&control)) {
+            let info = session.search(&job, &control, &mut |_| {});
+            self.queue
+                .push_back(Event::Worker(WorkerEvent::Done(session, info)));
+        }
+    }
+
+    /// Interprets a worker event.
+    pub fn on_worker(&mut self, event: WorkerEvent) -> Outcome {
+        match event {
+            WorkerEvent::Info(info) => {
+                if self.running.as_ref().is_some_and(|r| r.held.is_none()) {
+                    Outcome::Info(info)
+                } else {
+                    Outcome::Quiet
+                }
+            }
+            WorkerEvent::Done(session, info) => {
+                self.session = Some(session);
+                match &mut self.running {
+                    Some(r) if r.hold => {
+                        r.held = Some(info);
+                        Outcome::Quiet
+                    }
+                    Some(_) => {
+                        self.running = None;
+                        Outcome::Finished(info)
+                    }
+                    None => Outcome::Quiet,
+                }
+            }
+        }
+    }
+
+    /// Asks the running search to stop. Its result comes as `Finished` from [`on_worker`], or
+    /// right here when it was already held. Nothing happens when idle.
+    ///
+    /// [`on_worker`]: Conductor::on_worker
+    pub fn stop(&mut self) -> Option<SearchInfo> {
+        let r = self.running.as_mut()?;
+        r.control.stop();
+        r.hold = false;
+        let held = r.held.take();
+        if held.is_some() {
+            self.running = None;
+        }
+        held
+    }
+
+    /// Lifts the gate (`ponderhit` turning a ponder search into a normal one); a held result is
+    /// returned to be announced now.
+    pub fn release(&mut self) -> Option<SearchInfo> {
+        let r = self.running.as_mut()?;
+        r.hold = false;
+        let held = r.held.take();
+        if held.is_some() {
+            self.running = None;
+        }
+        held
+    }
+
+    /// The control block of the running search.
+    pub fn control(&self) -> Option<&Arc<SearchControl>> {
+        self.running.as_ref().map(|r| &r.control)
+    }
+
+    /// Stops the running search and waits for it; returns its result (to be announced: every
+    /// started search gets exactly one). Input read meanwhile is queued.
+    pub fn wait(&mut self) -> Option<SearchInfo> {
+        if let Some(held) = self.stop() {
+            return Some(held);
+        }
+        self.running.as_ref()?;
+        // A search that ran on this thread left its result in the queue.
+        if let Some(k) = self
+            .queue
+            .iter()
+            .position(|e| matches!(e, Event::Worker(WorkerEvent::Done(..))))
+        {
+            if let Some(Event::Worker(w)) = self.queue.remove(k) {
+                if let Outcome::Finished(info) = self.on_worker(w) {
+                    return Some(info);
+                }
+            }
+        }
+        loop {
+            match self.events.recv() {
+                Ok(Event::Worker(w)) => {
+                    if let Outcome::Finished(info) = self.on_worker(w) {
+                        return Some(info);
+                    }
+                }
+                Ok(other) => self.queue.push_back(other),
+                Err(_) => {
+                    self.running = None;
+                    return None;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,673 @@
+//! GTP version 2: exact framing (`=`/`?`, optional ids, one blank line after each response and
+//! none inside), the core commands, game selection (`list_games`/`set_game`), time settings with
+//! a lag buffer, and `lz-analyze` streaming analysis that ends at the next input line.
+
+use std::sync::mpsc::{Receiver, Sender};
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::conductor::{Conductor, Outcome};
+use super::options::{self, Target};
+use super::{Event, Output, Settings};
+use crate::engine::time::{Budget, Clock};
+use crate::engine::worker::Worker;
+use crate::engine::{new_session, SearchControl, SearchInfo, SearchJob};
+use crate::game::registry::{self, GAMES};
+use crate::game::{Dialect, Player};
+use crate::search::{Proven, SearchParams};
+
+/// Every command gpn answers, in `list_commands` order.
+const COMMANDS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "reg_genmove",
+    "undo",
+    "showboard",
+    "final_score",
+    "list_games",
+    "set_game",
+    "time_settings",
+    "time_left",
+    "kgs-time_settings",
+    "lz-analyze",
+    "gpn-setoption",
+    "gpn-legal_moves",
+];
+
+/// Per-move time when the controller has set no time: GTP has no `go movetime`.
+const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
+
+/// The time system set by `time_settings` / `kgs-time_settings`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum TimeSystem {
+    /// No time settings: `DEFAULT_MOVE_TIME` (or `gpn-setoption movetime`) per move.
+    Unset,
+    /// No limit at all (`time_settings M B 0` with B > 0, or `kgs-time_settings none`).
+    NoLimit,
+    Absolute,
+    /// Canadian: after the main time, `period` for every `stones` moves.
+    Canadian { period: Duration, stones: u32 },
+    /// Japanese: after the main time, `periods` periods of `period` each.
+    Byoyomi { period: Duration },
+}
+
+struct Controller {
+    out: Output,
+    conductor: Conductor,
+    params: SearchParams,
+    overhead: Duration,
+    move_time: Duration,
+    komi: f64,
+    time: TimeSystem,
+    main_time: Duration,
+    /// From `time_left`: seconds left and stones (Canadian) or periods (Japanese), per player.
+    time_left: [Option<(Duration, u32)>; 2],
+}
+
+/// A parsed command line: id, command name, arguments.
+struct Command {
+    id: Option<String>,
+    name: String,
+    args: Vec<String>,
+}
+
+/// GTP preprocessing: control characters dropped (tabs become spaces), comments cut; `None`
+/// for a line with nothing left.
+fn preprocess(line: &str) -> Option<Command> {
+    let cleaned: String = line
+        .chars()
+        .filter_map(|c| match c {
+            '\t' => Some(' '),
+            c if c.is_control() => None,
+            c => Some(c),
+        })
+        .collect();
+    let cleaned = cleaned.split('#').next().unwrap_or("");
+    let mut words = cleaned.split_whitespace();
+    let first = words.next()?;
+    let (id, name) = if first.chars().all(|c| c.is_ascii_digit()) {
+        (Some(first.to_string()), words.next().unwrap_or("").to_string())
+    } else {
+        (None, first.to_string())
+    };
+    Some(Command {
+        id,
+        name,
+        args: words.map(str::to_string).collect(),
+    })
+}
+
+/// The response text: `=id result` or `?id message`, lines without blank ones, then a blank line.
+fn frame(ok: bool, id: &Option<String>, body: &str) -> String {
+    // A body starting with a newline (a board) begins on the line after the status.
+    let separator = if body.starts_with('\n') { "\n" } else { " " };
+    let body: Vec<&str> = body.lines().filter(|l| !l.trim().is_empty()).collect();
+    let head = format!("{}{}", if ok { '=' } else { '?' }, id.as_deref().unwrap_or(""));
+    if body.is_empty() {
+        format!("{head}\n\n")
+    } else {
+        format!("{head}{separator}{}\n\n", body.join("\n"))
+    }
+}
+
+/// `b`/`black` is the first player, `w`/`white` the second.
+fn colour(text: &str) -> Option<usize> {
+    match text.to_ascii_lowercase().as_str() {
+        "b" | "black" => Some(0),
+        "w" | "white" => Some(1),
+        _ => None,
+    }
+}
+
+/// The name `list_games` gives a game (the names Quarry and gtp-rhino use where they exist).
+fn gtp_game_name(name: &str) -> &str {
+    match name {
+        "reversi" => "Othello",
+        other => other,
+    }
+}
+
+/// Board size of a game (its first number, "8x8" → 8).
+fn board_size(board: &str) -> Option<u32> {
+    board.split(['x', 'X']).next()?.trim().parse().ok()
+}
+
+/// Runs GTP until `quit` or end of input.
+pub fn run(settings: Settings, tx: Sender<Event>, rx: Receiver<Event>) {
+    let params = SearchParams::default();
+    let game = settings.game.clone().unwrap_or_else(|| "reversi".to_string());
+    let Ok(session) = new_session(&game, params.clone()) else {
+        return;
+    };
+    let worker = Worker::spawn(tx);
+    let mut c = Controller {
+        out: Output::new(),
+        conductor: Conductor::new(session, worker, rx),
+        params,
+        overhead: Duration::from_millis(50),
+        move_time: DEFAULT_MOVE_TIME,
+        komi: 0.0,
+        time: TimeSystem::Unset,
+        main_time: Duration::ZERO,
+        time_left: [None, None],
+    };
+    for (name, value) in &settings.options {
+        if let Err(e) = c.set_option(name, value) {
+            log::warn!("--option {name}: {e}");
+        }
+    }
+    loop {
+        match c.conductor.next_event() {
+            Event::Line(line) => {
+                if let Some(cmd) = preprocess(&line) {
+                    if !c.command(cmd) {
+                        break;
+                    }
+                }
+            }
+            Event::Worker(w) => {
+                // Only a search abandoned by an analysis can end here; nothing to print.
+                let _ = c.conductor.on_worker(w);
+            }
+            Event::Eof => break,
+        }
+    }
+    if let Some(control) = c.conductor.control() {
+        control.stop();
+    }
+}
+
+impl Controller {
+    fn respond(&self, id: &Option<String>, result: Result<String, String>) {
+        let text = match result {
+            Ok(body) => frame(true, id, &body),
+            Err(message) => frame(false, id, &message),
+        };
+        self.out.send(&text);
+    }
+
+    /// Handles one command; false after `quit`.
+    fn command(&mut self, cmd: Command) -> bool {
+        // Whatever ran in the background (an abandoned analysis) ends before anything else.
+        let _ = self.conductor.wait();
+        let id = cmd.id.clone();
+        let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
+        let result = match cmd.name.as_str() {
+            "protocol_version" => Ok("2".to_string()),
+            "name" => Ok("gpn".to_string()),
+            "version" => Ok(env!("CARGO_PKG_VERSION").to_string()),
+            "known_command" => Ok(args
+                .first()
+                .is_some_and(|c| COMMANDS.contains(c))
+                .to_string()),
+            "list_commands" => Ok(COMMANDS.join("\n")),
+            "quit" => {
+                self.respond(&id, Ok(String::new()));
+                return false;
+            }
+            "boardsize" => self.boardsize(&args),
+            "clear_board" => {
+                self.session_do(|s| s.new_game());
+                Ok(String::new())
+            }
+            "komi" => match args.first().and_then(|k| k.parse::<f64>().ok()) {
+                Some(k) => {
+                    self.komi = k;
+                    Ok(String::new())
+                }
+                None => Err("syntax error".to_string()),
+            },
+            "play" => self.play(&args),
+            "genmove" => self.genmove(&args, true),
+            "reg_genmove" => self.genmove(&args, false),
+            "undo" => match self.conductor.session().map(|s| s.undo()) {
+                Some(true) => Ok(String::new()),
+                _ => Err("cannot undo".to_string()),
+            },
+            "showboard" => Ok(self.showboard()),
+            "final_score" => self.final_score(),
+            "list_games" => Ok(GAMES
+                .iter()
+                .map(|g| gtp_game_name(g.name))
+                .collect::<Vec<_>>()
+                .join("\n")),
+            "set_game" => self.set_game(&args),
+            "time_settings" => self.time_settings(&args),
+            "time_left" => self.time_left(&args),
+            "kgs-time_settings" => self.kgs_time_settings(&args),
+            "lz-analyze" => {
+                self.analyze(&id, &args);
+                return true;
+            }
+            "gpn-setoption" => match args.split_first() {
+                Some((name, value)) => self.set_option(name, &value.join(" ")),
+                None => Err("syntax error".to_string()),
+            },
+            "gpn-legal_moves" => Ok(self
+                .conductor
+                .session()
+                .map(|s| s.legal_moves(Dialect::Gtp).join(" "))
+                .unwrap_or_default()),
+            "" => Err("syntax error".to_string()),
+            _ => Err("unknown command".to_string()),
+        };
+        self.respond(&id, result);
+        true
+    }
+
+    fn session_do(&mut self, f: impl FnOnce(&mut Box<dyn crate::engine::Session>)) {
+        if let Some(s) = self.conductor.session() {
+            f(s);
+        }
+    }
+
+    /// `gpn-setoption <name> <value>`: the UCI options (by UCI or USI name) plus `movetime`
+    /// (ms per move when no time is set).
+    fn set_option(&mut self, name: &str, value: &str) -> Result<String, String> {
+        if name.eq_ignore_ascii_case("movetime") {
+            let ms: u64 = value
+                .trim()
+                .parse()
+                .map_err(|_| format!("movetime: '{value}' is not a number"))?;
+            self.move_time = Duration::from_millis(ms.max(1));
+            return Ok(String::new());
+        }
+        let option = options::find(name).ok_or(format!("unknown option '{name}'"))?;
+        let value = options::check_value(option, value)?;
+        match option.target {
+            Target::Variant => return self.set_game(&[value.as_str()]),
+            Target::Hash => options::apply_param(&mut self.params, "hash", &value)?,
+            Target::Param(p) => options::apply_param(&mut self.params, p, &value)?,
+            Target::MoveOverhead => {
+                self.overhead = Duration::from_millis(value.parse().unwrap_or(50))
+            }
+            Target::Ponder | Target::MultiPv | Target::ShowWdl => {
+                return Err(format!("{} has no meaning in GTP", option.uci))
+            }
+        }
+        let params = self.params.clone();
+        self.session_do(|s| s.set_params(params));
+        Ok(String::new())
+    }
+
+    fn set_game(&mut self, args: &[&str]) -> Result<String, String> {
+        let name = args.join(" ");
+        let game = registry::canonical_name(&name)
+            .or_else(|| {
+                GAMES
+                    .iter()
+                    .find(|g| gtp_game_name(g.name).eq_ignore_ascii_case(&name))
+                    .map(|g| g.name)
+            })
+            .ok_or("unsupported game".to_string())?;
+        let session = new_session(game, self.params.clone()).map_err(|e| e.to_string())?;
+        self.conductor.replace_session(session);
+        Ok(String::new())
+    }
+
+    /// `boardsize N`: a new game; the current game's size, or the game of the same family with
+    /// that size (breakthrough 6/7/8, loa 7/8).
+    fn boardsize(&mut self, args: &[&str]) -> Result<String, String> {
+        let n: u32 = args
+            .first()
+            .and_then(|a| a.parse().ok())
+            .ok_or("syntax error")?;
+        let current = self
+            .conductor
+            .session()
+            .map(|s| s.game())
+            .ok_or("unacceptable size")?;
+        if board_size(current.board) == Some(n) {
+            self.session_do(|s| s.new_game());
+            return Ok(String::new());
+        }
+        let family = current.name.trim_end_matches(char::is_numeric);
+        let family = family.trim_end_matches(|c: char| c == 'x' || c.is_numeric());
+        let sibling = GAMES
+            .iter()
+            .find(|g| g.name.starts_with(family) && board_size(g.board) == Some(n));
+        match sibling {
+            Some(g) => self.set_game(&[g.name]),
+            None => Err("unacceptable size".to_string()),
+        }
+    }
+
+    /// Plays a forced pass for the side to move when `player` is not to move but the other
+    /// side has only a pass (GTP controllers skip passes they consider implicit).
+    fn align_turn(&mut self, player: usize) -> Result<(), String> {
+        let Some(s) = self.conductor.session() else {
+            return Err("engine busy".to_string());
+        };
+        if s.side_to_move() == player || s.outcome().is_some() {
+            return Ok(());
+        }
+        let legal = s.legal_moves(Dialect::Gtp);
+        if legal.len() == 1 && legal[0].eq_ignore_ascii_case("pass") {
+            s.play("pass", Dialect::Gtp).map_err(|e| e.to_string())?;
+            return Ok(());
+        }
+        Err(format!(
+            "illegal move: it is {}'s turn",
+            if s.side_to_move() == 0 { "black" } else { "white" }
+        ))
+    }
+
+    fn play(&mut self, args: &[&str]) -> Result<String, String> {
+        let player = args.first().and_then(|c| colour(c)).ok_or("syntax error")?;
+        // A missing vertex is a pass (some GUIs send `play b`).
+        let vertex = args.get(1).copied().unwrap_or("pass");
+        self.align_turn(player)?;
+        let s = self.conductor.session().ok_or("engine busy")?;
+        s.play(vertex, Dialect::Gtp)
+            .map(|_| String::new())
+            .map_err(|e| format!("illegal move: {e}"))
+    }
+
+    /// The budget of the next move of `player`.
+    fn budget(&self, player: usize) -> Budget {
+        let left = self.time_left[player];
+        match self.time {
+            TimeSystem::Unset => Budget::fixed(self.move_time, Duration::ZERO),
+            TimeSystem::NoLimit => Budget::fixed(self.move_time, Duration::ZERO),
+            TimeSystem::Absolute => {
+                let remaining = left.map_or(self.main_time, |(t, _)| t);
+                Budget::from_clock(
+                    &Clock {
+                        remaining,
+                        ..Clock::default()
+                    },
+                    self.overhead,
+                )
+            }
+            TimeSystem::Canadian { period, stones } => match left {
+                // In byo-yomi: `t` for the `s` stones still to play in this period.
+                Some((t, s)) if s > 0 => Budget::from_clock(
+                    &Clock {
+                        remaining: t,
+                        moves_to_go: Some(s),
+                        ..Clock::default()
+                    },
+                    self.overhead,
+                ),
+                other => {
+                    let main = other.map_or(self.main_time, |(t, _)| t);
+                    // Main time, then at least the byo-yomi's share per stone.
+                    let share = period / stones.max(1);
+                    Budget::from_clock(
+                        &Clock {
+                            remaining: main,
+                            byoyomi: if main.is_zero() { share } else { Duration::ZERO },
+                            ..Clock::default()
+                        },
+                        self.overhead,
+                    )
+                }
+            },
+            TimeSystem::Byoyomi { period } => match left {
+                // In byo-yomi (KGS reports periods left): the period's time is ours every move.
+                Some((t, p)) if p > 0 => Budget::from_clock(
+                    &Clock {
+                        byoyomi: t.min(period),
+                        ..Clock::default()
+                    },
+                    self.overhead,
+                ),
+                other => Budget::from_clock(
+                    &Clock {
+                        remaining: other.map_or(self.main_time, |(t, _)| t),
+                        byoyomi: period,
+                        ..Clock::default()
+                    },
+                    self.overhead,
+                ),
+            },
+        }
+    }
+
+    fn genmove(&mut self, args: &[&str], play: bool) -> Result<String, String> {
+        let player = args.first().and_then(|c| colour(c)).ok_or("syntax error")?;
+        self.align_turn(player)?;
+        {
+            let s = self.conductor.session().ok_or("engine busy")?;
+            if s.outcome().is_some() {
+                return Err("game is over".to_string());
+            }
+        }
+        let control = Arc::new(SearchControl::new());
+        control.set_budget(Some(self.budget(player)));
+        let job = SearchJob {
+            dialect: Dialect::Gtp,
+            ..SearchJob::default()
+        };
+        self.conductor.start(job, control, false);
+        let info = self.finish_search();
+        let best = info.best.ok_or("game is over")?;
+        if play {
+            let s = self.conductor.session().ok_or("engine busy")?;
+            s.play(&best, Dialect::Gtp).map_err(|e| e.to_string())?;
+        }
+        Ok(best)
+    }
+
+    /// Waits for the running search to end by itself (GTP answers in order; input read
+    /// meanwhile waits its turn).
+    fn finish_search(&mut self) -> SearchInfo {
+        let mut later = Vec::new();
+        let info = loop {
+            match self.conductor.next_event() {
+                Event::Worker(w) => {
+                    if let Outcome::Finished(info) = self.conductor.on_worker(w) {
+                        break info;
+                    }
+                }
+                Event::Eof => {
+                    later.push(Event::Eof);
+                    break self.conductor.wait().unwrap_or_default();
+                }
+                line => later.push(line),
+            }
+        };
+        for e in later {
+            self.conductor.defer(e);
+        }
+        info
+    }
+
+    fn showboard(&mut self) -> String {
+        match self.conductor.session() {
+            Some(s) => format!("\n{}", s.diagram()),
+            None => String::new(),
+        }
+    }
+
+    fn final_score(&mut self) -> Result<String, String> {
+        let s = self.conductor.session().ok_or("cannot score")?;
+        let outcome = s.outcome().ok_or("cannot score: the game is not over")?;
+        Ok(match outcome.winner() {
+            Some(Player(0)) => "B+1".to_string(),
+            Some(_) => "W+1".to_string(),
+            None => "0".to_string(),
+        })
+    }
+
+    fn time_settings(&mut self, args: &[&str]) -> Result<String, String> {
+        let n: Vec<u64> = args
+            .iter()
+            .map(|a| a.parse::<u64>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| "syntax error")?;
+        let [main, period, stones] = n[..] else {
+            return Err("syntax error".to_string());
+        };
+        self.main_time = Duration::from_secs(main);
+        self.time = match (period, stones) {
+            (0, _) => TimeSystem::Absolute,
+            (_, 0) => TimeSystem::NoLimit,
+            (p, s) => TimeSystem::Canadian {
+                period: Duration::from_secs(p),
+                stones: s as u32,
+            },
+        };
+        self.time_left = [None, None];
+        Ok(String::new())
+    }
+
+    fn kgs_time_settings(&mut self, args: &[&str]) -> Result<String, String> {
+        let num = |k: usize| -> Result<u64, String> {
+            args.get(k)
+                .and_then(|a| a.parse().ok())
+                .ok_or("syntax error".to_string())
+        };
+        let system = args.first().map(|s| s.to_ascii_lowercase()).unwrap_or_default();
+        self.time = match system.as_str() {
+            "none" => TimeSystem::NoLimit,
+            "absolute" => {
+                self.main_time = Duration::from_secs(num(1)?);
+                TimeSystem::Absolute
+            }
+            "byoyomi" => {
+                self.main_time = Duration::from_secs(num(1)?);
+                num(3)?;
+                TimeSystem::Byoyomi {
+                    period: Duration::from_secs(num(2)?),
+                }
+            }
+            "canadian" => {
+                self.main_time = Duration::from_secs(num(1)?);
+                TimeSystem::Canadian {
+                    period: Duration::from_secs(num(2)?),
+                    stones: num(3)? as u32,
+                }
+            }
+            _ => return Err("syntax error".to_string()),
+        };
+        self.time_left = [None, None];
+        Ok(String::new())
+    }
+
+    fn time_left(&mut self, args: &[&str]) -> Result<String, String> {
+        let player = args.first().and_then(|c| colour(c)).ok_or("syntax error")?;
+        let secs: f64 = args
+            .get(1)
+            .and_then(|t| t.parse().ok())
+            .ok_or("syntax error")?;
+        let stones: u32 = args
+            .get(2)
+            .and_then(|s| s.parse().ok())
+            .ok_or("syntax error")?;
+        self.time_left[player] = Some((Duration::from_secs_f64(secs.max(0.0)), stones));
+        Ok(String::new())
+    }
+
+    /// `lz-analyze [colour] [interval]`: `=` at once, then one `info` line per interval with
+    /// every searched move, until the next input line ends it (with the blank line).
+    fn analyze(&mut self, id: &Option<String>, args: &[&str]) {
+        let mut interval_cs = 100u64;
+        for a in args {
+            if let Ok(n) = a.parse::<u64>() {
+                interval_cs = n.max(1);
+            }
+        }
+        if let Some(p) = args.first().and_then(|c| colour(c)) {
+            if let Err(e) = self.align_turn(p) {
+                return self.respond(id, Err(e));
+            }
+        }
+        let finished = !self.conductor.session().is_some_and(|s| s.outcome().is_none());
+        self.out.send(&format!("={}", id.as_deref().unwrap_or("")));
+        if finished {
+            self.out.send("");
+            return;
+        }
+        let control = Arc::new(SearchControl::new());
+        control.set_unlimited(true);
+        let job = SearchJob {
+            dialect: Dialect::Gtp,
+            multipv: 256,
+            info_interval: Duration::from_millis(interval_cs * 10),
+            ..SearchJob::default()
+        };
+        self.conductor.start(job, control, true);
+        loop {
+            match self.conductor.next_event() {
+                Event::Worker(w) => {
+                    if let Outcome::Info(info) = self.conductor.on_worker(w) {
+                        self.out.send(&analysis_line(&info));
+                    }
+                }
+                other => {
+                    let _ = self.conductor.wait();
+                    self.out.send("");
+                    self.conductor.defer_front(other);
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// One `lz-analyze` line: `info move V visits N winrate W prior P lcb L order K pv ...` per
+/// move (winrate, prior and lcb in 1/10000), plus gpn's `proof` field (win, loss, draw, none).
+fn analysis_line(info: &SearchInfo) -> String {
+    let n = info.lines.len().max(1);
+    let mut parts = Vec::new();
+    for (k, line) in info.lines.iter().enumerate() {
+        let Some(mv) = line.pv.first() else { continue };
+        let winrate = ((line.value + 1.0) / 2.0 * 10_000.0).round().clamp(0.0, 10_000.0) as u32;
+        let proof = match line.proven {
+            Some(Proven::Win { .. }) => "win",
+            Some(Proven::Loss { .. }) => "loss",
+            Some(Proven::Draw { .. }) => "draw",
+            None => "none",
+        };
+        parts.push(format!(
+            "info move {mv} visits {} winrate {winrate} prior {} lcb {winrate} order {k} proof {proof} pv {}",
+            line.visits,
+            10_000 / n,
+            line.pv.join(" ")
+        ));
+    }
+    parts.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn preprocessing_follows_the_spec() {
+        let c = preprocess("12 play\tb D5 # comment").unwrap();
+        assert_eq!(c.id.as_deref(), Some("12"));
+        assert_eq!(c.name, "play");
+        assert_eq!(c.args, vec!["b", "D5"]);
+        assert!(preprocess("   # only a comment").is_none());
+        assert!(preprocess("\u{7}").is_none());
+    }
+
+    #[test]
+    fn frames_have_one_blank_line_and_none_inside() {
+        assert_eq!(frame(true, &Some("3".into()), "2"), "=3 2\n\n");
+        assert_eq!(frame(false, &None, "unknown command"), "? unknown command\n\n");
+        assert_eq!(frame(true, &None, "a\n\nb\n"), "= a\nb\n\n");
+        assert_eq!(frame(true, &None, ""), "=\n\n");
+        assert_eq!(frame(true, &None, "\n1 x\n2 o"), "=\n1 x\n2 o\n\n");
+    }
+
+    #[test]
+    fn colours_and_sizes() {
+        assert_eq!(colour("B"), Some(0));
+        assert_eq!(colour("white"), Some(1));
+        assert_eq!(colour("red"), None);
+        assert_eq!(board_size("8x8"), Some(8));
+        assert_eq!(board_size("7x6"), Some(7));
+    }
+}

@@ -1,0 +1,602 @@
+//! UCI and USI: the controller (the only stdout writer) reading commands, driving the search
+//! through the [`Conductor`], and writing `info`, `bestmove` and `checkmate` lines.
+
+use std::sync::mpsc::{Receiver, Sender};
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::conductor::{Conductor, Outcome};
+use super::options::{self, Target};
+use super::{Event, Output, Protocol, Settings};
+use crate::engine::time::{Budget, Clock};
+use crate::engine::worker::Worker;
+use crate::engine::{
+    centipawns, mate_moves, new_session, SearchControl, SearchInfo, SearchJob,
+};
+use crate::game::registry;
+use crate::game::Dialect;
+use crate::search::{Proven, SearchParams};
+
+/// The `go` keywords; `searchmoves` takes moves until the next one of these.
+const GO_KEYWORDS: &[&str] = &[
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "movetime",
+    "depth",
+    "nodes",
+    "mate",
+    "infinite",
+    "ponder",
+    "searchmoves",
+    "byoyomi",
+];
+
+/// The parameters of one `go`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Go {
+    /// Clocks of the first and the second player (UCI `wtime`/`btime`, USI `btime`/`wtime`).
+    pub time: [Option<Duration>; 2],
+    pub inc: [Duration; 2],
+    pub movestogo: Option<u32>,
+    pub movetime: Option<Duration>,
+    pub byoyomi: Duration,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// UCI `mate N` (moves); USI `go mate` (a time in ms, or infinite) sets `usi_mate`.
+    pub mate: Option<u32>,
+    pub usi_mate: Option<Option<Duration>>,
+    pub infinite: bool,
+    pub ponder: bool,
+    pub searchmoves: Vec<String>,
+}
+
+impl Go {
+    /// Reads the words after `go`; unknown words are skipped (with their values), bad numbers
+    /// are errors.
+    pub fn parse(words: &[&str], usi: bool) -> Result<Go, String> {
+        let mut go = Go::default();
+        let mut i = 0;
+        let ms = |w: Option<&&str>, name: &str| -> Result<Duration, String> {
+            let text = w.ok_or(format!("go {name}: a value is needed"))?;
+            let v: i64 = text
+                .parse()
+                .map_err(|_| format!("go {name}: '{text}' is not a number"))?;
+            Ok(Duration::from_millis(v.max(0) as u64))
+        };
+        let count = |w: Option<&&str>, name: &str| -> Result<u64, String> {
+            let text = w.ok_or(format!("go {name}: a value is needed"))?;
+            text.parse()
+                .map_err(|_| format!("go {name}: '{text}' is not a count"))
+        };
+        // USI: btime is the first player's (Sente's) clock; UCI: wtime is the first player's.
+        let (first, second) = if usi {
+            ("btime", "wtime")
+        } else {
+            ("wtime", "btime")
+        };
+        let (first_inc, second_inc) = if usi {
+            ("binc", "winc")
+        } else {
+            ("winc", "binc")
+        };
+        while i < words.len() {
+            let w = words[i];
+            let next = words.get(i + 1);
+            let mut used = 2;
+            match w {
+                _ if w == first => go.time[0] = Some(ms(next, w)?),
+                _ if w == second => go.time[1] = Some(ms(next, w)?),
+                _ if w == first_inc => go.inc[0] = ms(next, w)?,
+                _ if w == second_inc => go.inc[1] = ms(next, w)?,
+                "movestogo" => go.movestogo = Some(count(next, w)?.min(u32::MAX as u64) as u32),
+                "movetime" => go.movetime = Some(ms(next, w)?),
+                "byoyomi" => go.byoyomi = ms(next, w)?,
+                "depth" => go.depth = Some(count(next, w)?.min(u32::MAX as u64) as u32),
+                "nodes" => go.nodes = Some(count(next, w)?),
+                "mate" if usi => match next {
+                    Some(&"infinite") | None => {
+                        go.usi_mate = Some(None);
+                        used = if next.is_some() { 2 } else { 1 };
+                    }
+                    Some(_) => go.usi_mate = Some(Some(ms(next, w)?)),
+                },
+                "mate" => go.mate = Some(count(next, w)?.min(u32::MAX as u64) as u32),
+                "infinite" => {
+                    go.infinite = true;
+                    used = 1;
+                }
+                "ponder" => {
+                    go.ponder = true;
+                    used = 1;
+                }
+                "searchmoves" => {
+                    let mut j = i + 1;
+                    while j < words.len() && !GO_KEYWORDS.contains(&words[j]) {
+                        go.searchmoves.push(words[j].to_string());
+                        j += 1;
+                    }
+                    used = j - i;
+                }
+                _ => used = 1, // unknown word (or a stray value): skip it
+            }
+            i += used;
+        }
+        Ok(go)
+    }
+
+    /// The time budget of this move for `side` (`None`: no time limit).
+    pub fn budget(&self, side: usize, overhead: Duration) -> Option<Budget> {
+        if let Some(t) = self.movetime {
+            return Some(Budget::fixed(t, overhead));
+        }
+        if let Some(Some(t)) = self.usi_mate {
+            return Some(Budget::fixed(t, overhead));
+        }
+        let remaining = self.time[side]?;
+        Some(Budget::from_clock(
+            &Clock {
+                remaining,
+                increment: self.inc[side],
+                moves_to_go: self.movestogo,
+                byoyomi: self.byoyomi,
+            },
+            overhead,
+        ))
+    }
+}
+
+/// The search that is running, as the controller sees it.
+struct Current {
+    go: Go,
+    side: usize,
+    /// Still pondering (no `ponderhit` yet).
+    pondering: bool,
+}
+
+struct Controller {
+    usi: bool,
+    dialect: Dialect,
+    out: Output,
+    conductor: Conductor,
+    params: SearchParams,
+    ponder: bool,
+    overhead: Duration,
+    multipv: usize,
+    show_wdl: bool,
+    current: Option<Current>,
+}
+
+/// Runs UCI (or USI) until `quit` or end of input.
+pub fn run(protocol: Protocol, settings: Settings, tx: Sender<Event>, rx: Receiver<Event>) {
+    let usi = protocol == Protocol::Usi;
+    let game = settings
+        .game
+        .clone()
+        .unwrap_or_else(|| if usi { "minishogi" } else { "breakthrough" }.to_string());
+    let params = SearchParams::default();
+    let out = Output::new();
+    let session = match new_session(&game, params.clone()) {
+        Ok(s) => s,
+        Err(e) => {
+            out.send(&format!("info string error {e}; playing breakthrough"));
+            match new_session("breakthrough", params.clone()) {
+                Ok(s) => s,
+                Err(_) => return,
+            }
+        }
+    };
+    let worker = Worker::spawn(tx);
+    let mut c = Controller {
+        usi,
+        dialect: if usi { Dialect::Usi } else { Dialect::Native },
+        out,
+        conductor: Conductor::new(session, worker, rx),
+        params,
+        ponder: false,
+        overhead: Duration::from_millis(50),
+        multipv: 1,
+        show_wdl: false,
+        current: None,
+    };
+    for (name, value) in &settings.options {
+        c.set_option(name, value);
+    }
+    loop {
+        match c.conductor.next_event() {
+            Event::Line(line) => {
+                if !c.command(&line) {
+                    break;
+                }
+            }
+            Event::Worker(w) => match c.conductor.on_worker(w) {
+                Outcome::Info(info) => c.send_info(&info),
+                Outcome::Finished(info) => c.finish(info),
+                Outcome::Quiet => {}
+            },
+            Event::Eof => break,
+        }
+    }
+    if let Some(control) = c.conductor.control() {
+        control.stop();
+    }
+}
+
+impl Controller {
+    fn error(&self, message: &str) {
+        self.out.send(&format!("info string error {message}"));
+    }
+
+    /// Handles one line; false to quit.
+    fn command(&mut self, line: &str) -> bool {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some(&cmd) = words.first() else {
+            return true;
+        };
+        let args = &words[1..];
+        match cmd {
+            "uci" | "usi" => self.handshake(),
+            "isready" => self.out.send("readyok"),
+            "quit" => return false,
+            "stop" => {
+                if let Some(info) = self.conductor.stop() {
+                    self.finish(info);
+                }
+            }
+            "ponderhit" => self.ponderhit(),
+            "setoption" => {
+                self.settle();
+                self.setoption(line);
+            }
+            "ucinewgame" | "usinewgame" => {
+                self.settle();
+                if let Some(s) = self.conductor.session() {
+                    s.new_game();
+                }
+            }
+            "position" => {
+                self.settle();
+                self.position(args);
+            }
+            "go" => {
+                self.settle();
+                self.go(args);
+            }
+            "gameover" => self.settle(),
+            "debug" | "register" => {}
+            "d" | "show" => {
+                self.settle();
+                self.show();
+            }
+            _ => self.error(&format!("unknown command '{cmd}'")),
+        }
+        true
+    }
+
+    /// Ends a running search first (an implicit `stop`), announcing its result.
+    fn settle(&mut self) {
+        if let Some(info) = self.conductor.wait() {
+            self.finish(info);
+        }
+    }
+
+    fn handshake(&self) {
+        let (proto_ok, usi) = if self.usi {
+            ("usiok", true)
+        } else {
+            ("uciok", false)
+        };
+        let mut text = format!(
+            "id name gpn {}\nid author the gpn developers\n",
+            env!("CARGO_PKG_VERSION")
+        );
+        for line in options::option_lines(usi) {
+            text.push_str(&line);
+            text.push('\n');
+        }
+        text.push_str(proto_ok);
+        self.out.send(&text);
+    }
+
+    /// `setoption name <id> [value <x>]`: the name may contain spaces; it ends at ` value `.
+    fn setoption(&mut self, line: &str) {
+        let rest = line.trim_start().strip_prefix("setoption").unwrap_or("").trim();
+        let Some(rest) = rest.strip_prefix("name") else {
+            return self.error("setoption: expected 'name'");
+        };
+        let rest = rest.trim();
+        let (name, value) = match rest.find(" value ") {
+            Some(k) => (rest[..k].trim(), rest[k + 7..].trim()),
+            None => (rest.strip_suffix(" value").unwrap_or(rest).trim(), ""),
+        };
+        self.set_option(name, value);
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) {
+        let Some(option) = options::find(name) else {
+            return self.error(&format!("unknown option '{name}'"));
+        };
+        let value = match options::check_value(option, value) {
+            Ok(v) => v,
+            Err(e) => return self.error(&e),
+        };
+        match option.target {
+            Target::Variant => match registry::canonical_name(&value) {
+                Some(game) => {
+                    let same = self
+                        .conductor
+                        .session()
+                        .is_some_and(|s| s.game().name == game);
+                    if !same {
+                        match new_session(game, self.params.clone()) {
+                            Ok(s) => self.conductor.replace_session(s),
+                            Err(e) => self.error(&e.to_string()),
+                        }
+                    }
+                }
+                None => self.error(&format!("unknown variant '{value}'")),
+            },
+            Target::Hash => self.set_param("hash", &value),
+            Target::Ponder => self.ponder = value == "true",
+            Target::MoveOverhead => {
+                self.overhead = Duration::from_millis(value.parse().unwrap_or(50))
+            }
+            Target::MultiPv => self.multipv = value.parse().unwrap_or(1),
+            Target::ShowWdl => self.show_wdl = value == "true",
+            Target::Param(p) => self.set_param(p, &value),
+        }
+    }
+
+    fn set_param(&mut self, name: &str, value: &str) {
+        match options::apply_param(&mut self.params, name, value) {
+            Ok(()) => {
+                let params = self.params.clone();
+                if let Some(s) = self.conductor.session() {
+                    s.set_params(params);
+                }
+            }
+            Err(e) => self.error(&e),
+        }
+    }
+
+    /// `position startpos|fen <fen>|sfen <sfen> [moves <m>...]`; on error the old position stays.
+    fn position(&mut self, args: &[&str]) {
+        let moves_at = args.iter().position(|&w| w == "moves");
+        let (head, moves) = match moves_at {
+            Some(k) => (&args[..k], &args[k + 1..]),
+            None => (args, &args[args.len()..]),
+        };
+        let start = match head.first() {
+            Some(&"startpos") => None,
+            Some(&"fen") | Some(&"sfen") => {
+                if head.len() < 2 {
+                    return self.error("position: the position string is missing");
+                }
+                Some(head[1..].join(" "))
+            }
+            Some(other) => return self.error(&format!("position: '{other}' is not startpos, fen or sfen")),
+            None => return self.error("position: expected startpos, fen or sfen"),
+        };
+        let dialect = self.dialect;
+        let Some(session) = self.conductor.session() else {
+            return;
+        };
+        if let Err(e) = session.set_position(start.as_deref(), moves, dialect) {
+            self.error(&format!("{e}; position unchanged"));
+        }
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        let go = match Go::parse(args, self.usi) {
+            Ok(go) => go,
+            Err(e) => {
+                // A go must still be answered: search with the default limits is wrong, so
+                // reply with a move at once.
+                self.error(&e);
+                Go {
+                    movetime: Some(Duration::from_millis(1)),
+                    ..Go::default()
+                }
+            }
+        };
+        let dialect = self.dialect;
+        let Some(session) = self.conductor.session() else {
+            return;
+        };
+        let side = session.side_to_move();
+        let legal = session.legal_moves(dialect);
+        let searchmoves: Vec<String> = go
+            .searchmoves
+            .iter()
+            .filter(|m| {
+                session
+                    .legal_moves(dialect)
+                    .iter()
+                    .any(|l| l.eq_ignore_ascii_case(m))
+            })
+            .cloned()
+            .collect();
+        if !go.searchmoves.is_empty() && searchmoves.is_empty() && !legal.is_empty() {
+            self.error("searchmoves: no legal move given; searching all moves");
+        }
+        let job = SearchJob {
+            dialect,
+            iterations: go.nodes,
+            depth: go.depth,
+            multipv: self.multipv,
+            searchmoves,
+            ..SearchJob::default()
+        };
+        let control = Arc::new(SearchControl::new());
+        let unlimited = go.ponder || go.infinite || go.usi_mate == Some(None);
+        control.set_unlimited(unlimited && go.usi_mate.is_none());
+        if !go.ponder {
+            control.set_budget(go.budget(side, self.overhead));
+        }
+        let hold = go.ponder || go.infinite;
+        self.current = Some(Current {
+            pondering: go.ponder,
+            go,
+            side,
+        });
+        self.conductor.start(job, control, hold);
+    }
+
+    fn ponderhit(&mut self) {
+        let overhead = self.overhead;
+        let Some(cur) = self.current.as_mut().filter(|c| c.pondering) else {
+            return;
+        };
+        cur.pondering = false;
+        let infinite = cur.go.infinite;
+        if let Some(control) = self.conductor.control() {
+            // The clock starts now, from the limits of the `go ponder`.
+            control.set_budget(cur.go.budget(cur.side, overhead));
+            control.set_unlimited(infinite);
+        }
+        if !infinite {
+            if let Some(info) = self.conductor.release() {
+                self.finish(info);
+            }
+        }
+    }
+
+    /// The `info` lines of a snapshot (one per MultiPV line).
+    fn info_text(&self, info: &SearchInfo) -> String {
+        let mut text = String::new();
+        let ms = info.time.as_millis();
+        for (k, line) in info.lines.iter().enumerate() {
+            let score = match line.proven.and_then(mate_moves) {
+                Some(n) => format!("mate {n}"),
+                None if matches!(line.proven, Some(Proven::Draw { .. })) => "cp 0".to_string(),
+                None => format!("cp {}", centipawns(line.value)),
+            };
+            text.push_str(&format!(
+                "info depth {} seldepth {} multipv {} score {score}",
+                info.depth.max(1),
+                info.seldepth.max(1),
+                k + 1
+            ));
+            if self.show_wdl {
+                let [w, d, l] = line.wdl;
+                text.push_str(&format!(" wdl {w} {d} {l}"));
+            }
+            text.push_str(&format!(
+                " nodes {} nps {} hashfull {} time {ms} pv {}\n",
+                info.iterations,
+                info.nps(),
+                info.hashfull.min(1000),
+                line.pv.join(" ")
+            ));
+        }
+        text
+    }
+
+    fn send_info(&self, info: &SearchInfo) {
+        let text = self.info_text(info);
+        if !text.is_empty() {
+            self.out.send(&text);
+        }
+    }
+
+    /// Announces a finished search: the final `info` and exactly one `bestmove` (or, for USI
+    /// `go mate`, one `checkmate`).
+    fn finish(&mut self, info: SearchInfo) {
+        let cur = self.current.take();
+        let mut text = self.info_text(&info);
+        if let Some(mate) = cur.as_ref().and_then(|c| c.go.usi_mate) {
+            let proven = info.lines.first().and_then(|l| l.proven);
+            let reply = match proven {
+                Some(Proven::Win { .. }) => {
+                    format!("checkmate {}", info.lines[0].pv.join(" "))
+                }
+                Some(_) => "checkmate nomate".to_string(),
+                None if info.lines.is_empty() => "checkmate nomate".to_string(),
+                None if mate.is_some() => "checkmate timeout".to_string(),
+                None => "checkmate nomate".to_string(),
+            };
+            text.push_str(&reply);
+            return self.out.send(&text);
+        }
+        match &info.best {
+            Some(best) => {
+                text.push_str(&format!("bestmove {best}"));
+                if let Some(p) = &info.ponder {
+                    text.push_str(&format!(" ponder {p}"));
+                }
+            }
+            None if self.usi => text.push_str("bestmove resign"),
+            None => text.push_str("bestmove (none)"),
+        }
+        self.out.send(&text);
+    }
+
+    fn show(&mut self) {
+        let dialect = self.dialect;
+        let Some(s) = self.conductor.session() else {
+            return;
+        };
+        let mut text = String::new();
+        for line in s.diagram().lines() {
+            text.push_str(&format!("info string {line}\n"));
+        }
+        text.push_str(&format!(
+            "info string game {} position {}\ninfo string legal {}",
+            s.game().name,
+            s.position_text(dialect),
+            s.legal_moves(dialect).join(" ")
+        ));
+        self.out.send(&text);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(x: u64) -> Duration {
+        Duration::from_millis(x)
+    }
+
+    #[test]
+    fn go_reads_clocks_by_protocol_and_skips_unknown_words() {
+        let words: Vec<&str> = "wtime 1000 btime 2000 winc 10 binc 20 movestogo 5 simulations 7"
+            .split(' ')
+            .collect();
+        let uci = Go::parse(&words, false).unwrap();
+        assert_eq!(uci.time, [Some(ms(1000)), Some(ms(2000))]);
+        assert_eq!(uci.inc, [ms(10), ms(20)]);
+        assert_eq!(uci.movestogo, Some(5));
+        let usi = Go::parse(&words, true).unwrap();
+        assert_eq!(usi.time, [Some(ms(2000)), Some(ms(1000))], "USI: btime is Sente's");
+    }
+
+    #[test]
+    fn go_searchmoves_run_until_the_next_keyword() {
+        let words: Vec<&str> = "searchmoves a2a3 b2b3 depth 4 ponder".split(' ').collect();
+        let go = Go::parse(&words, false).unwrap();
+        assert_eq!(go.searchmoves, vec!["a2a3", "b2b3"]);
+        assert_eq!(go.depth, Some(4));
+        assert!(go.ponder);
+    }
+
+    #[test]
+    fn go_reports_bad_numbers() {
+        assert!(Go::parse(&["wtime", "soon"], false).is_err());
+        assert!(Go::parse(&["nodes"], false).is_err());
+    }
+
+    #[test]
+    fn usi_go_mate_takes_a_time_or_infinite() {
+        assert_eq!(
+            Go::parse(&["mate", "infinite"], true).unwrap().usi_mate,
+            Some(None)
+        );
+        assert_eq!(
+            Go::parse(&["mate", "500"], true).unwrap().usi_mate,
+            Some(Some(ms(500)))
+        );
+    }
+}
