@@ -106,9 +106,10 @@ fn run_engine(args: &[String]) -> Result<(), CliError> {
         match flag.as_str() {
             "--protocol" => {
                 let v = value("--protocol")?;
-                settings.protocol = Some(crate::protocol::Protocol::parse(&v).ok_or_else(|| {
-                    CliError::Usage(format!("--protocol '{v}': expected uci, usi or gtp"))
-                })?);
+                settings.protocol =
+                    Some(crate::protocol::Protocol::parse(&v).ok_or_else(|| {
+                        CliError::Usage(format!("--protocol '{v}': expected uci, usi or gtp"))
+                    })?);
             }
             "--uci" | "--usi" | "--gtp" => {
                 settings.protocol = crate::protocol::Protocol::parse(&flag[2..]);
@@ -123,7 +124,9 @@ fn run_engine(args: &[String]) -> Result<(), CliError> {
                 let (name, val) = v.split_once('=').ok_or_else(|| {
                     CliError::Usage(format!("--option '{v}': expected name=value"))
                 })?;
-                settings.options.push((name.trim().to_string(), val.trim().to_string()));
+                settings
+                    .options
+                    .push((name.trim().to_string(), val.trim().to_string()));
             }
             other => return Err(CliError::Usage(format!("unknown engine option '{other}'"))),
         }

@@ -149,7 +149,11 @@ impl SearchControl {
     /// Starts the clock of `budget` now (`None`: no time limit).
     pub fn set_budget(&self, budget: Option<Budget>) {
         let now = self.epoch.elapsed();
-        let at = |d: Duration| (now + d).as_micros().min(u64::MAX as u128 - 1) as u64;
+        let at = |d: Duration| {
+            now.checked_add(d).map_or(u64::MAX - 1, |t| {
+                t.as_micros().min(u64::MAX as u128 - 1) as u64
+            })
+        };
         let (soft, hard) = budget.map_or((u64::MAX, u64::MAX), |b| (at(b.soft), at(b.hard)));
         self.soft_us.store(soft, Ordering::Relaxed);
         self.hard_us.store(hard, Ordering::Relaxed);
@@ -158,7 +162,8 @@ impl SearchControl {
     /// Time until the soft and the hard deadline (`None` where there is none); zero once passed.
     pub fn time_left(&self) -> (Option<Duration>, Option<Duration>) {
         let now = self.epoch.elapsed().as_micros() as u64;
-        let left = |us: u64| (us != u64::MAX).then(|| Duration::from_micros(us.saturating_sub(now)));
+        let left =
+            |us: u64| (us != u64::MAX).then(|| Duration::from_micros(us.saturating_sub(now)));
         (
             left(self.soft_us.load(Ordering::Relaxed)),
             left(self.hard_us.load(Ordering::Relaxed)),

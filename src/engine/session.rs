@@ -65,7 +65,11 @@ impl<G: Game> GameSession<G> {
     }
 
     /// Reads `moves` from `start`, checking each; the record of the result.
-    fn replay(start: &G, moves: &[&str], dialect: Dialect) -> Result<(Record<G>, Vec<Move>), GameError> {
+    fn replay(
+        start: &G,
+        moves: &[&str],
+        dialect: Dialect,
+    ) -> Result<(Record<G>, Vec<Move>), GameError> {
         let mut record = Record::new(start.clone(), MAX_PLIES);
         let mut played = Vec::with_capacity(moves.len());
         for text in moves {

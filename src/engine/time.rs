@@ -48,16 +48,20 @@ impl Budget {
             .clamp(1, 100);
         // The share of the main time for this move, plus most of the increment (which arrives
         // after the move, so only what is already on the clock may be spent).
-        let share = usable / moves + clock.increment.mul_f64(0.75).min(usable / 2);
+        let share = (usable / moves).saturating_add((clock.increment / 4 * 3).min(usable / 2));
         // A cap on any single move: the last move before a time control may use most of what is
         // left; otherwise keep a reserve for the moves to come.
         let cap = if moves == 1 {
-            usable.mul_f64(0.8)
+            usable / 5 * 4
         } else {
-            usable.mul_f64(0.4)
+            usable / 5 * 2
         };
-        let soft = (share.min(cap) + byoyomi).max(MIN_MOVE_TIME);
-        let hard = ((share * 3).min(cap) + byoyomi).max(soft);
+        let soft = share.min(cap).saturating_add(byoyomi).max(MIN_MOVE_TIME);
+        let hard = share
+            .saturating_mul(3)
+            .min(cap)
+            .saturating_add(byoyomi)
+            .max(soft);
         Budget { soft, hard }
     }
 }
@@ -80,7 +84,7 @@ mod tests {
             ms(50),
         );
         assert_eq!(b.soft, ms(59_950) / 30);
-        assert!(b.hard >= b.soft && b.hard <= ms(59_950).mul_f64(0.4));
+        assert!(b.hard >= b.soft && b.hard <= ms(59_950) / 5 * 2);
     }
 
     #[test]
@@ -111,7 +115,13 @@ mod tests {
             },
             ms(50),
         );
-        assert_eq!(empty, Budget { soft: MIN_MOVE_TIME, hard: MIN_MOVE_TIME });
+        assert_eq!(
+            empty,
+            Budget {
+                soft: MIN_MOVE_TIME,
+                hard: MIN_MOVE_TIME
+            }
+        );
     }
 
     #[test]
@@ -138,7 +148,27 @@ mod tests {
             },
             ms(100),
         );
-        assert_eq!(b, Budget { soft: ms(900), hard: ms(900) });
+        assert_eq!(
+            b,
+            Budget {
+                soft: ms(900),
+                hard: ms(900)
+            }
+        );
+    }
+
+    #[test]
+    fn absurd_clocks_do_not_overflow() {
+        let b = Budget::from_clock(
+            &Clock {
+                remaining: Duration::MAX,
+                increment: Duration::MAX,
+                moves_to_go: Some(1),
+                byoyomi: Duration::MAX,
+            },
+            ms(0),
+        );
+        assert!(b.hard >= b.soft);
     }
 
     #[test]

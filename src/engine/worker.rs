@@ -46,7 +46,10 @@ impl Worker {
                         let _ = events.send(WorkerEvent::Info(info).into());
                     };
                     let info = session.search(&job, &control, &mut emit);
-                    if events.send(WorkerEvent::Done(session, info).into()).is_err() {
+                    if events
+                        .send(WorkerEvent::Done(session, info).into())
+                        .is_err()
+                    {
                         break;
                     }
                 }

@@ -55,9 +55,14 @@ enum TimeSystem {
     NoLimit,
     Absolute,
     /// Canadian: after the main time, `period` for every `stones` moves.
-    Canadian { period: Duration, stones: u32 },
+    Canadian {
+        period: Duration,
+        stones: u32,
+    },
     /// Japanese: after the main time, `periods` periods of `period` each.
-    Byoyomi { period: Duration },
+    Byoyomi {
+        period: Duration,
+    },
 }
 
 struct Controller {
@@ -66,6 +71,8 @@ struct Controller {
     params: SearchParams,
     overhead: Duration,
     move_time: Duration,
+    /// A cap on any move's time, whatever the clock allows (`gpn-setoption maxmovetime`).
+    max_move_time: Option<Duration>,
     komi: f64,
     time: TimeSystem,
     main_time: Duration,
@@ -95,7 +102,10 @@ fn preprocess(line: &str) -> Option<Command> {
     let mut words = cleaned.split_whitespace();
     let first = words.next()?;
     let (id, name) = if first.chars().all(|c| c.is_ascii_digit()) {
-        (Some(first.to_string()), words.next().unwrap_or("").to_string())
+        (
+            Some(first.to_string()),
+            words.next().unwrap_or("").to_string(),
+        )
     } else {
         (None, first.to_string())
     };
@@ -111,7 +121,11 @@ fn frame(ok: bool, id: &Option<String>, body: &str) -> String {
     // A body starting with a newline (a board) begins on the line after the status.
     let separator = if body.starts_with('\n') { "\n" } else { " " };
     let body: Vec<&str> = body.lines().filter(|l| !l.trim().is_empty()).collect();
-    let head = format!("{}{}", if ok { '=' } else { '?' }, id.as_deref().unwrap_or(""));
+    let head = format!(
+        "{}{}",
+        if ok { '=' } else { '?' },
+        id.as_deref().unwrap_or("")
+    );
     if body.is_empty() {
         format!("{head}\n\n")
     } else {
@@ -144,7 +158,10 @@ fn board_size(board: &str) -> Option<u32> {
 /// Runs GTP until `quit` or end of input.
 pub fn run(settings: Settings, tx: Sender<Event>, rx: Receiver<Event>) {
     let params = SearchParams::default();
-    let game = settings.game.clone().unwrap_or_else(|| "reversi".to_string());
+    let game = settings
+        .game
+        .clone()
+        .unwrap_or_else(|| "reversi".to_string());
     let Ok(session) = new_session(&game, params.clone()) else {
         return;
     };
@@ -155,6 +172,7 @@ pub fn run(settings: Settings, tx: Sender<Event>, rx: Receiver<Event>) {
         params,
         overhead: Duration::from_millis(50),
         move_time: DEFAULT_MOVE_TIME,
+        max_move_time: None,
         komi: 0.0,
         time: TimeSystem::Unset,
         main_time: Duration::ZERO,
@@ -271,14 +289,21 @@ impl Controller {
     }
 
     /// `gpn-setoption <name> <value>`: the UCI options (by UCI or USI name) plus `movetime`
-    /// (ms per move when no time is set).
+    /// (ms per move when no time is set) and `maxmovetime` (ms, a cap on every move).
     fn set_option(&mut self, name: &str, value: &str) -> Result<String, String> {
-        if name.eq_ignore_ascii_case("movetime") {
-            let ms: u64 = value
+        let ms = || -> Result<Duration, String> {
+            let n: u64 = value
                 .trim()
                 .parse()
-                .map_err(|_| format!("movetime: '{value}' is not a number"))?;
-            self.move_time = Duration::from_millis(ms.max(1));
+                .map_err(|_| format!("{name}: '{value}' is not a number of milliseconds"))?;
+            Ok(Duration::from_millis(n.max(1)))
+        };
+        if name.eq_ignore_ascii_case("movetime") {
+            self.move_time = ms()?;
+            return Ok(String::new());
+        }
+        if name.eq_ignore_ascii_case("maxmovetime") {
+            self.max_move_time = Some(ms()?);
             return Ok(String::new());
         }
         let option = options::find(name).ok_or(format!("unknown option '{name}'"))?;
@@ -357,7 +382,11 @@ impl Controller {
         }
         Err(format!(
             "illegal move: it is {}'s turn",
-            if s.side_to_move() == 0 { "black" } else { "white" }
+            if s.side_to_move() == 0 {
+                "black"
+            } else {
+                "white"
+            }
         ))
     }
 
@@ -372,8 +401,20 @@ impl Controller {
             .map_err(|e| format!("illegal move: {e}"))
     }
 
-    /// The budget of the next move of `player`.
+    /// The budget of the next move of `player`, within `maxmovetime`.
     fn budget(&self, player: usize) -> Budget {
+        let b = self.clock_budget(player);
+        match self.max_move_time {
+            Some(cap) => Budget {
+                soft: b.soft.min(cap),
+                hard: b.hard.min(cap),
+            },
+            None => b,
+        }
+    }
+
+    /// The budget the time settings give the next move of `player`.
+    fn clock_budget(&self, player: usize) -> Budget {
         let left = self.time_left[player];
         match self.time {
             TimeSystem::Unset => Budget::fixed(self.move_time, Duration::ZERO),
@@ -405,7 +446,11 @@ impl Controller {
                     Budget::from_clock(
                         &Clock {
                             remaining: main,
-                            byoyomi: if main.is_zero() { share } else { Duration::ZERO },
+                            byoyomi: if main.is_zero() {
+                                share
+                            } else {
+                                Duration::ZERO
+                            },
                             ..Clock::default()
                         },
                         self.overhead,
@@ -527,7 +572,10 @@ impl Controller {
                 .and_then(|a| a.parse().ok())
                 .ok_or("syntax error".to_string())
         };
-        let system = args.first().map(|s| s.to_ascii_lowercase()).unwrap_or_default();
+        let system = args
+            .first()
+            .map(|s| s.to_ascii_lowercase())
+            .unwrap_or_default();
         self.time = match system.as_str() {
             "none" => TimeSystem::NoLimit,
             "absolute" => {
@@ -558,13 +606,16 @@ impl Controller {
         let player = args.first().and_then(|c| colour(c)).ok_or("syntax error")?;
         let secs: f64 = args
             .get(1)
-            .and_then(|t| t.parse().ok())
+            .and_then(|t| t.parse::<f64>().ok())
+            .filter(|t| t.is_finite())
             .ok_or("syntax error")?;
+        // Anything beyond a year is as good as unlimited (and keeps the arithmetic finite).
+        let secs = secs.clamp(0.0, 365.0 * 86_400.0);
         let stones: u32 = args
             .get(2)
             .and_then(|s| s.parse().ok())
             .ok_or("syntax error")?;
-        self.time_left[player] = Some((Duration::from_secs_f64(secs.max(0.0)), stones));
+        self.time_left[player] = Some((Duration::from_secs_f64(secs), stones));
         Ok(String::new())
     }
 
@@ -582,7 +633,10 @@ impl Controller {
                 return self.respond(id, Err(e));
             }
         }
-        let finished = !self.conductor.session().is_some_and(|s| s.outcome().is_none());
+        let finished = !self
+            .conductor
+            .session()
+            .is_some_and(|s| s.outcome().is_none());
         self.out.send(&format!("={}", id.as_deref().unwrap_or("")));
         if finished {
             self.out.send("");
@@ -622,7 +676,9 @@ fn analysis_line(info: &SearchInfo) -> String {
     let mut parts = Vec::new();
     for (k, line) in info.lines.iter().enumerate() {
         let Some(mv) = line.pv.first() else { continue };
-        let winrate = ((line.value + 1.0) / 2.0 * 10_000.0).round().clamp(0.0, 10_000.0) as u32;
+        let winrate = ((line.value + 1.0) / 2.0 * 10_000.0)
+            .round()
+            .clamp(0.0, 10_000.0) as u32;
         let proof = match line.proven {
             Some(Proven::Win { .. }) => "win",
             Some(Proven::Loss { .. }) => "loss",
@@ -656,7 +712,10 @@ mod tests {
     #[test]
     fn frames_have_one_blank_line_and_none_inside() {
         assert_eq!(frame(true, &Some("3".into()), "2"), "=3 2\n\n");
-        assert_eq!(frame(false, &None, "unknown command"), "? unknown command\n\n");
+        assert_eq!(
+            frame(false, &None, "unknown command"),
+            "? unknown command\n\n"
+        );
         assert_eq!(frame(true, &None, "a\n\nb\n"), "= a\nb\n\n");
         assert_eq!(frame(true, &None, ""), "=\n\n");
         assert_eq!(frame(true, &None, "\n1 x\n2 o"), "=\n1 x\n2 o\n\n");

@@ -21,9 +21,14 @@ pub enum Target {
 #[derive(Clone, Copy, Debug)]
 pub enum Kind {
     Check,
-    Spin { min: i64, max: i64 },
+    Spin {
+        min: i64,
+        max: i64,
+    },
     /// A choice among `vars`; the variant combo lists the games instead.
-    Combo { vars: &'static [&'static str] },
+    Combo {
+        vars: &'static [&'static str],
+    },
     /// Free text (used for real numbers, as lc0 does).
     Text,
 }
@@ -118,7 +123,10 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
     EngineOption {
         uci: "Playout Cap",
         usi: "PlayoutCap",
-        kind: Kind::Spin { min: 1, max: 100_000 },
+        kind: Kind::Spin {
+            min: 1,
+            max: 100_000,
+        },
         default: "200",
         target: Target::Param("playout_cap"),
     },

@@ -10,9 +10,7 @@ use super::options::{self, Target};
 use super::{Event, Output, Protocol, Settings};
 use crate::engine::time::{Budget, Clock};
 use crate::engine::worker::Worker;
-use crate::engine::{
-    centipawns, mate_moves, new_session, SearchControl, SearchInfo, SearchJob,
-};
+use crate::engine::{centipawns, mate_moves, new_session, SearchControl, SearchInfo, SearchJob};
 use crate::game::registry;
 use crate::game::Dialect;
 use crate::search::{Proven, SearchParams};
@@ -302,7 +300,11 @@ impl Controller {
 
     /// `setoption name <id> [value <x>]`: the name may contain spaces; it ends at ` value `.
     fn setoption(&mut self, line: &str) {
-        let rest = line.trim_start().strip_prefix("setoption").unwrap_or("").trim();
+        let rest = line
+            .trim_start()
+            .strip_prefix("setoption")
+            .unwrap_or("")
+            .trim();
         let Some(rest) = rest.strip_prefix("name") else {
             return self.error("setoption: expected 'name'");
         };
@@ -376,7 +378,9 @@ impl Controller {
                 }
                 Some(head[1..].join(" "))
             }
-            Some(other) => return self.error(&format!("position: '{other}' is not startpos, fen or sfen")),
+            Some(other) => {
+                return self.error(&format!("position: '{other}' is not startpos, fen or sfen"))
+            }
             None => return self.error("position: expected startpos, fen or sfen"),
         };
         let dialect = self.dialect;
@@ -570,7 +574,11 @@ mod tests {
         assert_eq!(uci.inc, [ms(10), ms(20)]);
         assert_eq!(uci.movestogo, Some(5));
         let usi = Go::parse(&words, true).unwrap();
-        assert_eq!(usi.time, [Some(ms(2000)), Some(ms(1000))], "USI: btime is Sente's");
+        assert_eq!(
+            usi.time,
+            [Some(ms(2000)), Some(ms(1000))],
+            "USI: btime is Sente's"
+        );
     }
 
     #[test]

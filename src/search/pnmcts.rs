@@ -177,9 +177,10 @@ impl<G: Game, const P: usize> Search<G, P> {
         let edges = self.tree.edges(id);
         let child = |e: &super::node::Edge| (e.child != NONE).then(|| self.tree.node(e.child));
         if self.params.pn_flags.final_move && node.pn[PROOF] == 0 && self.is_or_node(node) {
-            if let Some(i) = edges.iter().position(|e| {
-                self.allowed(id, e.mv) && child(e).is_some_and(|c| c.pn[PROOF] == 0)
-            }) {
+            if let Some(i) = edges
+                .iter()
+                .position(|e| self.allowed(id, e.mv) && child(e).is_some_and(|c| c.pn[PROOF] == 0))
+            {
                 return Some(i);
             }
         }

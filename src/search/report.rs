@@ -72,7 +72,10 @@ impl<G: Game, const P: usize> Search<G, P> {
             return None;
         }
         // (edge index, known value, visits, mean, plies)
-        let allowed = edges.iter().enumerate().filter(|(_, e)| self.allowed(id, e.mv));
+        let allowed = edges
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| self.allowed(id, e.mv));
         let stats = allowed.map(|(i, e)| {
             if e.child == NONE {
                 (i, None, 0, f32::NEG_INFINITY, 0)

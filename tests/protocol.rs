@@ -1,0 +1,741 @@
+//! Protocol tests against the real binary: UCI, USI and GTP transcripts, the races harnesses
+//! create (stop right after go, stop when idle, double stop, position or isready mid-search,
+//! cutechess's ponder-hit and ponder-miss sequences, quit and EOF mid-search), bad input, and a
+//! fuzz of random and mutated lines after which the engine still answers.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// A running engine with a line reader.
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gpn"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("gpn starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(text.as_bytes()).expect("write");
+        stdin.write_all(b"\n").expect("write");
+        stdin.flush().expect("flush");
+    }
+
+    /// Lines up to and including the first that satisfies `done`.
+    fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + TIMEOUT;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let stop = done(&line);
+                    seen.push(line);
+                    if stop {
+                        return seen;
+                    }
+                }
+                Err(e) => panic!("no matching line ({e:?}); seen: {seen:#?}"),
+            }
+        }
+    }
+
+    /// Everything printed within `wait`.
+    fn drain(&mut self, wait: Duration) -> Vec<String> {
+        let deadline = Instant::now() + wait;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => seen.push(line),
+                Err(RecvTimeoutError::Timeout) => return seen,
+                Err(RecvTimeoutError::Disconnected) => return seen,
+            }
+        }
+    }
+
+    /// Sends `isready` and waits for `readyok`; returns what came before it.
+    fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut lines = self.until(|l| l == "readyok");
+        lines.pop();
+        lines
+    }
+
+    /// The legal moves (UCI/USI `d` command).
+    fn legal(&mut self) -> Vec<String> {
+        self.send("d");
+        let lines = self.until(|l| l.starts_with("info string legal"));
+        let last = lines.last().expect("legal line");
+        last.trim_start_matches("info string legal")
+            .split_whitespace()
+            .map(str::to_string)
+            .collect()
+    }
+
+    fn position_text(&mut self) -> String {
+        self.send("d");
+        let lines = self.until(|l| l.starts_with("info string legal"));
+        lines
+            .iter()
+            .find(|l| l.contains(" position "))
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// Closes stdin and waits for the exit; returns how long it took.
+    fn close(mut self) -> Duration {
+        let t = Instant::now();
+        self.stdin = None;
+        wait_exit(&mut self.child, t)
+    }
+}
+
+fn wait_exit(child: &mut Child, t: Instant) -> Duration {
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            return t.elapsed();
+        }
+        if t.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            panic!("the engine did not exit");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn bestmove(lines: &[String]) -> String {
+    let all: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(all.len(), 1, "exactly one bestmove: {lines:#?}");
+    all[0].split_whitespace().nth(1).unwrap_or("").to_string()
+}
+
+fn uci(variant: &str) -> Engine {
+    let mut e = Engine::start(&[]);
+    e.send("uci");
+    let handshake = e.until(|l| l == "uciok");
+    assert!(handshake.iter().any(|l| l.starts_with("id name gpn")));
+    assert!(handshake
+        .iter()
+        .any(|l| l.starts_with("option name UCI_Variant type combo")));
+    e.send(&format!("setoption name UCI_Variant value {variant}"));
+    e.send("ucinewgame");
+    e.sync();
+    e
+}
+
+#[test]
+fn uci_plays_a_legal_move_with_a_final_info_line() {
+    let mut e = uci("breakthrough");
+    e.send("position startpos moves a2a3 h7h6");
+    let legal = e.legal();
+    e.send("go movetime 200");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    let best = bestmove(&lines);
+    assert!(legal.contains(&best), "{best} not in {legal:?}");
+    let last_info = &lines[lines.len() - 2];
+    assert!(last_info.starts_with("info depth"), "{lines:#?}");
+    for field in [
+        " score ",
+        " nodes ",
+        " nps ",
+        " time ",
+        " hashfull ",
+        " pv ",
+    ] {
+        assert!(last_info.contains(field), "{field} missing: {last_info}");
+    }
+    assert!(e.drain(Duration::from_millis(200)).is_empty());
+    e.send("quit");
+    e.close();
+}
+
+#[test]
+fn stop_right_after_go_and_stop_when_idle() {
+    let mut e = uci("cfour");
+    for _ in 0..20 {
+        e.send("position startpos");
+        e.send("go infinite");
+        e.send("stop");
+        let lines = e.until(|l| l.starts_with("bestmove"));
+        let best = bestmove(&lines);
+        assert!(best.starts_with("P@"), "{best}");
+    }
+    // Idle stop, double stop: nothing more.
+    e.send("stop");
+    e.send("stop");
+    let extra = e.sync();
+    assert!(
+        extra.iter().all(|l| !l.starts_with("bestmove")),
+        "{extra:#?}"
+    );
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(50));
+    e.send("stop");
+    e.send("stop");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    bestmove(&lines);
+    let extra = e.sync();
+    assert!(
+        extra.iter().all(|l| !l.starts_with("bestmove")),
+        "{extra:#?}"
+    );
+    e.close();
+}
+
+#[test]
+fn isready_and_stop_answer_within_milliseconds_mid_search() {
+    let mut e = uci("breakthrough");
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    e.sync();
+    let ready = t.elapsed();
+    let t = Instant::now();
+    e.send("stop");
+    e.until(|l| l.starts_with("bestmove"));
+    let stop = t.elapsed();
+    // Generous bounds for a loaded CI machine; the figures themselves are reported by
+    // docs/protocol-latency.md.
+    assert!(ready < Duration::from_millis(500), "isready took {ready:?}");
+    assert!(stop < Duration::from_millis(500), "stop took {stop:?}");
+    e.close();
+}
+
+#[test]
+fn position_and_go_during_a_search_stop_it_first() {
+    let mut e = uci("breakthrough");
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("position startpos moves a2a3");
+    // The running search ends with its one bestmove before the new position applies.
+    let lines = e.sync();
+    bestmove(&lines);
+    let text = e.position_text();
+    assert!(
+        text.contains(" b"),
+        "second player to move after a2a3: {text}"
+    );
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("go movetime 100");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    bestmove(&lines);
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    bestmove(&lines);
+    e.close();
+}
+
+#[test]
+fn cutechess_ponder_hit_and_miss_sequences() {
+    let mut e = uci("breakthrough");
+    e.send("setoption name Ponder value true");
+    e.send("position startpos");
+    e.sync();
+    e.send("go wtime 5000 btime 5000 winc 50 binc 50");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    let words: Vec<String> = lines
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(
+        words.get(2).map(String::as_str),
+        Some("ponder"),
+        "{words:?}"
+    );
+    let (ours, theirs) = (words[1].clone(), words[3].clone());
+    // Hit: position with both moves, isready, go ponder, then ponderhit.
+    e.send(&format!("position startpos moves {ours} {theirs}"));
+    e.sync();
+    e.send("go ponder wtime 5000 btime 5000 winc 50 binc 50");
+    let early = e.drain(Duration::from_millis(300));
+    assert!(
+        early.iter().all(|l| !l.starts_with("bestmove")),
+        "premature: {early:#?}"
+    );
+    let t = Instant::now();
+    e.send("ponderhit");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    bestmove(&lines);
+    assert!(
+        t.elapsed() < Duration::from_millis(2500),
+        "{:?}",
+        t.elapsed()
+    );
+    // Miss: go ponder, stop (its bestmove is discarded), the real line, isready, go.
+    e.send("position startpos moves a2a3 a7a6 b2b3 b7b6");
+    e.send("go ponder wtime 5000 btime 5000");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("stop");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    bestmove(&lines);
+    e.send("position startpos moves a2a3 a7a6 b2b3 h7h6");
+    e.sync();
+    let legal = e.legal();
+    e.send("go wtime 4900 btime 5000");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert!(legal.contains(&bestmove(&lines)));
+    e.close();
+}
+
+#[test]
+fn infinite_and_ponder_never_end_by_themselves_even_when_solved() {
+    // Connect Four with a win in one for the side to move: the root is solved at once.
+    let mut e = uci("cfour");
+    e.send("position startpos moves a1 b1 a2 b2 a3 b3");
+    e.send("go infinite");
+    let early = e.drain(Duration::from_millis(400));
+    assert!(
+        early.iter().all(|l| !l.starts_with("bestmove")),
+        "{early:#?}"
+    );
+    e.send("stop");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert_eq!(bestmove(&lines), "P@a4");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1")),
+        "{lines:#?}"
+    );
+    // A timed search of the same position stops as soon as it is solved.
+    e.send("go movetime 10000");
+    let t = Instant::now();
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert_eq!(bestmove(&lines), "P@a4");
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    e.close();
+}
+
+#[test]
+fn quit_and_eof_during_a_search_exit_promptly() {
+    let mut e = uci("minishogi");
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("quit");
+    let t = Instant::now();
+    let took = wait_exit(&mut e.child, t);
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    let mut e = uci("minishogi");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(e.close() < Duration::from_secs(2));
+}
+
+#[test]
+fn bad_input_is_reported_and_the_position_kept() {
+    let mut e = uci("breakthrough");
+    e.send("position startpos moves a2a3");
+    let before = e.position_text();
+    for bad in [
+        "position fen",
+        "position fen xyz w",
+        "position startpos moves a2a3 a2a3",
+        "position startpos moves zz99",
+        "position sideways",
+        "setoption name Hash value lots",
+        "setoption name NoSuchOption value 1",
+        "setoption name UCI_Variant value chess",
+        "frobnicate",
+    ] {
+        e.send(bad);
+        let lines = e.sync();
+        assert!(
+            lines.iter().any(|l| l.starts_with("info string error")),
+            "{bad}: {lines:#?}"
+        );
+    }
+    assert_eq!(e.position_text(), before);
+    e.send("go wtime soon");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    bestmove(&lines);
+    e.close();
+}
+
+#[test]
+fn terminal_position_answers_bestmove_none() {
+    let mut e = uci("cfour");
+    e.send("position startpos moves a1 b1 a2 b2 a3 b3 a4");
+    e.send("go movetime 100");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert_eq!(lines.last().unwrap(), "bestmove (none)");
+    e.close();
+}
+
+#[test]
+fn multipv_and_wdl_lines() {
+    let mut e = uci("cfour");
+    e.send("setoption name MultiPV value 3");
+    e.send("setoption name UCI_ShowWDL value true");
+    e.send("position startpos");
+    e.send("go nodes 3000");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    for k in 1..=3 {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains(&format!(" multipv {k} ")) && l.contains(" wdl ")),
+            "multipv {k}: {lines:#?}"
+        );
+    }
+    e.close();
+}
+
+#[test]
+fn usi_handshake_and_a_move() {
+    let mut e = Engine::start(&[]);
+    e.send("usi");
+    let lines = e.until(|l| l == "usiok");
+    assert!(lines.iter().any(|l| l.starts_with("option name USI_Hash")));
+    assert!(lines
+        .iter()
+        .filter(|l| l.starts_with("option name"))
+        .all(|l| !l["option name ".len()..]
+            .split(" type ")
+            .next()
+            .unwrap()
+            .contains(' ')));
+    e.send("usinewgame");
+    e.send("position startpos");
+    e.sync();
+    let legal = e.legal();
+    e.send("go btime 1000 wtime 1000 byoyomi 100");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert!(legal.contains(&bestmove(&lines)), "{lines:#?}");
+    e.send("gameover win");
+    e.send("quit");
+    e.close();
+}
+
+/// One GTP exchange: the response lines (status line first) up to the blank line.
+fn gtp(e: &mut Engine, command: &str) -> Vec<String> {
+    e.send(command);
+    let mut lines = e.until(|l| l.is_empty());
+    lines.pop();
+    assert!(
+        lines
+            .first()
+            .is_some_and(|l| l.starts_with('=') || l.starts_with('?')),
+        "{command}: {lines:?}"
+    );
+    lines
+}
+
+#[test]
+fn gtp_transcript() {
+    let mut e = Engine::start(&["--protocol", "gtp", "--option", "movetime=100"]);
+    assert_eq!(gtp(&mut e, "1 protocol_version"), vec!["=1 2"]);
+    assert_eq!(gtp(&mut e, "name"), vec!["= gpn"]);
+    assert_eq!(gtp(&mut e, "known_command genmove"), vec!["= true"]);
+    assert_eq!(gtp(&mut e, "known_command dance"), vec!["= false"]);
+    assert!(gtp(&mut e, "list_games").contains(&"Othello".to_string()));
+    assert_eq!(gtp(&mut e, "set_game Othello"), vec!["="]);
+    assert_eq!(gtp(&mut e, "boardsize 8"), vec!["="]);
+    assert_eq!(gtp(&mut e, "boardsize 19"), vec!["? unacceptable size"]);
+    assert_eq!(gtp(&mut e, "clear_board"), vec!["="]);
+    assert_eq!(gtp(&mut e, "komi x"), vec!["? syntax error"]);
+    assert_eq!(gtp(&mut e, "komi 0.5"), vec!["="]);
+    assert_eq!(gtp(&mut e, "play b d3"), vec!["="]);
+    assert!(gtp(&mut e, "play b e3")[0].starts_with("? illegal move"));
+    assert!(gtp(&mut e, "play w a1")[0].starts_with("? illegal move"));
+    let reply = gtp(&mut e, "7 genmove w");
+    assert!(reply[0].starts_with("=7 "), "{reply:?}");
+    let board = gtp(&mut e, "showboard");
+    assert!(board.len() > 8, "{board:?}");
+    assert_eq!(gtp(&mut e, "undo"), vec!["="]);
+    assert_eq!(gtp(&mut e, "undo"), vec!["="]);
+    assert_eq!(gtp(&mut e, "undo"), vec!["? cannot undo"]);
+    assert_eq!(gtp(&mut e, "final_score")[0].chars().next(), Some('?'));
+    assert_eq!(gtp(&mut e, "frobnicate"), vec!["? unknown command"]);
+    assert_eq!(gtp(&mut e, "time_settings 10 0 0"), vec!["="]);
+    assert_eq!(gtp(&mut e, "time_left b 5 0"), vec!["="]);
+    let t = Instant::now();
+    gtp(&mut e, "genmove b");
+    assert!(t.elapsed() < Duration::from_secs(2));
+    assert_eq!(gtp(&mut e, "kgs-time_settings byoyomi 0 1 5"), vec!["="]);
+    gtp(&mut e, "genmove w");
+    // Streaming analysis: `=` at once, info lines, ended by the next command with a blank line.
+    e.send("lz-analyze 10");
+    let first = e.until(|l| l.starts_with("info move"));
+    assert_eq!(first[0], "=");
+    e.send("name");
+    let rest = e.until(|l| l == "= gpn");
+    let blank = rest
+        .iter()
+        .position(|l| l.is_empty())
+        .expect("blank line ends analysis");
+    assert!(
+        rest[..blank].iter().all(|l| l.starts_with("info move")),
+        "{rest:?}"
+    );
+    assert_eq!(
+        e.until(|l| l.is_empty()),
+        vec![""],
+        "the blank line after '= gpn'"
+    );
+    assert_eq!(gtp(&mut e, "quit"), vec!["="]);
+    e.close();
+}
+
+/// A tiny deterministic generator for the fuzz (no dependency).
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Random lines built from the protocol's vocabulary, mutated (characters dropped, swapped,
+/// replaced by bytes of every kind), plus pure noise.
+fn fuzz_lines(seed: u64, count: usize, vocabulary: &[&str]) -> Vec<String> {
+    let mut rng = SplitMix(seed);
+    let noise = [
+        "-1",
+        "0",
+        "99999999999999999999",
+        "nan",
+        "1e9",
+        "",
+        "moves",
+        "fen",
+        "value",
+        "name",
+        "startpos",
+        "a1",
+        "P@a1",
+        "P*3c",
+        "pass",
+        "0000",
+        "/",
+        "[",
+        "]",
+        "+",
+        "\t",
+        "é",
+        "\u{0}",
+        "inf",
+        "-",
+        "b",
+        "w",
+        "8",
+        "x",
+    ];
+    (0..count)
+        .map(|_| {
+            let n = 1 + rng.below(6);
+            let mut words: Vec<String> = (0..n)
+                .map(|k| {
+                    if k == 0 || rng.below(3) == 0 {
+                        vocabulary[rng.below(vocabulary.len())].to_string()
+                    } else {
+                        noise[rng.below(noise.len())].to_string()
+                    }
+                })
+                .collect();
+            if rng.below(4) == 0 {
+                let k = rng.below(words.len());
+                words[k] = words[k]
+                    .chars()
+                    .map(|c| {
+                        if rng.below(3) == 0 {
+                            char::from_u32(rng.below(0x300) as u32).unwrap_or('?')
+                        } else {
+                            c
+                        }
+                    })
+                    .collect();
+            }
+            words.join(" ").replace(['\n', '\r'], " ")
+        })
+        .collect()
+}
+
+/// Feeds `lines` and then `probe`, and checks that `expect` (an answer no fuzz line can
+/// produce) comes back: the engine neither crashed nor hung, and then exits at end of input.
+fn fuzz(args: &[&str], lines: &[String], probe: &str, expect: &str) {
+    if let Ok(dir) = std::env::var("GPN_FUZZ_DUMP") {
+        let _ = std::fs::write(format!("{dir}/{}.txt", args[1]), lines.join("\n") + "\n");
+    }
+    let mut e = Engine::start(args);
+    let feed = lines.join("\n") + "\n" + probe + "\n";
+    let mut stdin = e.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(feed.as_bytes());
+        stdin
+    });
+    let deadline = Instant::now() + Duration::from_secs(300);
+    let mut found = false;
+    while Instant::now() < deadline {
+        match e.lines.recv_timeout(Duration::from_secs(60)) {
+            Ok(line) if line == expect => {
+                found = true;
+                break;
+            }
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+    let stdin = writer.join().expect("writer");
+    assert!(
+        found,
+        "no '{expect}' after the fuzz lines ({:?})",
+        e.child.try_wait()
+    );
+    drop(stdin);
+    e.close();
+}
+
+const FUZZ_LINES: usize = 100_000;
+
+#[test]
+fn fuzz_uci() {
+    let vocabulary = [
+        "uci",
+        "isready",
+        "ucinewgame",
+        "position",
+        "position startpos moves",
+        "position fen",
+        "go",
+        "go movetime 1",
+        "go nodes 10",
+        "go depth 1",
+        "go infinite",
+        "go ponder",
+        "go wtime 10 btime 10",
+        "stop",
+        "ponderhit",
+        "setoption name",
+        "setoption name Hash value",
+        "setoption name UCI_Variant value",
+        "setoption name MultiPV value",
+        "d",
+        "debug on",
+        "register",
+        "searchmoves",
+        "cfour",
+        "reversi",
+        "awari",
+        "minishogi",
+        "loa7",
+    ];
+    let lines = fuzz_lines(1, FUZZ_LINES, &vocabulary);
+    fuzz(
+        &["--protocol", "uci"],
+        &lines,
+        "fuzzprobe",
+        "info string error unknown command 'fuzzprobe'",
+    );
+}
+
+#[test]
+fn fuzz_usi() {
+    let vocabulary = [
+        "usi",
+        "isready",
+        "usinewgame",
+        "position sfen",
+        "position startpos moves",
+        "go byoyomi 1",
+        "go mate 1",
+        "go btime 1 wtime 1",
+        "stop",
+        "gameover lose",
+        "setoption name USI_Hash value",
+        "go nodes 5",
+        "ponderhit",
+        "go ponder",
+    ];
+    let lines = fuzz_lines(2, FUZZ_LINES, &vocabulary);
+    fuzz(
+        &["--protocol", "usi"],
+        &lines,
+        "fuzzprobe",
+        "info string error unknown command 'fuzzprobe'",
+    );
+}
+
+#[test]
+fn fuzz_gtp() {
+    let vocabulary = [
+        "1",
+        "play b",
+        "play w",
+        "genmove b",
+        "genmove w",
+        "undo",
+        "boardsize",
+        "clear_board",
+        "komi",
+        "showboard",
+        "set_game",
+        "list_games",
+        "time_settings",
+        "time_left b",
+        "kgs-time_settings byoyomi",
+        "final_score",
+        "known_command",
+        "lz-analyze",
+        "reg_genmove b",
+        "gpn-setoption C_pn",
+        "set_game cfour",
+        "set_game breakthrough6x6",
+        "set_game reversi",
+    ];
+    let lines = fuzz_lines(3, FUZZ_LINES, &vocabulary);
+    fuzz(
+        // Fuzzed time settings may allow seconds per move: cap every move instead.
+        &[
+            "--protocol",
+            "gtp",
+            "--option",
+            "movetime=1",
+            "--option",
+            "maxmovetime=2",
+        ],
+        &lines,
+        "424242 name",
+        "=424242 gpn",
+    );
+}
