@@ -444,9 +444,11 @@ class UciEngine:
     def check_pending_pvs(self, ref):
         """Check the PVs collected during the game (off the clock and off the game flow)."""
         n = len(self.pending_pvs)
+        reported = set()
         for fen, pv, line, game, ply in self.pending_pvs:
             bad = ref.bad_pv_move(fen, pv)
-            if bad is not None:
+            if bad is not None and (fen, tuple(pv)) not in reported:
+                reported.add((fen, tuple(pv)))   # a repeated PV line is one failure
                 self.fail("illegal PV", f"move {bad[0] + 1} ({bad[1]!r}) of the pv is illegal: "
                           f"{line!r} from {fen}", game, ply)
         self.pending_pvs = []
@@ -469,7 +471,7 @@ class UciEngine:
             if tok[0] == "info":
                 self.check_info(line, fen, ref, game, ply)
 
-    def pump_ponder(self, fen, ref, game, ply, until):
+    def pump_ponder(self, fen, ref, game, ply):
         """Process what a pondering engine printed before time `until`; a bestmove there is
         premature (no ponderhit/stop was sent yet)."""
         try:
@@ -528,7 +530,7 @@ def play_uci_game(gi, eng, white, opening, ref, args, log, failures):
             started = False
             if p is not None:
                 pfen = ref.fen(p["moves"])
-                e.pump_ponder(pfen, ref, gi, ply, _now())
+                e.pump_ponder(pfen, ref, gi, ply)
                 if moves[-1] == p["pred"]:
                     e.stats.ponder_hits += 1
                     t0 = e.send("ponderhit")
@@ -1044,9 +1046,11 @@ def main(argv=None):
                                    if games else "") + f"  ({len(games)} games, {wall:.1f} s)")
     print("failures (A/B): " + ", ".join(f"{c} {counts[c]['A']}/{counts[c]['B']}"
                                          for c in CAUSES))
-    for f in failures:
+    for f in failures[:20]:
         g = f"game {f['game'] + 1} ply {f['ply']}" if f.get("game") is not None else "setup"
         print(f"  {f['engine']} {f['cause']} ({g}): {f['detail']}")
+    if len(failures) > 20:
+        print(f"  … {len(failures) - 20} more (all of them are in --json)")
     stats = {}
     if "eng" in locals():
         for e in eng:
@@ -1068,7 +1072,7 @@ def main(argv=None):
     ok = total_fail == 0 and setup_error is None
     print("RESULT: " + ("OK" if ok else
                         f"FAIL ({total_fail} failures" +
-                        (f"; {setup_error}" if setup_error else "") + ")"))
+                        (f"; setup error: {setup_error}" if setup_error else "") + ")"))
     if args.games_file:
         with open(args.games_file, "w") as f:
             for g in games:

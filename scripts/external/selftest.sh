@@ -53,7 +53,10 @@ EOF
 )
     if [ "$verdict" = "ok" ]; then
         pass=$((pass + 1))
-        printf 'PASS %-22s rc=%s %s (%ds)\n' "$name" "$rc" "${cause/-/clean}" $((SECONDS - t0))
+        local what=$cause
+        [ "$cause" = "-" ] && what=clean
+        [ "$want_rc" = 3 ] && what="setup error: $(grep -o 'SETUP ERROR: .*' "$tmp/$name.out" | head -c 90)"
+        printf 'PASS %-22s rc=%s %s (%ds)\n' "$name" "$rc" "$what" $((SECONDS - t0))
     else
         fail=$((fail + 1))
         printf 'FAIL %-22s %s\n' "$name" "$verdict"
