@@ -10,7 +10,9 @@
 use std::fmt::Write as _;
 
 use super::record::Repetition;
-use super::{find_legal, zobrist, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
+use super::{
+    find_legal, zobrist, Dialect, Game, GameError, GameInfo, Move, MoveList, Outcome, Player,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Pieces
@@ -547,6 +549,37 @@ impl Minishogi {
         }
         s
     }
+
+    /// The hands as SFEN writes them: sente's first, a count before a letter held twice, `-`
+    /// when both are empty (Fairy-Stockfish 11.1's order, the same as in its FEN).
+    fn sfen_hand(&self) -> String {
+        let mut s = String::new();
+        for color in 0..2 {
+            for kind in HAND_ORDER {
+                let n = self.hand[color][kind];
+                if n > 1 {
+                    let _ = write!(s, "{n}");
+                }
+                if n > 0 {
+                    s.push_str(&Self::letter_of(kind, color));
+                }
+            }
+        }
+        if s.is_empty() {
+            s.push('-');
+        }
+        s
+    }
+
+    /// Sets the side to move of a freshly read position and checks that it can occur.
+    fn finish(mut self, side: u8) -> Result<Minishogi, GameError> {
+        self.side = side;
+        if side == 1 {
+            self.hash ^= SIDE_KEY;
+        }
+        validate(&self)?;
+        Ok(self)
+    }
 }
 
 fn square_name(sq: usize) -> String {
@@ -556,6 +589,23 @@ fn square_name(sq: usize) -> String {
 fn parse_square(text: &[u8]) -> Option<usize> {
     match text {
         [f @ b'a'..=b'e', r @ b'1'..=b'5'] => Some((r - b'1') as usize * 5 + (f - b'a') as usize),
+        _ => None,
+    }
+}
+
+/// The square in USI's shogi coordinates: file digit `5`..`1` for native files `a`..`e` (files
+/// count from sente's right), rank letter `a`..`e` for native ranks 5..1 (rank `a` is gote's side).
+fn usi_square_name(sq: usize) -> String {
+    format!(
+        "{}{}",
+        (b'5' - (sq % 5) as u8) as char,
+        (b'e' - (sq / 5) as u8) as char
+    )
+}
+
+fn parse_usi_square(text: &[u8]) -> Option<usize> {
+    match text {
+        [f @ b'1'..=b'5', r @ b'a'..=b'e'] => Some((b'e' - r) as usize * 5 + (b'5' - f) as usize),
         _ => None,
     }
 }
@@ -829,25 +879,7 @@ impl Game for Minishogi {
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, GameError> {
-        let bytes = text.trim().as_bytes();
-        let candidate = match bytes {
-            [piece, b'@' | b'*', sq @ ..] => {
-                let kind = hand_kind_of_letter(*piece)
-                    .ok_or_else(|| GameError::syntax(text, "a drop starts with P, S, G, B or R"))?;
-                let to = parse_square(sq)
-                    .ok_or_else(|| GameError::syntax(text, "a drop ends with a square a1-e5"))?;
-                drop_move(kind, to)
-            }
-            [from @ .., b'+'] if from.len() == 4 => squares_move(text, from, true)?,
-            _ if bytes.len() == 4 => squares_move(text, bytes, false)?,
-            _ => {
-                return Err(GameError::syntax(
-                    text,
-                    "expected a move like b1b2, b3d5+ or a drop like P@c3",
-                ))
-            }
-        };
-        find_legal(self, text, candidate)
+        find_legal(self, text, read_move(text, Coords::Native)?)
     }
 
     fn to_position(&self) -> String {
@@ -875,7 +907,7 @@ impl Game for Minishogi {
         let mut pos = Minishogi::empty();
         parse_board(&mut pos, board)?;
         parse_hand(&mut pos, hand)?;
-        pos.side = match fields.next() {
+        let side = match fields.next() {
             Some("w") => 0,
             Some("b") => 1,
             Some(other) => {
@@ -886,12 +918,8 @@ impl Game for Minishogi {
             }
             None => return Err(GameError::position("side to move", "missing (w or b)")),
         };
-        if pos.side == 1 {
-            pos.hash ^= SIDE_KEY;
-        }
-        validate(&pos)?;
         // Trailing fields (move counters, '-' placeholders) are not used.
-        Ok(pos)
+        pos.finish(side)
     }
 
     fn diagram(&self) -> String {
@@ -936,17 +964,177 @@ impl Game for Minishogi {
         let loser = rep.perpetual_check_by.unwrap_or(Player(0));
         Some(Outcome::loss(loser, 2))
     }
+
+    /// USI writes shogi coordinates (`2e3d`, `4c2a+`, `P*3c`); UCI and GTP the native squares.
+    fn format_move_in(&self, m: Move, dialect: Dialect) -> String {
+        if dialect != Dialect::Usi {
+            return self.format_move(m);
+        }
+        let to = usi_square_name(move_to(m));
+        if m.0 & DROP_FLAG != 0 {
+            format!("{}*{to}", LETTERS[move_from(m)] as char)
+        } else {
+            let promote = if m.0 & PROMOTE_FLAG != 0 { "+" } else { "" };
+            format!("{}{to}{promote}", usi_square_name(move_from(m)))
+        }
+    }
+
+    /// USI reads shogi coordinates and, failing those, the native notation (the two square forms,
+    /// digit-letter and letter-digit, cannot be confused).
+    fn parse_move_in(&self, text: &str, dialect: Dialect) -> Result<Move, GameError> {
+        if dialect != Dialect::Usi {
+            return self.parse_move(text);
+        }
+        let candidate = read_move(text, Coords::Usi)
+            .or_else(|usi_error| read_move(text, Coords::Native).map_err(|_| usi_error))?;
+        find_legal(self, text, candidate)
+    }
+
+    /// USI writes SFEN: the same board field, `b` for sente (the first player) to move and `w`
+    /// for gote, the hands with counts (`2Pb`, `-`), and a move number (always 1: positions do
+    /// not count plies).
+    fn to_position_in(&self, dialect: Dialect) -> String {
+        if dialect != Dialect::Usi {
+            return self.to_position();
+        }
+        let side = if self.side == 0 { 'b' } else { 'w' };
+        format!("{} {side} {} 1", self.board_string(), self.sfen_hand())
+    }
+
+    /// USI reads SFEN; a board field carrying a `[...]` hand is a native (Fairy-Stockfish) FEN and
+    /// is read as such, with its own side letters.
+    fn parse_position_in(text: &str, dialect: Dialect) -> Result<Self, GameError> {
+        let board = text.split_whitespace().next().unwrap_or("");
+        if dialect != Dialect::Usi || board.is_empty() || board.contains('[') {
+            return Self::parse_position(text);
+        }
+        parse_sfen(text)
+    }
 }
 
-/// A board move from two squares (`from` holds four bytes).
-fn squares_move(text: &str, squares: &[u8], promote: bool) -> Result<Move, GameError> {
-    match (parse_square(&squares[..2]), parse_square(&squares[2..])) {
-        (Some(from), Some(to)) => Ok(board_move(from, to, promote)),
-        _ => Err(GameError::syntax(
-            text,
-            "squares are a1-e5 (file a-e, rank 1-5)",
-        )),
+/// The square coordinates a move is written in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Coords {
+    /// Chess-style `a1`..`e5` (UCI, cutechess, Fairy-Stockfish).
+    Native,
+    /// Shogi-style `1a`..`5e` (USI).
+    Usi,
+}
+
+impl Coords {
+    fn square(self, text: &[u8]) -> Option<usize> {
+        match self {
+            Coords::Native => parse_square(text),
+            Coords::Usi => parse_usi_square(text),
+        }
     }
+}
+
+/// Reads a move's syntax (legality is checked by the caller): `b1b2`, `b3d5+`, `P@c3` or `P*c3`
+/// in native coordinates; `2e3d`, `4c2a+`, `P*3c` or `P@3c` in USI's.
+fn read_move(text: &str, coords: Coords) -> Result<Move, GameError> {
+    let (squares, example) = match coords {
+        Coords::Native => (
+            "squares are a1-e5 (file a-e, rank 1-5)",
+            "expected a move like b1b2, b3d5+ or a drop like P@c3",
+        ),
+        Coords::Usi => (
+            "USI squares are 1a-5e (file 1-5, rank a-e)",
+            "expected a USI move like 2e3d, 4c2a+ or a drop like P*3c (or UCI's d1c2, P@c3)",
+        ),
+    };
+    let bytes = text.trim().as_bytes();
+    match bytes {
+        [piece, b'@' | b'*', sq @ ..] => {
+            let kind = hand_kind_of_letter(*piece)
+                .ok_or_else(|| GameError::syntax(text, "a drop starts with P, S, G, B or R"))?;
+            let to = coords.square(sq).ok_or_else(|| {
+                GameError::syntax(text, format!("a drop ends with a square: {squares}"))
+            })?;
+            Ok(drop_move(kind, to))
+        }
+        [from @ .., b'+'] if from.len() == 4 => board_squares(text, coords, from, true, squares),
+        _ if bytes.len() == 4 => board_squares(text, coords, bytes, false, squares),
+        _ => Err(GameError::syntax(text, example)),
+    }
+}
+
+/// A board move from two squares (`squares` holds four bytes).
+fn board_squares(
+    text: &str,
+    coords: Coords,
+    squares: &[u8],
+    promote: bool,
+    message: &str,
+) -> Result<Move, GameError> {
+    match (coords.square(&squares[..2]), coords.square(&squares[2..])) {
+        (Some(from), Some(to)) => Ok(board_move(from, to, promote)),
+        _ => Err(GameError::syntax(text, message)),
+    }
+}
+
+/// Reads an SFEN: `<board> <b|w> [<hand>] [<move number>]`, `b` being sente (the first player),
+/// hands like `2Pb` or `-`. Trailing fields are not used.
+fn parse_sfen(text: &str) -> Result<Minishogi, GameError> {
+    let mut fields = text.split_whitespace();
+    let mut pos = Minishogi::empty();
+    parse_board(&mut pos, fields.next().unwrap_or(""))?;
+    let side = match fields.next() {
+        Some("b") => 0,
+        Some("w") => 1,
+        Some(other) => {
+            return Err(GameError::position(
+                "side to move",
+                format!("expected 'b' (sente) or 'w' (gote) in an SFEN, found '{other}'"),
+            ))
+        }
+        None => {
+            return Err(GameError::position(
+                "side to move",
+                "missing (b for sente, w for gote)",
+            ))
+        }
+    };
+    parse_sfen_hand(&mut pos, fields.next().unwrap_or("-"))?;
+    pos.finish(side)
+}
+
+/// Reads SFEN hands: `-`, or letters (uppercase for sente) each preceded by an optional count.
+fn parse_sfen_hand(pos: &mut Minishogi, text: &str) -> Result<(), GameError> {
+    if text == "-" {
+        return Ok(());
+    }
+    let mut count: Option<u32> = None;
+    for ch in text.chars() {
+        if let Some(d) = ch.to_digit(10) {
+            count = Some(count.unwrap_or(0).saturating_mul(10).saturating_add(d));
+            continue;
+        }
+        let kind = if ch.is_ascii() {
+            hand_kind_of_letter(ch as u8)
+        } else {
+            None
+        }
+        .ok_or_else(|| GameError::position("hand", format!("'{ch}' cannot be in hand")))?;
+        let color = if ch.is_ascii_uppercase() { 0 } else { 1 };
+        let n = count.take().unwrap_or(1);
+        if n == 0 || n + pos.hand[color][kind] as u32 > SET_SIZE as u32 {
+            return Err(GameError::position(
+                "hand",
+                format!("cannot hold {n} more '{ch}'"),
+            ));
+        }
+        for _ in 0..n {
+            pos.add_to_hand(color, kind);
+        }
+    }
+    if count.is_some() {
+        return Err(GameError::position(
+            "hand",
+            format!("'{text}' ends with a count and no piece"),
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -338,3 +338,174 @@ fn diagram_shows_the_board() {
     assert!(d.contains("a  b  c  d  e"));
     assert!(d.starts_with("5 |  r  b  s  g  k"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// The USI dialect
+
+#[test]
+fn usi_coordinates_map_the_native_squares() {
+    let p = Minishogi::start();
+    let m = p.parse_move("d1c2").unwrap();
+    assert_eq!(p.format_move_in(m, Dialect::Usi), "2e3d");
+    assert_eq!(p.parse_move_in("2e3d", Dialect::Usi), Ok(m));
+    // The native notation is read in every dialect.
+    assert_eq!(p.parse_move_in("d1c2", Dialect::Usi), Ok(m));
+    for d in [Dialect::Native, Dialect::Gtp] {
+        assert_eq!(p.format_move_in(m, d), "d1c2");
+        assert_eq!(p.parse_move_in("d1c2", d), Ok(m));
+        assert!(p.parse_move_in("2e3d", d).is_err());
+    }
+    // Corners: a1 = 5e (sente's left), e1 = 1e, a5 = 5a, e5 = 1a.
+    for (native, usi) in [(0, "5e"), (4, "1e"), (20, "5a"), (24, "1a"), (12, "3c")] {
+        assert_eq!(usi_square_name(native), usi);
+        assert_eq!(parse_usi_square(usi.as_bytes()), Some(native));
+    }
+    let p = pos("r2gk/G3p/2s1R/P3B/K1S2[B] w");
+    let drop = p.parse_move("B@c2").unwrap();
+    assert_eq!(p.format_move_in(drop, Dialect::Usi), "B*3d");
+    assert_eq!(p.parse_move_in("B*3d", Dialect::Usi), Ok(drop));
+    assert_eq!(p.parse_move_in("B@3d", Dialect::Usi), Ok(drop));
+    assert_eq!(p.parse_move_in("B*c2", Dialect::Usi), Ok(drop));
+    let promotion = p.parse_move("e2b5+").unwrap();
+    assert_eq!(p.format_move_in(promotion, Dialect::Usi), "1d4a+");
+    assert_eq!(p.parse_move_in("1d4a+", Dialect::Usi), Ok(promotion));
+}
+
+#[test]
+fn bad_usi_moves_give_errors() {
+    let p = Minishogi::start();
+    for bad in [
+        "", "x", "2e", "2e3", "6e3d", "2f3d", "0e1e", "2e3d=", "Q*3c", "P*3f", "P*", "0000",
+        "pass", "2e3d++", "é1é2",
+    ] {
+        assert!(
+            matches!(
+                p.parse_move_in(bad, Dialect::Usi),
+                Err(GameError::MoveSyntax { .. })
+            ),
+            "{bad}"
+        );
+    }
+    // Legal in shape, not here: a1a2 (own piece), a drop with an empty hand, a promotion
+    // outside the zone.
+    for illegal in ["5e5d", "P*3c", "5d5c+", "d1c2+"] {
+        assert!(
+            matches!(
+                p.parse_move_in(illegal, Dialect::Usi),
+                Err(GameError::IllegalMove { .. })
+            ),
+            "{illegal}"
+        );
+    }
+}
+
+#[test]
+fn sfen_round_trips_and_flips_the_side_letters() {
+    let s = Minishogi::start();
+    assert_eq!(s.to_position_in(Dialect::Usi), "rbsgk/4p/5/P4/KGSBR b - 1");
+    for text in [
+        "rbsgk/4p/5/P4/KGSBR b - 1",
+        "rbsgk/4p/5/P4/KGSBR b -",
+        "rbsgk/4p/5/P4/KGSBR b",
+        // A `[...]` hand marks a native FEN, read with its own side letters.
+        "rbsgk/4p/5/P4/KGSBR[-] w - 1",
+        "rbsgk/4p/5/P4/KGSBR[-] w 0 1",
+        "rbsgk/4p/5/P4/KGSBR[] w - - 0 1",
+    ] {
+        assert_eq!(
+            Minishogi::parse_position_in(text, Dialect::Usi),
+            Ok(s.clone()),
+            "{text}"
+        );
+    }
+    let gote = Minishogi::parse_position_in("rbsgk/4p/5/P4/KGSBR w - 2", Dialect::Usi).unwrap();
+    assert_eq!(gote.to_move(), Player(1));
+    assert_eq!(gote.to_position(), "rbsgk/4p/5/P4/KGSBR[-] b");
+    assert_eq!(
+        gote.to_position_in(Dialect::Usi),
+        "rbsgk/4p/5/P4/KGSBR w - 1"
+    );
+
+    // Counts before letters, sente's pieces first, in the order of the native FEN's hand.
+    let p = pos("4k/5/5/5/K4[BRGPssrpbg] w");
+    assert_eq!(p.to_position_in(Dialect::Usi), "4k/5/5/5/K4 b GPRBgp2srb 1");
+    for text in ["4k/5/5/5/K4 b GPRBgp2srb 1", "4k/5/5/5/K4 b bB1G1gsPrRps"] {
+        assert_eq!(
+            Minishogi::parse_position_in(text, Dialect::Usi),
+            Ok(p.clone()),
+            "{text}"
+        );
+    }
+    // Other dialects write and read the native FEN.
+    for d in [Dialect::Native, Dialect::Gtp] {
+        assert_eq!(s.to_position_in(d), Minishogi::INFO.start);
+        assert_eq!(
+            Minishogi::parse_position_in(Minishogi::INFO.start, d),
+            Ok(s.clone())
+        );
+    }
+}
+
+#[test]
+fn bad_sfens_name_the_field() {
+    let field = |text: &str| match Minishogi::parse_position_in(text, Dialect::Usi) {
+        Err(GameError::Position { field, .. }) => field,
+        other => panic!("{text}: expected a position error, got {other:?}"),
+    };
+    assert_eq!(field(""), "board");
+    assert_eq!(field("rbsgk/4p/5/P4 b - 1"), "board");
+    assert_eq!(field("rbsgk/4p/5/P4/KGSBR"), "side to move");
+    assert_eq!(field("rbsgk/4p/5/P4/KGSBR x - 1"), "side to move");
+    assert_eq!(field("rbsgk/4p/5/P4/KGSBR B - 1"), "side to move");
+    assert_eq!(field("4k/5/5/5/K4 b 3P 1"), "hand");
+    assert_eq!(field("4k/5/5/5/K4 b 0P 1"), "hand");
+    assert_eq!(field("4k/5/5/5/K4 b P2 1"), "hand");
+    assert_eq!(field("4k/5/5/5/K4 b K 1"), "hand");
+    assert_eq!(field("4k/5/5/5/K4 b 99999999999999999999P 1"), "hand");
+    assert_eq!(field("4k/5/5/5/K4 b Pé 1"), "hand");
+    assert_eq!(field("rbsgk/4p/5/P4/KGSBR b P 1"), "board");
+    // Gote's king is in check with sente to move.
+    assert_eq!(field("4k/5/5/5/K3R b - 1"), "side to move");
+}
+
+/// Every line pair of `fsf_usi.txt` (written by `fsf_usi.py` from Fairy-Stockfish 11.1): the FEN
+/// and the SFEN describe the same position, which gpn writes exactly so (up to the counters), and
+/// the legal moves in UCI and USI notation are gpn's legal moves in the native and USI dialects.
+#[test]
+fn usi_dialect_agrees_with_fairy_stockfish() {
+    let data = include_str!("fsf_usi.txt");
+    let mut lines = data.lines().filter(|l| !l.starts_with('#'));
+    let mut positions = 0;
+    while let (Some(pos_line), Some(moves_line)) = (lines.next(), lines.next()) {
+        let (fen, sfen) = pos_line
+            .strip_prefix("pos ")
+            .and_then(|s| s.split_once(" | "))
+            .unwrap_or_else(|| panic!("bad line {pos_line}"));
+        let p = Minishogi::parse_position(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        assert_eq!(
+            Minishogi::parse_position_in(sfen, Dialect::Usi),
+            Ok(p.clone()),
+            "{sfen}"
+        );
+        let fields = |s: &str, n: usize| s.split_whitespace().take(n).collect::<Vec<_>>().join(" ");
+        assert_eq!(fields(&p.to_position_in(Dialect::Usi), 3), fields(sfen, 3));
+        assert_eq!(p.to_position(), fields(fen, 2).replace("[]", "[-]"));
+        let pairs: Vec<&str> = moves_line
+            .strip_prefix("moves")
+            .unwrap_or_else(|| panic!("bad line {moves_line}"))
+            .split_whitespace()
+            .collect();
+        assert_eq!(p.count_moves(), pairs.len(), "{fen}");
+        for pair in pairs {
+            let (uci, usi) = pair
+                .split_once('=')
+                .unwrap_or_else(|| panic!("bad pair {pair}"));
+            let m = p.parse_move(uci).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            assert_eq!(p.parse_move_in(usi, Dialect::Usi), Ok(m), "{fen}: {usi}");
+            assert_eq!(p.format_move(m), uci);
+            assert_eq!(p.format_move_in(m, Dialect::Usi), usi);
+        }
+        positions += 1;
+    }
+    assert!(positions > 50, "only {positions} positions in fsf_usi.txt");
+}
