@@ -405,6 +405,7 @@ mod tests {
     use super::*;
     use crate::game::check::random_games;
     use crate::game::perft::perft;
+    use crate::game::Dialect;
 
     type Bt8 = Breakthrough<8>;
 
@@ -475,6 +476,21 @@ mod tests {
     fn perft_small_depths_from_start() {
         assert_eq!(perft(&Bt8::start(), 3), 11132);
         assert_eq!(perft(&Breakthrough::<6>::start(), 3), 4308);
+    }
+
+    #[test]
+    fn fairy_stockfish_fens_parse_in_every_dialect() {
+        // Fairy-Stockfish 11.1's `d` and its startpos (also pyffish's start_fen).
+        for text in [
+            "pppppppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPPPPP w - - 0 1",
+            "pppppppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPPPPP w 0 1",
+        ] {
+            for d in [Dialect::Native, Dialect::Usi, Dialect::Gtp] {
+                assert_eq!(Bt8::parse_position_in(text, d), Ok(Bt8::start()), "{text}");
+            }
+        }
+        let g = Bt8::parse_position("pppppppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPPPPP b - - 1 1");
+        assert_eq!(g.map(|g| g.to_move()), Ok(Player(1)));
     }
 
     #[test]

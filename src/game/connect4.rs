@@ -4,7 +4,7 @@
 //! seventh bit of each column stays empty so that line tests by shifting never wrap.
 
 use super::{fen, zobrist};
-use super::{find_legal, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
+use super::{find_legal, Dialect, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
 use crate::rng::Rng;
 
 const COLS: usize = 7;
@@ -361,6 +361,20 @@ impl Game for ConnectFour {
         }
         Some(Move((cells.trailing_zeros() as usize / STRIDE) as u16))
     }
+
+    /// GTP writes the vertex of the landing cell, `D1` (column letter, row from the bottom; with
+    /// seven columns GTP's missing `I` never matters). UCI and USI write the native `P@d1`.
+    fn format_move_in(&self, m: Move, dialect: Dialect) -> String {
+        match dialect {
+            Dialect::Gtp => {
+                let cell = self.landing_cell(m.0 as usize).trailing_zeros() as usize;
+                Self::cell_name(cell).to_ascii_uppercase()
+            }
+            Dialect::Native | Dialect::Usi => self.format_move(m),
+        }
+    }
+    // Reading needs no override: `parse_move` takes `D1`, `d1`, `P@d1` and a bare column in any
+    // case, in every dialect.
 }
 
 #[cfg(test)]
@@ -431,6 +445,49 @@ mod tests {
             full_column.parse_move("a"),
             Err(GameError::IllegalMove { .. })
         ));
+    }
+
+    #[test]
+    fn gtp_writes_the_landing_vertex_and_reads_every_form() {
+        let g = after("d");
+        assert_eq!(g.format_move_in(Move(3), Dialect::Gtp), "D2");
+        assert_eq!(g.format_move_in(Move(0), Dialect::Gtp), "A1");
+        for d in [Dialect::Native, Dialect::Usi] {
+            assert_eq!(g.format_move_in(Move(3), d), "P@d2");
+        }
+        for d in [Dialect::Native, Dialect::Usi, Dialect::Gtp] {
+            for text in ["D2", "d2", "P@d2", "p@D2", "d", "D"] {
+                assert_eq!(g.parse_move_in(text, d), Ok(Move(3)), "{text}");
+            }
+            assert!(matches!(
+                g.parse_move_in("D1", d),
+                Err(GameError::IllegalMove { .. })
+            ));
+            assert!(matches!(
+                g.parse_move_in("pass", d),
+                Err(GameError::MoveSyntax { .. })
+            ));
+            assert_eq!(g.to_position_in(d), g.to_position());
+        }
+    }
+
+    #[test]
+    fn cutechess_fens_with_a_pocket_parse() {
+        // cutechess's cfour FENs list the stones still to play in a pocket.
+        let pocket = |p: usize, q: usize| format!("[{}{}]", "P".repeat(p), "p".repeat(q));
+        let start = format!("7/7/7/7/7/7{} w - - 0 1", pocket(21, 21));
+        let after_d = format!("7/7/7/7/7/3P3{} b - - 0 1", pocket(20, 21));
+        for d in [Dialect::Native, Dialect::Usi, Dialect::Gtp] {
+            assert_eq!(
+                ConnectFour::parse_position_in(&start, d),
+                Ok(ConnectFour::start())
+            );
+            assert_eq!(ConnectFour::parse_position_in(&after_d, d), Ok(after("d")));
+            assert_eq!(
+                ConnectFour::parse_position_in("7/7/7/7/7/7 w - - 0 1", d),
+                Ok(ConnectFour::start())
+            );
+        }
     }
 
     #[test]
