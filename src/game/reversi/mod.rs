@@ -7,7 +7,9 @@
 
 use std::fmt::Write as _;
 
-use super::{fen, find_legal, zobrist, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
+use super::{
+    fen, find_legal, zobrist, Dialect, Game, GameError, GameInfo, Move, MoveList, Outcome, Player,
+};
 use crate::rng::Rng;
 
 /// The explicit pass move (the only legal move when the mover has no placement but the
@@ -557,6 +559,15 @@ impl Game for Reversi {
             }
             State::Pass => Some(PASS),
             State::Over => None,
+        }
+    }
+
+    /// GTP (gtp-rhino) writes the same Othello coordinates, row 1 at the top, in upper case
+    /// (`E6`), and `pass`. `parse_move` already reads any case, so reading needs no override.
+    fn format_move_in(&self, m: Move, dialect: Dialect) -> String {
+        match dialect {
+            Dialect::Gtp if m != PASS => self.format_move(m).to_ascii_uppercase(),
+            _ => self.format_move(m),
         }
     }
 }

@@ -282,3 +282,24 @@ fn random_move_is_uniform() {
     }
     assert_eq!(counts.iter().sum::<u32>(), 40_000);
 }
+
+#[test]
+fn gtp_writes_upper_case_and_reads_any_case() {
+    let p = Reversi::start();
+    let e6 = Move(5 * 8 + 4);
+    assert_eq!(p.format_move_in(e6, Dialect::Gtp), "E6");
+    for d in [Dialect::Native, Dialect::Usi] {
+        assert_eq!(p.format_move_in(e6, d), "e6");
+    }
+    for d in [Dialect::Native, Dialect::Usi, Dialect::Gtp] {
+        assert_eq!(p.parse_move_in("E6", d), Ok(e6));
+        assert_eq!(p.parse_move_in("e6", d), Ok(e6));
+        assert_eq!(p.to_position_in(d), p.to_position());
+    }
+    // A forced pass is `pass` in GTP too; `PASS` and UCI's `0000` are read.
+    let q = pos("xxo5/8/8/8/8/8/8/8 o");
+    assert_eq!(q.format_move_in(PASS, Dialect::Gtp), "pass");
+    for text in ["pass", "PASS", "0000"] {
+        assert_eq!(q.parse_move_in(text, Dialect::Gtp), Ok(PASS), "{text}");
+    }
+}
