@@ -162,7 +162,13 @@ pub fn option_lines(usi: bool) -> Vec<String> {
                     o.default
                 ),
                 Kind::Combo { vars } => {
-                    let mut line = format!("option name {name} type combo default {}", o.default);
+                    // USI starts in minishogi, its one shogi game.
+                    let default = if usi && o.target == Target::Variant {
+                        "minishogi"
+                    } else {
+                        o.default
+                    };
+                    let mut line = format!("option name {name} type combo default {default}");
                     if o.target == Target::Variant {
                         for g in GAMES {
                             line.push_str(" var ");
