@@ -113,10 +113,14 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// The principal variation from the root.
     pub fn principal_variation(&self) -> Vec<Move> {
         let mut pv = Vec::new();
-        if self.tree.is_empty() {
-            return pv;
+        if !self.tree.is_empty() {
+            self.extend_pv(ROOT, &mut pv);
         }
-        let mut id = ROOT;
+        pv
+    }
+
+    /// Appends the best line below node `id` to `pv` (at most 64 moves in all).
+    fn extend_pv(&self, mut id: NodeId, pv: &mut Vec<Move>) {
         while let Some(i) = self.best_edge(id) {
             let edge = self.tree.edges(id)[i];
             pv.push(edge.mv);
@@ -125,7 +129,19 @@ impl<G: Game, const P: usize> Search<G, P> {
             }
             id = edge.child;
         }
-        pv
+    }
+
+    /// The value of node `c` for player `m`: its mean, within its score bounds when the
+    /// algorithm keeps them.
+    fn bounded_mean(&self, c: &super::node::Node<P>, m: usize) -> f32 {
+        if self.params.algorithm.uses_bounds() {
+            c.mean(m).clamp(
+                super::node::from_bound(c.lo[m]),
+                super::node::from_bound(c.hi[m]),
+            )
+        } else {
+            c.mean(m)
+        }
     }
 
     /// A snapshot of the search.
@@ -165,14 +181,7 @@ impl<G: Game, const P: usize> Search<G, P> {
                 } else {
                     self.tree.node(child)
                 };
-                if self.params.algorithm.uses_bounds() {
-                    c.mean(m).clamp(
-                        super::node::from_bound(c.lo[m]),
-                        super::node::from_bound(c.hi[m]),
-                    )
-                } else {
-                    c.mean(m)
-                }
+                self.bounded_mean(c, m)
             }
             (None, None) => root.mean(m),
         };
@@ -239,33 +248,14 @@ impl<G: Game, const P: usize> Search<G, P> {
                     }
                 } else {
                     let c = self.tree.node(e.child);
-                    let mut id = e.child;
-                    while let Some(j) = self.best_edge(id) {
-                        let edge = self.tree.edges(id)[j];
-                        pv.push(edge.mv);
-                        if edge.child == NONE || pv.len() >= 64 {
-                            break;
-                        }
-                        id = edge.child;
-                    }
+                    self.extend_pv(e.child, &mut pv);
                     let known = self.known_value(c, m);
                     let plies = c.proof_plies as u32 + 1;
                     RootLine {
                         mv: e.mv,
                         pv,
-                        value: known.map_or_else(
-                            || {
-                                if self.params.algorithm.uses_bounds() {
-                                    c.mean(m).clamp(
-                                        super::node::from_bound(c.lo[m]),
-                                        super::node::from_bound(c.hi[m]),
-                                    )
-                                } else {
-                                    c.mean(m)
-                                }
-                            },
-                            super::node::from_bound,
-                        ),
+                        value: known
+                            .map_or_else(|| self.bounded_mean(c, m), super::node::from_bound),
                         proven: known.map(|v| match v {
                             WIN => Proven::Win { plies },
                             LOSS => Proven::Loss { plies },
