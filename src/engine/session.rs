@@ -351,6 +351,9 @@ impl<G: Game> Session for GameSession<G> {
         self.search.restrict_root(&allowed);
         let limits = Limits {
             stop: Some(control.stop_flag()),
+            // Exact when known at the start (the hook checks only every few iterations); a
+            // ponder search learns its limits at `ponderhit` and is checked by the hook.
+            iterations: job.iterations.filter(|_| !control.unlimited()),
             ..Limits::default()
         };
         let mut last_info = Instant::now();

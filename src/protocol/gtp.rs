@@ -398,7 +398,15 @@ impl Controller {
         let s = self.conductor.session().ok_or("engine busy")?;
         s.play(vertex, Dialect::Gtp)
             .map(|_| String::new())
-            .map_err(|e| format!("illegal move: {e}"))
+            .map_err(|e| {
+                // GTP controllers look for the words "illegal move" at the start.
+                let e = e.to_string();
+                if e.starts_with("illegal move") {
+                    e
+                } else {
+                    format!("illegal move: {e}")
+                }
+            })
     }
 
     /// The budget of the next move of `player`, within `maxmovetime`.
@@ -529,7 +537,11 @@ impl Controller {
 
     fn showboard(&mut self) -> String {
         match self.conductor.session() {
-            Some(s) => format!("\n{}", s.diagram()),
+            Some(s) => {
+                let diagram = s.diagram();
+                let board: Vec<&str> = diagram.lines().map(str::trim_end).collect();
+                format!("\n{}", board.join("\n"))
+            }
             None => String::new(),
         }
     }

@@ -214,7 +214,12 @@ pub fn run(protocol: Protocol, settings: Settings, tx: Sender<Event>, rx: Receiv
                 Outcome::Finished(info) => c.finish(info),
                 Outcome::Quiet => {}
             },
-            Event::Eof => break,
+            Event::Eof => {
+                // As Stockfish does: a search still running is stopped and answered, so that a
+                // pipe (`printf 'go movetime 500' | gpn`) gets its bestmove (after a short search).
+                c.settle();
+                break;
+            }
         }
     }
     if let Some(control) = c.conductor.control() {
@@ -544,14 +549,18 @@ impl Controller {
         };
         let mut text = String::new();
         for line in s.diagram().lines() {
-            text.push_str(&format!("info string {line}\n"));
+            // Trailing blanks are invisible in a GUI log and fragile in transcripts.
+            text.push_str(&format!("info string {}\n", line.trim_end()));
         }
         text.push_str(&format!(
-            "info string game {} position {}\ninfo string legal {}",
+            "info string game {} position {}\ninfo string legal",
             s.game().name,
             s.position_text(dialect),
-            s.legal_moves(dialect).join(" ")
         ));
+        for m in s.legal_moves(dialect) {
+            text.push(' ');
+            text.push_str(&m);
+        }
         self.out.send(&text);
     }
 }
