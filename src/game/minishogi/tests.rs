@@ -468,12 +468,13 @@ fn bad_sfens_name_the_field() {
     assert_eq!(field("4k/5/5/5/K3R b - 1"), "side to move");
 }
 
-/// Every line pair of `fsf_usi.txt` (written by `fsf_usi.py` from Fairy-Stockfish 11.1): the FEN
-/// and the SFEN describe the same position, which gpn writes exactly so (up to the counters), and
-/// the legal moves in UCI and USI notation are gpn's legal moves in the native and USI dialects.
+/// Every line pair of `tests/data/minishogi-fsf-usi.txt` (written by `scripts/fsf_usi.py` from
+/// Fairy-Stockfish 11.1): the FEN and the SFEN describe the same position, which gpn writes
+/// exactly so (up to the counters), and the legal moves in UCI and USI notation are gpn's legal
+/// moves in the native and USI dialects.
 #[test]
 fn usi_dialect_agrees_with_fairy_stockfish() {
-    let data = include_str!("fsf_usi.txt");
+    let data = include_str!("../../../tests/data/minishogi-fsf-usi.txt");
     let mut lines = data.lines().filter(|l| !l.starts_with('#'));
     let mut positions = 0;
     while let (Some(pos_line), Some(moves_line)) = (lines.next(), lines.next()) {
@@ -507,5 +508,5 @@ fn usi_dialect_agrees_with_fairy_stockfish() {
         }
         positions += 1;
     }
-    assert!(positions > 50, "only {positions} positions in fsf_usi.txt");
+    assert!(positions > 50, "only {positions} positions in minishogi-fsf-usi.txt");
 }

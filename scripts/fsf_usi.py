@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes fsf_usi.txt, the Fairy-Stockfish reference data of the minishogi USI dialect test.
+"""Writes tests/data/minishogi-fsf-usi.txt, the Fairy-Stockfish reference data of the minishogi USI dialect test.
 
 Plays random minishogi games in lockstep with two Fairy-Stockfish processes, one spoken to in UCI
 and one in USI (`setoption name UCI_Variant value minishogi`: 11.1 has no USI_Variant option),
@@ -7,7 +7,7 @@ and records for every position the FEN (UCI `d`), the SFEN (USI `d`) and the leg
 (`go perft 1`, paired by generation order). A greedy set cover then keeps the few positions that
 show every distinct move pair, hand token, promoted piece and side to move seen.
 
-    python3 src/game/minishogi/fsf_usi.py [fairy-stockfish] > src/game/minishogi/fsf_usi.txt
+    python3 scripts/fsf_usi.py [fairy-stockfish] > tests/data/minishogi-fsf-usi.txt
 
 Stdlib only; deterministic for a given engine (seeded moves, perft order).
 """
@@ -82,7 +82,7 @@ def main():
         e.send("quit")
     wanted = set().union(*(r[3] for r in records))
     covered = set()
-    print("# Fairy-Stockfish 11.1 minishogi, UCI and USI side by side; written by fsf_usi.py.")
+    print("# Fairy-Stockfish 11.1 minishogi, UCI and USI side by side; written by scripts/fsf_usi.py.")
     print("# pos <FEN as UCI `d` prints it> | <SFEN as USI `d` prints it>")
     print("# moves <UCI>=<USI> for every legal move")
     while covered != wanted:
