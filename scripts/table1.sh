@@ -21,6 +21,12 @@ specs=(
   "reversi|bias=sum c_pn=2"
   "breakthrough|bias=rank c_pn=1"
   "cfour|bias=rank c_pn=0.1"
+  "ataxx|bias=max c_pn=0.5"
+  "knightthrough|bias=max c_pn=2"
+  "losalamos|bias=rank c_pn=1"
+  "reachchess|bias=rank c_pn=2"
+  "skirmish|bias=max c_pn=0.5"
+  "surakarta|bias=max c_pn=0.5"
 )
 for spec in "${specs[@]}"; do
   game=${spec%%|*}
