@@ -38,6 +38,7 @@ macro_rules! registry {
 use super::awari::Awari;
 use super::breakthrough::Breakthrough;
 use super::connect4::ConnectFour;
+use super::gomoku::Gomoku;
 use super::loa::Loa;
 use super::minishogi::Minishogi;
 use super::reversi::Reversi;
@@ -52,6 +53,8 @@ registry! {
     Loa<7>,
     Awari,
     Minishogi,
+    Gomoku<true>,
+    Gomoku<false>,
 }
 
 /// The registered name for `name` (resolving aliases), if any.
