@@ -430,7 +430,8 @@ impl<const EXACT: bool> Game for Gomoku<EXACT> {
             }
             out.push('\n');
         }
-        out + "   a b c d e f g h i j k l m n o"
+        // GTP players read the board too: their vertices skip I, so label both.
+        out + "   a b c d e f g h i j k l m n o\n   A B C D E F G H J K L M N O P  (GTP vertices)"
     }
 
     /// Rejection sampling over the 256 point indices (uniform over the empty points, and cheap
