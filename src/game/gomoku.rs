@@ -146,11 +146,7 @@ impl<const EXACT: bool> Gomoku<EXACT> {
     }
 
     fn gtp_vertex(idx: usize) -> String {
-        format!(
-            "{}{}",
-            GTP_COLUMNS[idx % STRIDE] as char,
-            idx / STRIDE + 1
-        )
+        format!("{}{}", GTP_COLUMNS[idx % STRIDE] as char, idx / STRIDE + 1)
     }
 
     /// The legal move dropping on `idx`, or why it is not legal.
@@ -306,9 +302,9 @@ impl<const EXACT: bool> Game for Gomoku<EXACT> {
     }
 
     fn to_position(&self) -> String {
-        let rows = (0..SIZE).rev().map(|row| {
-            (0..SIZE).map(move |col| self.stone_char(point(row, col), ['P', 'p']))
-        });
+        let rows = (0..SIZE)
+            .rev()
+            .map(|row| (0..SIZE).map(move |col| self.stone_char(point(row, col), ['P', 'p'])));
         format!(
             "{} {}",
             fen::board_field(rows),
@@ -560,8 +556,21 @@ mod tests {
     fn overlines_win_only_in_freestyle() {
         // Black XXXX.XX on rank 8 (d8-g8 and i8-j8); filling h8 makes seven in a row.
         let rows = [
-            "15", "15", "15", "15", "15", "15", "15", "3PPPP1PP5", "15", "15", "15", "15", "15",
-            "pppp1pp8", "15",
+            "15",
+            "15",
+            "15",
+            "15",
+            "15",
+            "15",
+            "15",
+            "3PPPP1PP5",
+            "15",
+            "15",
+            "15",
+            "15",
+            "15",
+            "pppp1pp8",
+            "15",
         ];
         let e: Exact = pos(&rows, "w");
         let f: Free = pos(&rows, "w");
@@ -631,8 +640,20 @@ mod tests {
             Err(GameError::IllegalMove { .. })
         ));
         for bad in [
-            "", "p", "P@", "h0", "h16", "p8", "h8x", "ü", "h08x", "h99999999999999999999", "@h8",
-            "pass", "0000", "8h",
+            "",
+            "p",
+            "P@",
+            "h0",
+            "h16",
+            "p8",
+            "h8x",
+            "ü",
+            "h08x",
+            "h99999999999999999999",
+            "@h8",
+            "pass",
+            "0000",
+            "8h",
         ] {
             assert!(
                 matches!(g.parse_move(bad), Err(GameError::MoveSyntax { .. })),
@@ -691,17 +712,16 @@ mod tests {
         assert_eq!(Exact::parse_position(&text), Ok(g.clone()));
         // cutechess-style pocket and counters, x/o stones, no side to move.
         assert_eq!(
-            Exact::parse_position("14x/15/15/15/15/15/15/7x7/15/15/15/15/15/15/o14[PPpp] b - - 0 1"),
+            Exact::parse_position(
+                "14x/15/15/15/15/15/15/7x7/15/15/15/15/15/15/o14[PPpp] b - - 0 1"
+            ),
             Ok(g.clone())
         );
         assert_eq!(
             Exact::parse_position("14P/15/15/15/15/15/15/7P7/15/15/15/15/15/15/p14"),
             Ok(g)
         );
-        assert_eq!(
-            Exact::parse_position(Exact::INFO.start),
-            Ok(Exact::start())
-        );
+        assert_eq!(Exact::parse_position(Exact::INFO.start), Ok(Exact::start()));
     }
 
     #[test]
@@ -736,10 +756,8 @@ mod tests {
             }
         }
         // The last mover's five means the game is over.
-        let won = Exact::parse_position(
-            "PPPPP10/pppp11/15/15/15/15/15/15/15/15/15/15/15/15/15 b",
-        )
-        .unwrap();
+        let won = Exact::parse_position("PPPPP10/pppp11/15/15/15/15/15/15/15/15/15/15/15/15/15 b")
+            .unwrap();
         assert_eq!(won.outcome(), Some(Outcome::win(Player(0), 2)));
         assert_eq!(won.count_moves(), 0);
     }
