@@ -17,6 +17,7 @@ pub mod perft;
 pub mod record;
 pub mod registry;
 pub mod reversi;
+pub mod surakarta;
 pub mod zobrist;
 
 use std::fmt;

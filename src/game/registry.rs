@@ -42,6 +42,7 @@ use super::gomoku::Gomoku;
 use super::loa::Loa;
 use super::minishogi::Minishogi;
 use super::reversi::Reversi;
+use super::surakarta::Surakarta;
 
 registry! {
     Breakthrough<8>,
@@ -55,6 +56,7 @@ registry! {
     Minishogi,
     Gomoku<true>,
     Gomoku<false>,
+    Surakarta,
 }
 
 /// The registered name for `name` (resolving aliases), if any.
