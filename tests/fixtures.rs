@@ -233,6 +233,7 @@ fixtures! {
     uci_pipe => "uci-pipe.txt",
     usi_minishogi => "usi-minishogi.txt",
     gtp_othello => "gtp-othello.txt",
+    gtp_gomoku => "gtp-gomoku.txt",
     gtp_games => "gtp-games.txt",
     gtp_analyze => "gtp-analyze.txt",
     gtp_pipe => "gtp-pipe.txt",

@@ -10,12 +10,14 @@ pub mod breakthrough;
 pub mod check;
 pub mod connect4;
 pub mod fen;
+pub mod gomoku;
 pub mod loa;
 pub mod minishogi;
 pub mod perft;
 pub mod record;
 pub mod registry;
 pub mod reversi;
+pub mod surakarta;
 pub mod zobrist;
 
 use std::fmt;

@@ -38,9 +38,11 @@ macro_rules! registry {
 use super::awari::Awari;
 use super::breakthrough::Breakthrough;
 use super::connect4::ConnectFour;
+use super::gomoku::Gomoku;
 use super::loa::Loa;
 use super::minishogi::Minishogi;
 use super::reversi::Reversi;
+use super::surakarta::Surakarta;
 
 registry! {
     Breakthrough<8>,
@@ -52,6 +54,9 @@ registry! {
     Loa<7>,
     Awari,
     Minishogi,
+    Gomoku<true>,
+    Gomoku<false>,
+    Surakarta,
 }
 
 /// The registered name for `name` (resolving aliases), if any.

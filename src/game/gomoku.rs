@@ -1,0 +1,795 @@
+//! Gomoku 15x15 on padded bitboards: exactly five in a row (`gomoku`) or five or more (`gomokufreestyle`).
+//!
+//! Point index = row * 16 + column, row 0 = rank 1 (the bottom), column 0 = file a. Column 15 and
+//! row 15 are padding that never holds a stone, so walking a line from a stone stops at the edge
+//! without any column test: a step off the left or right edge lands on a padding point. The
+//! 256 points fit in four u64 words per player. The win check after a move looks only at the four
+//! lines through the new stone.
+
+use super::{fen, zobrist};
+use super::{Dialect, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
+use crate::rng::Rng;
+
+const SIZE: usize = 15;
+const STRIDE: usize = 16;
+const POINTS: usize = SIZE * SIZE;
+/// Playable points of each word: four rows of 15 points, the last word's fourth row is padding.
+const BOARD: [u64; 4] = [
+    0x7FFF_7FFF_7FFF_7FFF,
+    0x7FFF_7FFF_7FFF_7FFF,
+    0x7FFF_7FFF_7FFF_7FFF,
+    0x0000_7FFF_7FFF_7FFF,
+];
+/// Line directions as index steps: east, north, north-east, north-west.
+const DIRECTIONS: [i32; 4] = [1, STRIDE as i32, STRIDE as i32 + 1, STRIDE as i32 - 1];
+/// GTP column letters: A to T skipping I, as Go programs write them.
+const GTP_COLUMNS: &[u8; SIZE] = b"ABCDEFGHJKLMNOP";
+/// Rejection draws `random_move` tries before selecting among the empty points directly.
+const RANDOM_TRIES: u32 = 16;
+
+const ZOBRIST_STONE: [[u64; 256]; 2] = [zobrist::keys(0x6011), zobrist::keys(0x6012)];
+const ZOBRIST_SIDE: u64 = zobrist::keys::<1>(0x6013)[0];
+
+/// A Gomoku position; `EXACT` = only a line of exactly five wins (overlines do not).
+/// Moves are point indices (`row * 16 + column`).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Gomoku<const EXACT: bool> {
+    /// Stones of player 0 (black, `P`) and player 1 (white, `p`).
+    stones: [[u64; 4]; 2],
+    /// Stones on the board (also the number of plies played).
+    count: u8,
+    /// Set when the last move made a winning line.
+    won: bool,
+    hash: u64,
+}
+
+#[inline]
+fn has_stone(bb: &[u64; 4], idx: i32) -> bool {
+    (0..256).contains(&idx) && (bb[(idx >> 6) as usize] >> (idx & 63)) & 1 != 0
+}
+
+#[inline]
+fn point(row: usize, col: usize) -> usize {
+    row * STRIDE + col
+}
+
+/// Stones of `bb` next to `idx` going `step` away, counting at most five.
+#[inline]
+fn run(bb: &[u64; 4], idx: i32, step: i32) -> u32 {
+    let mut n = 0;
+    let mut i = idx + step;
+    while n < 5 && has_stone(bb, i) {
+        n += 1;
+        i += step;
+    }
+    n
+}
+
+/// Whether the stone of `bb` on `idx` stands in a winning line: five or more in freestyle,
+/// exactly five (counting every stone of the unbroken line) with `exact`.
+#[inline]
+fn makes_line(bb: &[u64; 4], idx: usize, exact: bool) -> bool {
+    let idx = idx as i32;
+    DIRECTIONS.iter().any(|&d| {
+        let len = 1 + run(bb, idx, d) + run(bb, idx, -d);
+        if exact {
+            len == 5
+        } else {
+            len >= 5
+        }
+    })
+}
+
+fn file_char(col: usize) -> char {
+    (b'a' + col as u8) as char
+}
+
+/// Reads a rank 1-15 that makes up all of `digits`.
+fn read_rank(digits: &str) -> Option<usize> {
+    if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let rank: usize = digits.parse().ok()?;
+    (1..=SIZE).contains(&rank).then(|| rank - 1)
+}
+
+impl<const EXACT: bool> Gomoku<EXACT> {
+    const INFO_RULE: GameInfo = if EXACT {
+        GameInfo {
+            name: "gomoku",
+            aliases: &["gomoku15x15", "gomokuexact"],
+            board: "15x15",
+            notation: "drop as cutechess/Fairy-Stockfish write it: P@h8 (files a-o, ranks 1-15); \
+                       also accepts h8; GTP vertices skip I (H8, J8)",
+            start: "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 w",
+        }
+    } else {
+        GameInfo {
+            name: "gomokufreestyle",
+            aliases: &["gomoku-freestyle", "freestylegomoku"],
+            board: "15x15",
+            notation: "drop as cutechess/Fairy-Stockfish write it: P@h8 (files a-o, ranks 1-15); \
+                       also accepts h8; GTP vertices skip I (H8, J8)",
+            start: "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 w",
+        }
+    };
+
+    #[inline]
+    fn occupied(&self) -> [u64; 4] {
+        let [a, b] = &self.stones;
+        [a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]]
+    }
+
+    #[inline]
+    fn empty(&self) -> [u64; 4] {
+        let occ = self.occupied();
+        [
+            !occ[0] & BOARD[0],
+            !occ[1] & BOARD[1],
+            !occ[2] & BOARD[2],
+            !occ[3] & BOARD[3],
+        ]
+    }
+
+    #[inline]
+    fn is_over(&self) -> bool {
+        self.won || self.count as usize == POINTS
+    }
+
+    #[inline]
+    fn is_empty_point(&self, idx: usize) -> bool {
+        (self.empty()[idx >> 6] >> (idx & 63)) & 1 != 0
+    }
+
+    fn point_name(idx: usize) -> String {
+        format!("{}{}", file_char(idx % STRIDE), idx / STRIDE + 1)
+    }
+
+    fn gtp_vertex(idx: usize) -> String {
+        format!("{}{}", GTP_COLUMNS[idx % STRIDE] as char, idx / STRIDE + 1)
+    }
+
+    /// The legal move dropping on `idx`, or why it is not legal.
+    fn drop_on(&self, text: &str, idx: usize) -> Result<Move, GameError> {
+        if self.is_over() {
+            Err(GameError::illegal(text, "the game is over"))
+        } else if !self.is_empty_point(idx) {
+            Err(GameError::illegal(text, "the point is occupied"))
+        } else {
+            Ok(Move(idx as u16))
+        }
+    }
+
+    /// Reads `P@h8` or `h8` (files a-o, any case) to a point index.
+    fn read_native(text: &str) -> Result<usize, GameError> {
+        let t = text.trim();
+        let t = t
+            .strip_prefix("P@")
+            .or_else(|| t.strip_prefix("p@"))
+            .unwrap_or(t);
+        let err = || GameError::syntax(text, "expected a point a1-o15, as in P@h8 or h8");
+        let mut chars = t.chars();
+        let col = match chars.next() {
+            Some(c @ 'a'..='o') => c as usize - 'a' as usize,
+            Some(c @ 'A'..='O') => c as usize - 'A' as usize,
+            _ => return Err(err()),
+        };
+        let row = read_rank(chars.as_str()).ok_or_else(err)?;
+        Ok(point(row, col))
+    }
+
+    /// Reads a GTP vertex (`H8`, `J8`: columns A-P without I, any case) to a point index.
+    fn read_gtp(text: &str) -> Result<usize, GameError> {
+        let t = text.trim();
+        let mut chars = t.chars();
+        let letter = chars.next().map(|c| c.to_ascii_uppercase());
+        if letter == Some('I') {
+            return Err(GameError::syntax(
+                text,
+                "GTP vertices skip the letter I (the ninth column is J); P@i8 is the native form",
+            ));
+        }
+        let col = letter
+            .and_then(|c| GTP_COLUMNS.iter().position(|&g| g as char == c))
+            .ok_or_else(|| {
+                GameError::syntax(text, "expected a vertex A1-P15 (no I), as in H8, or P@h8")
+            })?;
+        let row = read_rank(chars.as_str()).ok_or_else(|| {
+            GameError::syntax(text, "expected a row 1-15 after the column, as in H8")
+        })?;
+        Ok(point(row, col))
+    }
+
+    /// Whether `side` has a winning line anywhere (for reading positions).
+    fn has_line_anywhere(stones: &[u64; 4]) -> bool {
+        (0..256).any(|idx| has_stone(stones, idx) && makes_line(stones, idx as usize, EXACT))
+    }
+
+    fn stone_char(&self, idx: usize, marks: [char; 2]) -> Option<char> {
+        (0..2)
+            .find(|&s| has_stone(&self.stones[s], idx as i32))
+            .map(|s| marks[s])
+    }
+}
+
+impl<const EXACT: bool> Game for Gomoku<EXACT> {
+    const INFO: GameInfo = Self::INFO_RULE;
+
+    fn start() -> Self {
+        Gomoku {
+            stones: [[0; 4]; 2],
+            count: 0,
+            won: false,
+            hash: 0,
+        }
+    }
+
+    #[inline]
+    fn to_move(&self) -> Player {
+        Player(self.count & 1)
+    }
+
+    fn legal_moves(&self, out: &mut MoveList) {
+        out.clear();
+        if self.is_over() {
+            return;
+        }
+        for (w, mut bits) in self.empty().into_iter().enumerate() {
+            while bits != 0 {
+                out.push(Move((w * 64 + bits.trailing_zeros() as usize) as u16));
+                bits &= bits - 1;
+            }
+        }
+    }
+
+    #[inline]
+    fn count_moves(&self) -> usize {
+        if self.is_over() {
+            0
+        } else {
+            POINTS - self.count as usize
+        }
+    }
+
+    #[inline]
+    fn play(&mut self, m: Move) {
+        let me = (self.count & 1) as usize;
+        let idx = m.0 as usize;
+        debug_assert!(self.is_empty_point(idx) && !self.is_over());
+        self.stones[me][idx >> 6] |= 1 << (idx & 63);
+        self.hash ^= ZOBRIST_STONE[me][idx] ^ ZOBRIST_SIDE;
+        self.count += 1;
+        self.won = makes_line(&self.stones[me], idx, EXACT);
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if self.won {
+            Some(Outcome::win(Player((self.count - 1) & 1), 2))
+        } else if self.count as usize == POINTS {
+            Some(Outcome::draw(2))
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn compute_hash(&self) -> u64 {
+        let mut h = if self.count & 1 == 1 { ZOBRIST_SIDE } else { 0 };
+        for (side, keys) in ZOBRIST_STONE.iter().enumerate() {
+            for (w, &word) in self.stones[side].iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    h ^= keys[w * 64 + bits.trailing_zeros() as usize];
+                    bits &= bits - 1;
+                }
+            }
+        }
+        h
+    }
+
+    fn format_move(&self, m: Move) -> String {
+        format!("P@{}", Self::point_name(m.0 as usize))
+    }
+
+    /// Accepts `P@h8` and `h8` (any case).
+    fn parse_move(&self, text: &str) -> Result<Move, GameError> {
+        let idx = Self::read_native(text)?;
+        self.drop_on(text, idx)
+    }
+
+    fn to_position(&self) -> String {
+        let rows = (0..SIZE)
+            .rev()
+            .map(|row| (0..SIZE).map(move |col| self.stone_char(point(row, col), ['P', 'p'])));
+        format!(
+            "{} {}",
+            fen::board_field(rows),
+            if self.count & 1 == 0 { 'w' } else { 'b' }
+        )
+    }
+
+    /// Reads `<15 rows top to bottom> [w|b]`; stones `P`/`p` (or `x`/`o`); a `[...]` pocket and
+    /// trailing fields are ignored.
+    fn parse_position(text: &str) -> Result<Self, GameError> {
+        let mut fields = text.split_whitespace();
+        let board = fields
+            .next()
+            .ok_or_else(|| GameError::position("board", "empty string"))?;
+        let board = board.split('[').next().unwrap_or(board);
+        let rows: Vec<&str> = board.split('/').collect();
+        if rows.len() != SIZE {
+            return Err(GameError::position(
+                "board",
+                format!("{} rows, expected 15", rows.len()),
+            ));
+        }
+        let mut stones = [[0u64; 4]; 2];
+        for (i, row_text) in rows.iter().enumerate() {
+            let row = SIZE - 1 - i;
+            let rank = row + 1;
+            let mut col = 0usize;
+            let mut run = 0usize;
+            for c in row_text.chars() {
+                if let Some(d) = c.to_digit(10) {
+                    run = run * 10 + d as usize;
+                    if run == 0 || run > SIZE {
+                        return Err(GameError::position(
+                            "board",
+                            format!("bad run of empty points on rank {rank}"),
+                        ));
+                    }
+                    continue;
+                }
+                col += run;
+                run = 0;
+                let side = match c {
+                    'P' | 'X' | 'x' | 'B' => 0,
+                    'p' | 'O' | 'o' | 'W' => 1,
+                    _ => {
+                        return Err(GameError::position(
+                            "board",
+                            format!("unknown stone '{c}' on rank {rank} (use P, p or digits)"),
+                        ))
+                    }
+                };
+                if col >= SIZE {
+                    return Err(GameError::position(
+                        "board",
+                        format!("rank {rank} has more than 15 points"),
+                    ));
+                }
+                let idx = point(row, col);
+                stones[side][idx >> 6] |= 1 << (idx & 63);
+                col += 1;
+            }
+            col += run;
+            if col != SIZE {
+                return Err(GameError::position(
+                    "board",
+                    format!("rank {rank} has {col} points, expected 15"),
+                ));
+            }
+        }
+        let count_of = |s: &[u64; 4]| s.iter().map(|w| w.count_ones()).sum::<u32>();
+        let (n0, n1) = (count_of(&stones[0]), count_of(&stones[1]));
+        if n0 != n1 && n0 != n1 + 1 {
+            return Err(GameError::position(
+                "board",
+                format!("{n0} first-player and {n1} second-player stones cannot occur"),
+            ));
+        }
+        let to_move = if n0 == n1 { 'w' } else { 'b' };
+        match fields.next() {
+            None | Some("-") => {}
+            Some(s) if s.eq_ignore_ascii_case(&to_move.to_string()) => {}
+            Some("w") | Some("b") | Some("W") | Some("B") => {
+                return Err(GameError::position(
+                    "side to move",
+                    format!("the stone counts say '{to_move}' is to move"),
+                ))
+            }
+            Some(other) => {
+                return Err(GameError::position(
+                    "side to move",
+                    format!("'{other}' is not w or b"),
+                ))
+            }
+        }
+        let last_mover = if n0 == n1 { 1 } else { 0 };
+        if n0 + n1 > 0 && Self::has_line_anywhere(&stones[1 - last_mover]) {
+            return Err(GameError::position(
+                "board",
+                "the side to move already has five in a row (the game ended earlier)",
+            ));
+        }
+        let mut game = Gomoku {
+            stones,
+            count: (n0 + n1) as u8,
+            won: n0 + n1 > 0 && Self::has_line_anywhere(&stones[last_mover]),
+            hash: 0,
+        };
+        game.hash = game.compute_hash();
+        Ok(game)
+    }
+
+    fn diagram(&self) -> String {
+        let mut out = String::new();
+        for row in (0..SIZE).rev() {
+            out += &format!("{:>2} ", row + 1);
+            for col in 0..SIZE {
+                out.push(self.stone_char(point(row, col), ['X', 'O']).unwrap_or('.'));
+                out.push(' ');
+            }
+            out.push('\n');
+        }
+        // GTP players read the board too: their vertices skip I, so label both.
+        out + "   a b c d e f g h i j k l m n o\n   A B C D E F G H J K L M N O P  (GTP vertices)"
+    }
+
+    /// Rejection sampling over the 256 point indices (uniform over the empty points, and cheap
+    /// while the board is not nearly full), then a direct pick among the empty points.
+    #[inline]
+    fn random_move(&self, rng: &mut Rng, _buf: &mut MoveList) -> Option<Move> {
+        if self.is_over() {
+            return None;
+        }
+        let empty = self.empty();
+        let mut bits = 0u64;
+        for k in 0..RANDOM_TRIES {
+            if k % 8 == 0 {
+                bits = rng.next_u64();
+            }
+            let idx = (bits & 255) as usize;
+            bits >>= 8;
+            if (empty[idx >> 6] >> (idx & 63)) & 1 != 0 {
+                return Some(Move(idx as u16));
+            }
+        }
+        let mut k = rng.below((POINTS - self.count as usize) as u32);
+        for (w, mut word) in empty.into_iter().enumerate() {
+            let n = word.count_ones();
+            if k < n {
+                for _ in 0..k {
+                    word &= word - 1;
+                }
+                return Some(Move((w * 64 + word.trailing_zeros() as usize) as u16));
+            }
+            k -= n;
+        }
+        debug_assert!(false, "no empty point in a live position");
+        None
+    }
+
+    /// GTP writes vertices, `H8` (columns A-P skipping I, row 1 at the bottom); UCI and USI write
+    /// the native `P@h8`.
+    fn format_move_in(&self, m: Move, dialect: Dialect) -> String {
+        match dialect {
+            Dialect::Gtp => Self::gtp_vertex(m.0 as usize),
+            Dialect::Native | Dialect::Usi => self.format_move(m),
+        }
+    }
+
+    /// GTP reads a bare vertex as GTP (`J8` is the ninth column) and `P@j8` natively; the other
+    /// dialects read the native notation.
+    fn parse_move_in(&self, text: &str, dialect: Dialect) -> Result<Move, GameError> {
+        let t = text.trim();
+        if dialect != Dialect::Gtp || t.starts_with("P@") || t.starts_with("p@") {
+            return self.parse_move(text);
+        }
+        let idx = Self::read_gtp(text)?;
+        self.drop_on(text, idx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::check::random_games;
+    use crate::game::perft::perft;
+
+    type Exact = Gomoku<true>;
+    type Free = Gomoku<false>;
+
+    fn after<const E: bool>(moves: &str) -> Gomoku<E> {
+        let mut g = Gomoku::<E>::start();
+        for m in moves.split_whitespace() {
+            g.play_text(m).unwrap();
+        }
+        g
+    }
+
+    /// A position of 15 rows from `rows` (top first; missing rows are empty).
+    fn pos<const E: bool>(rows: &[&str], side: &str) -> Gomoku<E> {
+        let mut all: Vec<String> = rows.iter().map(|r| r.to_string()).collect();
+        while all.len() < SIZE {
+            all.push("15".into());
+        }
+        Gomoku::<E>::parse_position(&format!("{} {side}", all.join("/"))).unwrap()
+    }
+
+    #[test]
+    fn random_games_keep_invariants() {
+        let stats = random_games(&Exact::start(), 600, 21);
+        assert!(stats.decisive > 0);
+        let stats = random_games(&Free::start(), 600, 22);
+        assert!(stats.decisive > 0);
+    }
+
+    #[test]
+    fn five_in_each_direction_wins() {
+        // Black builds five along each line; white plays far away on rank 15 / 1.
+        let lines = [
+            "d8 a15 e8 b15 f8 c15 g8 d15 h8",      // east
+            "h4 a15 h5 b15 h6 c15 h7 d15 h8",      // north
+            "d4 a15 e5 b15 f6 c15 g7 d15 h8",      // north-east
+            "l4 a15 k5 b15 j6 c15 i7 d15 h8",      // north-west
+            "a1 a15 b2 b15 c3 c15 d4 d15 e5",      // corner diagonal
+            "o11 a15 o12 b15 o13 c15 o14 d15 o15", // edge column up to the corner
+        ];
+        for line in lines {
+            let g: Exact = after(line);
+            assert_eq!(g.outcome(), Some(Outcome::win(Player(0), 2)), "{line}");
+            assert_eq!(g.count_moves(), 0);
+            let f: Free = after(line);
+            assert_eq!(f.outcome(), Some(Outcome::win(Player(0), 2)), "{line}");
+        }
+        // Four does not win, and a row does not wrap from file o to file a of the next rank.
+        assert_eq!(after::<true>("d8 a15 e8 b15 f8 c15 g8").outcome(), None);
+        assert_eq!(
+            after::<true>("l8 a15 m8 b15 n8 c15 o8 d15 a9").outcome(),
+            None
+        );
+        assert_eq!(
+            after::<true>("l8 a15 m8 b15 n8 c15 o8 d15 a7").outcome(),
+            None
+        );
+        // White wins too.
+        let w: Exact = after("a1 d8 a3 e8 a5 f8 a7 g8 a9 h8");
+        assert_eq!(w.outcome(), Some(Outcome::win(Player(1), 2)));
+    }
+
+    #[test]
+    fn overlines_win_only_in_freestyle() {
+        // Black XXXX.XX on rank 8 (d8-g8 and i8-j8); filling h8 makes seven in a row.
+        let rows = [
+            "15",
+            "15",
+            "15",
+            "15",
+            "15",
+            "15",
+            "15",
+            "3PPPP1PP5",
+            "15",
+            "15",
+            "15",
+            "15",
+            "15",
+            "pppp1pp8",
+            "15",
+        ];
+        let e: Exact = pos(&rows, "w");
+        let f: Free = pos(&rows, "w");
+        let mut e2 = e.clone();
+        e2.play_text("h8").unwrap();
+        assert_eq!(e2.outcome(), None, "an overline does not win in gomoku");
+        let mut f2 = f.clone();
+        f2.play_text("h8").unwrap();
+        assert_eq!(f2.outcome(), Some(Outcome::win(Player(0), 2)));
+        // a8-d8 and f8: filling e8 makes exactly six.
+        let six = [
+            "15", "15", "15", "15", "15", "15", "15", "PPPP1P9", "15", "15", "15", "15", "15",
+            "ppp1pp9", "15",
+        ];
+        let mut e6: Exact = pos(&six, "w");
+        e6.play_text("e8").unwrap();
+        assert_eq!(e6.outcome(), None);
+        // An overline in one direction and exactly five in another wins in gomoku.
+        let both = [
+            "15", "15", "15", "15", "15", "15", "15", "PPPP1P9", "4P10", "4P10", "4P10", "4P10",
+            "ppp1pp9", "1pppp10", "15",
+        ];
+        let mut eb: Exact = pos(&both, "w");
+        eb.play_text("e8").unwrap();
+        assert_eq!(eb.outcome(), Some(Outcome::win(Player(0), 2)));
+    }
+
+    /// A full board without five in a row: ranks alternate `PPppPPppPPppPPp` and
+    /// `ppPPppPPppPPppP` (runs of two across, alternating up, short diagonals); 113 black stones.
+    fn full_board_rows() -> Vec<String> {
+        (0..SIZE)
+            .map(|r| {
+                (0..SIZE)
+                    .map(|c| {
+                        if ((c + 2 * (r % 2)) / 2) % 2 == 0 {
+                            'P'
+                        } else {
+                            'p'
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn full_board_is_a_draw() {
+        let rows = full_board_rows();
+        let full = Exact::parse_position(&rows.join("/")).unwrap();
+        assert_eq!(full.count_moves(), 0);
+        assert_eq!(full.outcome(), Some(Outcome::draw(2)));
+        let full = Free::parse_position(&rows.join("/")).unwrap();
+        assert_eq!(full.outcome(), Some(Outcome::draw(2)));
+    }
+
+    #[test]
+    fn notation_forms() {
+        let g: Exact = after("h8");
+        let j9 = Move(point(8, 9) as u16);
+        assert_eq!(g.format_move(j9), "P@j9");
+        for text in ["P@j9", "p@J9", "j9", "J9", " j9 "] {
+            assert_eq!(g.parse_move(text), Ok(j9), "{text}");
+        }
+        assert_eq!(g.parse_move("o15"), Ok(Move(point(14, 14) as u16)));
+        assert!(matches!(
+            g.parse_move("h8"),
+            Err(GameError::IllegalMove { .. })
+        ));
+        for bad in [
+            "",
+            "p",
+            "P@",
+            "h0",
+            "h16",
+            "p8",
+            "h8x",
+            "ü",
+            "h08x",
+            "h99999999999999999999",
+            "@h8",
+            "pass",
+            "0000",
+            "8h",
+        ] {
+            assert!(
+                matches!(g.parse_move(bad), Err(GameError::MoveSyntax { .. })),
+                "{bad}"
+            );
+        }
+        let over: Exact = after("d8 a15 e8 b15 f8 c15 g8 d15 h8");
+        assert!(matches!(
+            over.parse_move("a1"),
+            Err(GameError::IllegalMove { .. })
+        ));
+    }
+
+    #[test]
+    fn gtp_vertices_skip_i() {
+        let g: Exact = Exact::start();
+        let h8 = Move(point(7, 7) as u16);
+        let i8 = Move(point(7, 8) as u16);
+        let o15 = Move(point(14, 14) as u16);
+        assert_eq!(g.format_move_in(h8, Dialect::Gtp), "H8");
+        assert_eq!(g.format_move_in(i8, Dialect::Gtp), "J8");
+        assert_eq!(g.format_move_in(o15, Dialect::Gtp), "P15");
+        assert_eq!(g.format_move_in(i8, Dialect::Native), "P@i8");
+        assert_eq!(g.format_move_in(i8, Dialect::Usi), "P@i8");
+        assert_eq!(g.parse_move_in("J8", Dialect::Gtp), Ok(i8));
+        assert_eq!(g.parse_move_in("j8", Dialect::Gtp), Ok(i8));
+        assert_eq!(g.parse_move_in("P15", Dialect::Gtp), Ok(o15));
+        assert_eq!(g.parse_move_in("P@i8", Dialect::Gtp), Ok(i8));
+        assert_eq!(g.parse_move_in("h8", Dialect::Gtp), Ok(h8));
+        // Natively j8 is the tenth file.
+        assert_eq!(
+            g.parse_move_in("j8", Dialect::Native),
+            Ok(Move(point(7, 9) as u16))
+        );
+        for bad in ["I8", "i8", "Q1", "pass", "", "H", "H16", "H0"] {
+            assert!(
+                matches!(
+                    g.parse_move_in(bad, Dialect::Gtp),
+                    Err(GameError::MoveSyntax { .. })
+                ),
+                "{bad}"
+            );
+        }
+        let after_h8: Exact = after("h8");
+        assert!(matches!(
+            after_h8.parse_move_in("H8", Dialect::Gtp),
+            Err(GameError::IllegalMove { .. })
+        ));
+    }
+
+    #[test]
+    fn positions_round_trip_and_read_variants() {
+        let g: Exact = after("h8 a1 o15");
+        let text = g.to_position();
+        assert_eq!(text, "14P/15/15/15/15/15/15/7P7/15/15/15/15/15/15/p14 b");
+        assert_eq!(Exact::parse_position(&text), Ok(g.clone()));
+        // cutechess-style pocket and counters, x/o stones, no side to move.
+        assert_eq!(
+            Exact::parse_position(
+                "14x/15/15/15/15/15/15/7x7/15/15/15/15/15/15/o14[PPpp] b - - 0 1"
+            ),
+            Ok(g.clone())
+        );
+        assert_eq!(
+            Exact::parse_position("14P/15/15/15/15/15/15/7P7/15/15/15/15/15/15/p14"),
+            Ok(g)
+        );
+        assert_eq!(Exact::parse_position(Exact::INFO.start), Ok(Exact::start()));
+    }
+
+    #[test]
+    fn bad_positions_name_the_field() {
+        let empty = "15/15/15/15/15/15/15/15/15/15/15/15/15/15";
+        for (text, field) in [
+            ("", "board"),
+            ("15/15/15 w", "board"),
+            (&format!("{empty}/16 w"), "board"),
+            (&format!("{empty}/14 w"), "board"),
+            (&format!("{empty}/0P14 b"), "board"),
+            (&format!("{empty}/P15 b"), "board"),
+            (&format!("{empty}/PP13 b"), "board"),
+            (&format!("{empty}/Pq13 b"), "board"),
+            (&format!("{empty}/ü14 b"), "board"),
+            (&format!("{empty}/P14 w"), "side to move"),
+            (&format!("{empty}/P14 z"), "side to move"),
+            (&format!("{empty}/15/15 w"), "board"),
+            // Black has five and is to move: the game ended earlier.
+            (
+                "PPPPP10/pp1ppp9/15/15/15/15/15/15/15/15/15/15/15/15/15 w",
+                "board",
+            ),
+            (
+                "15/15/15/15/15/15/15/15/15/15/15/15/15/15/99999999999999999999 w",
+                "board",
+            ),
+        ] {
+            match Exact::parse_position(text) {
+                Err(GameError::Position { field: f, .. }) => assert_eq!(f, field, "{text}"),
+                other => panic!("{text}: expected a position error, got {other:?}"),
+            }
+        }
+        // The last mover's five means the game is over.
+        let won = Exact::parse_position("PPPPP10/pppp11/15/15/15/15/15/15/15/15/15/15/15/15/15 b")
+            .unwrap();
+        assert_eq!(won.outcome(), Some(Outcome::win(Player(0), 2)));
+        assert_eq!(won.count_moves(), 0);
+    }
+
+    #[test]
+    fn random_move_is_uniform_on_a_nearly_full_board() {
+        // Three empty points left: every one must come up about a third of the time, also
+        // through the fallback path (rejection fails on most tries).
+        // Empty a1 and b1 (black) and c1 (white) of the full board: black to move.
+        let mut rows = full_board_rows();
+        rows[14] = format!("3{}", &rows[14][3..]);
+        let g = Free::parse_position(&rows.join("/")).unwrap();
+        assert_eq!(g.count_moves(), 3);
+        let mut rng = Rng::new(5);
+        let mut buf = MoveList::new();
+        let mut list = MoveList::new();
+        g.legal_moves(&mut list);
+        let mut hits = [0u32; 3];
+        for _ in 0..30_000 {
+            let m = g.random_move(&mut rng, &mut buf).unwrap();
+            let i = list.iter().position(|&x| x == m).unwrap();
+            hits[i] += 1;
+        }
+        for h in hits {
+            assert!((9_000..11_000).contains(&h), "{hits:?}");
+        }
+    }
+
+    #[test]
+    fn perft_small_depths() {
+        assert_eq!(perft(&Exact::start(), 1), 225);
+        assert_eq!(perft(&Exact::start(), 2), 50400);
+        assert_eq!(perft(&Free::start(), 2), 50400);
+    }
+}
