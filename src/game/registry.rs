@@ -38,6 +38,7 @@ macro_rules! registry {
 use super::awari::Awari;
 use super::breakthrough::Breakthrough;
 use super::connect4::ConnectFour;
+use super::knightthrough::Knightthrough;
 use super::loa::Loa;
 use super::minishogi::Minishogi;
 use super::reversi::Reversi;
@@ -46,6 +47,7 @@ registry! {
     Breakthrough<8>,
     Breakthrough<7>,
     Breakthrough<6>,
+    Knightthrough,
     ConnectFour,
     Reversi,
     Loa<8>,
