@@ -10,6 +10,7 @@ pub mod breakthrough;
 pub mod check;
 pub mod connect4;
 pub mod fen;
+pub mod kalah;
 pub mod knightthrough;
 pub mod loa;
 pub mod minishogi;

@@ -38,6 +38,7 @@ macro_rules! registry {
 use super::awari::Awari;
 use super::breakthrough::Breakthrough;
 use super::connect4::ConnectFour;
+use super::kalah::Kalah;
 use super::knightthrough::Knightthrough;
 use super::loa::Loa;
 use super::minishogi::Minishogi;
@@ -53,6 +54,7 @@ registry! {
     Loa<8>,
     Loa<7>,
     Awari,
+    Kalah,
     Minishogi,
 }
 
