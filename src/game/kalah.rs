@@ -46,19 +46,19 @@ const NON_EMPTY_ADD: u64 = 0x7F7F_7F7F_7F7F;
 /// place `h` receives, minus the `n` taken from `o`. As a wrapping 128-bit number it turns the
 /// sowing into one addition: every byte of the true result lies in 0..=48, so no borrow or carry
 /// crosses a byte.
-static SOW: [[u128; TOTAL_SEEDS as usize + 1]; CYCLE] = sow_table().0;
+static SOW: [[u128; 64]; 16] = sow_table().0;
 /// Where the last seed of sowing `n` seeds from pit `o` lands, plus [`OWN_STORE`] or
 /// [`OWN_PIT`] when that place is the mover's store or one of the mover's pits.
-static LAST: [[u8; TOTAL_SEEDS as usize + 1]; CYCLE] = sow_table().1;
+static LAST: [[u8; 64]; 16] = sow_table().1;
 const OWN_STORE: u8 = 0x80;
 const OWN_PIT: u8 = 0x40;
 const PLACE_MASK: u8 = 0x0F;
 
 /// Builds [`SOW`] and [`LAST`] by sowing seed by seed, exactly as the rules say (entries for the
-/// stores as origins stay unused).
-const fn sow_table() -> ([[u128; 49]; CYCLE], [[u8; 49]; CYCLE]) {
-    let mut add = [[0u128; 49]; CYCLE];
-    let mut last = [[0u8; 49]; CYCLE];
+/// stores as origins stay unused). Sized 16 x 64 so that indices are masked, not divided.
+const fn sow_table() -> ([[u128; 64]; 16], [[u8; 64]; 16]) {
+    let mut add = [[0u128; 64]; 16];
+    let mut last = [[0u8; 64]; 16];
     let mut origin = 0;
     while origin < CYCLE {
         if origin == STORE[0] || origin == STORE[1] {
@@ -144,7 +144,7 @@ impl Kalah {
     /// Byte `i` of the state.
     #[inline]
     fn cell(&self, i: usize) -> u8 {
-        self.cells()[i % 16]
+        self.cells()[i & 15]
     }
 
     #[inline]
@@ -257,14 +257,14 @@ impl Game for Kalah {
 
     #[inline]
     fn play(&mut self, m: Move) {
-        let origin = m.0 as usize % CYCLE;
+        let origin = m.0 as usize & 15;
         let seeds = self.cell(origin) as usize;
         debug_assert!(
             origin / (ROW + 1) == self.side() && origin % (ROW + 1) < ROW && seeds > 0,
             "illegal move {m:?}"
         );
-        self.state = self.state.wrapping_add(SOW[origin][seeds % 49]);
-        let last = LAST[origin][seeds % 49];
+        self.state = self.state.wrapping_add(SOW[origin][seeds & 63]);
+        let last = LAST[origin][seeds & 63];
         let place = (last & PLACE_MASK) as usize;
         if last & OWN_PIT != 0 && self.cell(place) == 1 {
             let opposite = 2 * ROW - place;
