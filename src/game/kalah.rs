@@ -430,7 +430,7 @@ impl Game for Kalah {
             }
         };
         let mut out = format!("Player 2 (north) store = {}{}\n", self.store(1), marker(1));
-        out += "      f  e  d  c  b  a\n";
+        out += "     f  e  d  c  b  a\n";
         out += "   ";
         for h in (ROW + 1..2 * ROW + 1).rev() {
             out += &format!("{:>3}", self.cell(h));
@@ -439,7 +439,7 @@ impl Game for Kalah {
         for h in 0..ROW {
             out += &format!("{:>3}", self.cell(h));
         }
-        out += "\n      A  B  C  D  E  F\n";
+        out += "\n     A  B  C  D  E  F\n";
         out += &format!("Player 1 (south) store = {}{}\n", self.store(0), marker(0));
         if let Some(outcome) = self.outcome() {
             out += &format!(
