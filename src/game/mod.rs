@@ -11,6 +11,8 @@ pub mod check;
 pub mod connect4;
 pub mod fen;
 pub mod gomoku;
+pub mod kalah;
+pub mod knightthrough;
 pub mod loa;
 pub mod minishogi;
 pub mod perft;

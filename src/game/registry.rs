@@ -39,6 +39,8 @@ use super::awari::Awari;
 use super::breakthrough::Breakthrough;
 use super::connect4::ConnectFour;
 use super::gomoku::Gomoku;
+use super::kalah::Kalah;
+use super::knightthrough::Knightthrough;
 use super::loa::Loa;
 use super::minishogi::Minishogi;
 use super::reversi::Reversi;
@@ -48,11 +50,13 @@ registry! {
     Breakthrough<8>,
     Breakthrough<7>,
     Breakthrough<6>,
+    Knightthrough,
     ConnectFour,
     Reversi,
     Loa<8>,
     Loa<7>,
     Awari,
+    Kalah,
     Minishogi,
     Gomoku<true>,
     Gomoku<false>,
