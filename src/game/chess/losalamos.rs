@@ -162,7 +162,11 @@ impl Game for LosAlamos {
     }
 
     fn diagram(&self) -> String {
-        format!("{}   halfmove clock: {}", self.board.diagram(), self.halfmove)
+        format!(
+            "{}   halfmove clock: {}",
+            self.board.diagram(),
+            self.halfmove
+        )
     }
 
     fn in_check(&self) -> bool {
@@ -231,6 +235,8 @@ mod tests {
             assert!(m.contains(&promo.to_string()), "{m:?}");
         }
         assert!(!m.iter().any(|s| s == "a5a6b" || s == "a5a6"));
+        // 3 promotions + king d1 to c1 c2 d2 e1 e2.
+        assert_eq!(m.len(), 8);
         assert!(matches!(
             p.parse_move("a5a6"),
             Err(GameError::IllegalMove { .. })
@@ -282,7 +288,10 @@ mod tests {
         assert!(!m.iter().any(|s| s.starts_with("d2")), "{m:?}");
         // Check by the rook d6: the king leaves the d-file (d2 stays attacked).
         let p = pos("3r2/6/6/k5/6/3K2 w - - 0 1");
-        assert_eq!(moves(&p), ["c1", "c2", "e1", "e2"].map(|s| format!("d1{s}")));
+        assert_eq!(
+            moves(&p),
+            ["c1", "c2", "e1", "e2"].map(|s| format!("d1{s}"))
+        );
         // Double check by the rook d6 and the knight e3: c2 (knight) and d2 (rook) are
         // attacked, nothing can block both: only the king moves, to c1, e1, e2.
         let p = pos("3r2/k5/6/4n1/6/3K2 w - - 0 1");
@@ -317,8 +326,14 @@ mod tests {
         assert_eq!(field("rnqknr/pppppp/6/6/PPPPPP/RNQKNR x"), "side to move");
         assert_eq!(field("rnqknr/pppppp/6/6/PPPPPP/RNQKNR"), "side to move");
         assert_eq!(field("rnqknr/pppppp/6/6/PPPPPP/RNQKNR w KQ"), "castling");
-        assert_eq!(field("rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - a3"), "en passant");
-        assert_eq!(field("rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - x"), "halfmove clock");
+        assert_eq!(
+            field("rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - a3"),
+            "en passant"
+        );
+        assert_eq!(
+            field("rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - x"),
+            "halfmove clock"
+        );
         assert_eq!(
             field("rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 99999999999999999999"),
             "halfmove clock"
@@ -330,7 +345,9 @@ mod tests {
         // Black king attacked with white to move.
         assert_eq!(field("3k2/6/6/6/6/3R1K w"), "board");
         let p = LosAlamos::start();
-        for bad in ["", "e2", "e2e4x", "z9a1", "a1a7", "é2é3", "a2a3k", "a2a3qq", "1234"] {
+        for bad in [
+            "", "e2", "e2e4x", "z9a1", "a1a7", "é2é3", "a2a3k", "a2a3qq", "1234",
+        ] {
             assert!(
                 matches!(p.parse_move(bad), Err(GameError::MoveSyntax { .. })),
                 "{bad}"

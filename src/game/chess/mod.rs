@@ -121,7 +121,10 @@ const KNIGHT_ATT: [u64; 64] = step_table(&[
 ]);
 const KING_ATT: [u64; 64] = step_table(&DIRS);
 /// Squares a pawn of each color attacks.
-const PAWN_ATT: [[u64; 64]; 2] = [step_table(&[(-1, 1), (1, 1)]), step_table(&[(-1, -1), (1, -1)])];
+const PAWN_ATT: [[u64; 64]; 2] = [
+    step_table(&[(-1, 1), (1, 1)]),
+    step_table(&[(-1, -1), (1, -1)]),
+];
 
 const fn ray_tables() -> [[u64; 64]; 8] {
     let mut t = [[0u64; 64]; 8];
@@ -643,7 +646,10 @@ impl<V: Variant> Board<V> {
         let (from, to, flag) = (move_from(m), move_to(m), move_flag(m));
         let us = self.side();
         let piece = self.mailbox[from] as usize;
-        debug_assert!(piece != EMPTY as usize && piece / 6 == us, "no own piece on {from}");
+        debug_assert!(
+            piece != EMPTY as usize && piece / 6 == us,
+            "no own piece on {from}"
+        );
         let kind = piece % 6;
         if self.ep != NO_SQ {
             self.hash ^= Self::Z[Self::Z_EP + (self.ep % 8) as usize];
@@ -742,7 +748,10 @@ impl<V: Variant> Board<V> {
             return if legal.contains(PASS) {
                 Ok(PASS)
             } else {
-                Err(GameError::illegal(text, "a pass is only legal without any other move"))
+                Err(GameError::illegal(
+                    text,
+                    "a pass is only legal without any other move",
+                ))
             };
         }
         let syntax = || GameError::syntax(text, "expected UCI squares such as e2e4 or a5a6q");
@@ -909,7 +918,10 @@ impl<V: Variant> Board<V> {
         }
         for c in 0..2 {
             if b.pieces(c, KING).count_ones() > 1 {
-                return Err(GameError::position("board", "more than one king of a color"));
+                return Err(GameError::position(
+                    "board",
+                    "more than one king of a color",
+                ));
             }
         }
         b.hash = b.compute_hash();
@@ -968,8 +980,7 @@ impl<V: Variant> Board<V> {
         } else {
             (2, sq + 8)
         };
-        if sq / 8 != ep_rank || pawn_sq >= 64 || self.pieces(us ^ 1, PAWN) & (1 << pawn_sq) == 0
-        {
+        if sq / 8 != ep_rank || pawn_sq >= 64 || self.pieces(us ^ 1, PAWN) & (1 << pawn_sq) == 0 {
             return Err(GameError::position(
                 "en passant",
                 format!("'{field}' is not behind a pawn that just double-stepped"),
@@ -1000,7 +1011,11 @@ impl<V: Variant> Board<V> {
         s.push('\n');
         s += &format!(
             "to move: {}   castling: {}   en passant: {}",
-            if self.side == 0 { "white (w)" } else { "black (b)" },
+            if self.side == 0 {
+                "white (w)"
+            } else {
+                "black (b)"
+            },
             self.castling_field(),
             self.ep_field()
         );

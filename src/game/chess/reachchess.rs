@@ -190,10 +190,7 @@ impl Game for ReachChess {
         }
         for c in 0..2 {
             if board.pieces(c, super::PAWN) & GOAL[c ^ 1] != 0 {
-                return Err(GameError::position(
-                    "board",
-                    "a pawn on its own first rank",
-                ));
+                return Err(GameError::position("board", "a pawn on its own first rank"));
             }
         }
         Ok(ReachChess { board })
@@ -313,6 +310,22 @@ mod tests {
         assert_eq!(p.outcome(), None);
     }
 
+    /// Hand counts. En passant: white e5, black d5 just double-stepped: e5e6, e5d6 and the king
+    /// e1's d1 d2 e2 f2 f1 = 7. With the white king a5 and a black rook h5 on that rank, e5xd6
+    /// would expose the king: e5e6 plus king a4 a6 b4 b5 b6 = 6. Check: a black rook e8 makes
+    /// e2 illegal for a lone king e1: d1 d2 f1 f2 = 4 (Skirmish allows e2: 5).
+    #[test]
+    fn hand_counted_positions() {
+        let p = pos("4k3/8/8/3pP3/8/8/8/4K3 w - d6");
+        assert_eq!(p.count_moves(), 7);
+        assert!(moves(&p).contains(&"e5d6".to_string()));
+        let p = pos("8/8/8/K2pP2r/8/7k/8/8 w - d6");
+        assert_eq!(p.count_moves(), 6);
+        assert!(!moves(&p).contains(&"e5d6".to_string()));
+        let p = pos("4r2k/8/8/8/8/8/8/4K3 w - -");
+        assert_eq!(moves(&p), ["e1d1", "e1d2", "e1f1", "e1f2"]);
+    }
+
     #[test]
     fn castling_rules() {
         // Both castlings legal; then with a rook attacking f1 king-side castling is gone.
@@ -344,16 +357,46 @@ mod tests {
         };
         assert_eq!(field(""), "board");
         assert_eq!(field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w"), "board");
-        assert_eq!(field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w"), "board");
-        assert_eq!(field("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w"), "board");
-        assert_eq!(field("rnbqkbnr/pppppppp/7/8/8/8/PPPPPPPP/RNBQKBNR w"), "board");
-        assert_eq!(field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR ?"), "side to move");
-        assert_eq!(field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkx"), "castling");
-        assert_eq!(field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR w KQkq"), "castling");
-        assert_eq!(field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3"), "en passant");
-        assert_eq!(field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq z9"), "en passant");
-        assert_eq!(field("rnbqkbnR/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w"), "board");
-        assert_eq!(field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNp b"), "board");
+        assert_eq!(
+            field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w"),
+            "board"
+        );
+        assert_eq!(
+            field("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w"),
+            "board"
+        );
+        assert_eq!(
+            field("rnbqkbnr/pppppppp/7/8/8/8/PPPPPPPP/RNBQKBNR w"),
+            "board"
+        );
+        assert_eq!(
+            field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR ?"),
+            "side to move"
+        );
+        assert_eq!(
+            field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkx"),
+            "castling"
+        );
+        assert_eq!(
+            field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR w KQkq"),
+            "castling"
+        );
+        assert_eq!(
+            field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3"),
+            "en passant"
+        );
+        assert_eq!(
+            field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq z9"),
+            "en passant"
+        );
+        assert_eq!(
+            field("rnbqkbnR/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w"),
+            "board"
+        );
+        assert_eq!(
+            field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNp b"),
+            "board"
+        );
         let p = ReachChess::start();
         for bad in ["", "e2", "e2e4e", "i2i4", "e2e9", "ｅ2e4", "-1-1"] {
             assert!(

@@ -244,6 +244,27 @@ mod tests {
         assert!(simple > 197281);
     }
 
+    /// Depth 5 (4897256) against the naive generator: slow, run with --ignored.
+    #[test]
+    #[ignore]
+    fn perft_5_matches_the_simple_generator() {
+        assert_eq!(simple::perft(&simple::start(), 5), 4897256);
+        assert_eq!(perft(&Skirmish::start(), 5), 4897256);
+    }
+
+    /// Hand counts. En passant: white e5, black d5 just double-stepped, white king a5 and
+    /// black rook h5 on the same rank. Chess forbids e5xd6 (it would open the rank to the
+    /// king); Skirmish has no such rule: e5e6, e5d6, king a4 a6 b4 b5 b6 = 7. Promotion: pawn
+    /// a7 (a8 empty) has 4 promotions, king a1 has a2 b1 b2: 7.
+    #[test]
+    fn hand_counted_positions() {
+        let p = pos("8/8/8/K2pP2r/8/7k/8/8 w - d6 0");
+        assert_eq!(p.count_moves(), 7);
+        assert!(moves(&p).contains(&"e5d6".to_string()));
+        let p = pos("7k/P7/8/8/8/8/8/K7 w - - 0");
+        assert_eq!(p.count_moves(), 7);
+    }
+
     #[test]
     fn random_positions_match_the_simple_generator() {
         let mut rng = crate::rng::Rng::new(5);
@@ -333,8 +354,26 @@ mod tests {
                     }
                 };
                 let steps: &[(i32, i32)] = match c.to_ascii_lowercase() {
-                    b'n' => &[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)],
-                    b'k' => &[(1, 1), (1, 0), (1, -1), (0, 1), (0, -1), (-1, 1), (-1, 0), (-1, -1)],
+                    b'n' => &[
+                        (1, 2),
+                        (2, 1),
+                        (2, -1),
+                        (1, -2),
+                        (-1, -2),
+                        (-2, -1),
+                        (-2, 1),
+                        (-1, 2),
+                    ],
+                    b'k' => &[
+                        (1, 1),
+                        (1, 0),
+                        (1, -1),
+                        (0, 1),
+                        (0, -1),
+                        (-1, 1),
+                        (-1, 0),
+                        (-1, -1),
+                    ],
                     _ => &[],
                 };
                 for &(df, dr) in steps {
@@ -345,7 +384,16 @@ mod tests {
                 let dirs: &[(i32, i32)] = match c.to_ascii_lowercase() {
                     b'b' => &[(1, 1), (1, -1), (-1, 1), (-1, -1)],
                     b'r' => &[(1, 0), (-1, 0), (0, 1), (0, -1)],
-                    b'q' => &[(1, 1), (1, -1), (-1, 1), (-1, -1), (1, 0), (-1, 0), (0, 1), (0, -1)],
+                    b'q' => &[
+                        (1, 1),
+                        (1, -1),
+                        (-1, 1),
+                        (-1, -1),
+                        (1, 0),
+                        (-1, 0),
+                        (0, 1),
+                        (0, -1),
+                    ],
                     _ => &[],
                 };
                 for &(df, dr) in dirs {
@@ -360,10 +408,10 @@ mod tests {
                         nr += dr;
                     }
                 }
-                if c.to_ascii_lowercase() == b'p' {
+                if c.eq_ignore_ascii_case(&b'p') {
                     let dir = if s.white { 1 } else { -1 };
                     let last = if s.white { 7 } else { 0 };
-                    let mut pawn = |to: usize, out: &mut Vec<_>| {
+                    let pawn = |to: usize, out: &mut Vec<_>| {
                         if (to / 8) as i32 == last {
                             for p in [b'q', b'r', b'b', b'n'] {
                                 out.push((from, to, Some(p)));
@@ -391,7 +439,7 @@ mod tests {
                         }
                     }
                 }
-                if c.to_ascii_lowercase() == b'k' {
+                if c.eq_ignore_ascii_case(&b'k') {
                     let (base, k, q) = if s.white { (0, 0, 1) } else { (56, 2, 3) };
                     let empty = |i: usize| s.sq[base + i] == b'.';
                     if from == base + 4 && s.castle[k] && empty(5) && empty(6) {
@@ -421,7 +469,7 @@ mod tests {
         fn play(s: &S, (from, to, promo): (usize, usize, Option<u8>)) -> S {
             let mut n = s.clone();
             let c = s.sq[from];
-            let pawn = c.to_ascii_lowercase() == b'p';
+            let pawn = c.eq_ignore_ascii_case(&b'p');
             if pawn && Some(to) == s.ep {
                 n.sq[if s.white { to - 8 } else { to + 8 }] = b'.';
             }
@@ -431,8 +479,12 @@ mod tests {
                 None => c,
             };
             n.sq[from] = b'.';
-            if c.to_ascii_lowercase() == b'k' && from.abs_diff(to) == 2 {
-                let (rf, rt) = if to > from { (from + 3, from + 1) } else { (from - 4, from - 1) };
+            if c.eq_ignore_ascii_case(&b'k') && from.abs_diff(to) == 2 {
+                let (rf, rt) = if to > from {
+                    (from + 3, from + 1)
+                } else {
+                    (from - 4, from - 1)
+                };
                 n.sq[rt] = n.sq[rf];
                 n.sq[rf] = b'.';
             }
@@ -458,7 +510,10 @@ mod tests {
             if depth == 0 {
                 return 1;
             }
-            gen(s).into_iter().map(|m| perft(&play(s, m), depth - 1)).sum()
+            gen(s)
+                .into_iter()
+                .map(|m| perft(&play(s, m), depth - 1))
+                .sum()
         }
     }
 
@@ -469,21 +524,60 @@ mod tests {
             other => panic!("{s}: {other:?}"),
         };
         assert_eq!(field(""), "board");
-        assert_eq!(field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w"), "board");
-        assert_eq!(field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNRR w"), "board");
-        assert_eq!(field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w"), "board");
-        assert_eq!(field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR white"), "side to move");
-        assert_eq!(field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w kq- -"), "castling");
-        assert_eq!(field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - e9"), "en passant");
-        assert_eq!(field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - x"), "move count");
-        assert_eq!(field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 102"), "move count");
-        assert_eq!(field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 x"), "move count");
-        assert_eq!(field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/PNBQKBNR w - - 0"), "board");
+        assert_eq!(
+            field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w"),
+            "board"
+        );
+        assert_eq!(
+            field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNRR w"),
+            "board"
+        );
+        assert_eq!(
+            field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w"),
+            "board"
+        );
+        assert_eq!(
+            field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR white"),
+            "side to move"
+        );
+        assert_eq!(
+            field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w kq- -"),
+            "castling"
+        );
+        assert_eq!(
+            field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - e9"),
+            "en passant"
+        );
+        assert_eq!(
+            field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - x"),
+            "move count"
+        );
+        assert_eq!(
+            field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 102"),
+            "move count"
+        );
+        assert_eq!(
+            field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 x"),
+            "move count"
+        );
+        assert_eq!(
+            field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/PNBQKBNR w - - 0"),
+            "board"
+        );
         // A standard FEN's move number gives the count.
         let p = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 3");
         assert_eq!(p.moves_made, 5);
         let p = Skirmish::start();
-        for bad in ["", "e2", "e2e4e", "i2i4", "e2e9", "✓✓✓✓", "-1-1", "99999999"] {
+        for bad in [
+            "",
+            "e2",
+            "e2e4e",
+            "i2i4",
+            "e2e9",
+            "✓✓✓✓",
+            "-1-1",
+            "99999999",
+        ] {
             assert!(
                 matches!(p.parse_move(bad), Err(GameError::MoveSyntax { .. })),
                 "{bad}"
