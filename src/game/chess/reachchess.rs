@@ -9,7 +9,7 @@
 //! As only the piece just moved can stand on the enemy back rank in a live game, "the side that
 //! just moved has a piece there" is the win test, and positions need no extra state.
 
-use super::{Board, Counter, Sink, Variant, PASS};
+use super::{Board, Counter, Variant, PASS};
 use crate::game::{Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
 
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -54,22 +54,19 @@ impl ReachChess {
         c.0 > 0
     }
 
+    /// The number of legal moves, the forced pass included.
     #[inline]
-    fn generate<S: Sink>(&self, sink: &mut S) -> bool {
+    fn count(&self) -> usize {
         if self.goal_reached() {
-            return false;
+            return 0;
         }
         let mut c = Counter(0);
         self.board.generate(&mut c);
-        if c.0 > 0 {
-            self.board.generate(sink);
-            return true;
+        if c.0 == 0 && self.other_side_can_move() {
+            1
+        } else {
+            c.0
         }
-        if self.other_side_can_move() {
-            sink.add(PASS);
-            return true;
-        }
-        false
     }
 
     /// Chess move generation alone (no pass, no goal), for the chess perft tests.
@@ -124,9 +121,7 @@ impl Game for ReachChess {
 
     #[inline]
     fn count_moves(&self) -> usize {
-        let mut c = Counter(0);
-        self.generate(&mut c);
-        c.0
+        self.count()
     }
 
     #[inline]
@@ -143,9 +138,7 @@ impl Game for ReachChess {
         if self.goal_reached() {
             return Some(Outcome::win(Player(self.board.side() as u8 ^ 1), 2));
         }
-        let mut c = Counter(0);
-        self.generate(&mut c);
-        (c.0 == 0).then(|| Outcome::draw(2))
+        (self.count() == 0).then(|| Outcome::draw(2))
     }
 
     #[inline]
