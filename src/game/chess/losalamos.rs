@@ -223,7 +223,7 @@ mod tests {
 
     #[test]
     fn random_games_keep_invariants() {
-        crate::game::check::random_games(&LosAlamos::start(), 2000, 7);
+        crate::game::check::random_games(&LosAlamos::start(), 1200, 7);
     }
 
     #[test]
