@@ -8,6 +8,7 @@
 pub mod awari;
 pub mod breakthrough;
 pub mod check;
+pub mod chess;
 pub mod connect4;
 pub mod fen;
 pub mod gomoku;

@@ -37,6 +37,7 @@ macro_rules! registry {
 // GAMES-LIST: each game adds `use super::<file>::<Type>;` and its type to the list below.
 use super::awari::Awari;
 use super::breakthrough::Breakthrough;
+use super::chess::{losalamos::LosAlamos, reachchess::ReachChess, skirmish::Skirmish};
 use super::connect4::ConnectFour;
 use super::gomoku::Gomoku;
 use super::kalah::Kalah;
@@ -61,6 +62,9 @@ registry! {
     Gomoku<true>,
     Gomoku<false>,
     Surakarta,
+    LosAlamos,
+    ReachChess,
+    Skirmish,
 }
 
 /// The registered name for `name` (resolving aliases), if any.

@@ -1,0 +1,363 @@
+//! Los Alamos chess (6x6, no bishops, no castling, no double step), as Fairy-Stockfish `losalamos`.
+//!
+//! Checkmate wins; stalemate, the fifty-move rule (100 plies without a pawn move or capture),
+//! insufficient material (kings with at most one knight between them) and threefold repetition
+//! (through [`record::Record`](crate::game::record::Record)) draw. Promotion to Q, R or N.
+
+use super::{Board, Counter, Variant, KNIGHT, PAWN, QUEEN, ROOK};
+use crate::game::record::Repetition;
+use crate::game::{Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct LosAlamosRules;
+
+impl Variant for LosAlamosRules {
+    const FILES: usize = 6;
+    const RANKS: usize = 6;
+    const CHECK_RULES: bool = true;
+    const DOUBLE_STEP: bool = false;
+    const CASTLING: bool = false;
+    const PROMOTIONS: &'static [usize] = &[QUEEN, ROOK, KNIGHT];
+    const PIECES: &'static str = "PNRQK";
+    const ZOBRIST: u64 = 0x1A05;
+}
+
+/// A Los Alamos position: the board plus the fifty-move counter (not hashed, so that
+/// repetitions are found).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct LosAlamos {
+    board: Board<LosAlamosRules>,
+    /// Plies since the last pawn move or capture.
+    halfmove: u16,
+}
+
+impl LosAlamos {
+    /// No mate is possible: only kings and at most one knight on the board.
+    fn insufficient_material(&self) -> bool {
+        let b = &self.board;
+        let heavy = b.kind(PAWN) | b.kind(ROOK) | b.kind(QUEEN);
+        heavy == 0 && b.kind(KNIGHT).count_ones() <= 1
+    }
+
+    /// Drawn or decided by the fifty-move rule or material, before looking at moves.
+    #[inline]
+    fn ended_without_moves_check(&self) -> bool {
+        self.halfmove >= 100 || self.insufficient_material()
+    }
+}
+
+impl Game for LosAlamos {
+    const INFO: GameInfo = GameInfo {
+        name: "losalamos",
+        aliases: &["los-alamos"],
+        board: "6x6",
+        notation: "UCI long algebraic, rank 1 at the bottom: b2b3, promotion a5a6q (q, r, n)",
+        start: "rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1",
+    };
+    const HAS_REPETITION_RULE: bool = true;
+
+    fn start() -> Self {
+        LosAlamos {
+            board: Board::from_rows("rnqknr/pppppp/6/6/PPPPPP/RNQKNR"),
+            halfmove: 0,
+        }
+    }
+
+    #[inline]
+    fn to_move(&self) -> Player {
+        Player(self.board.side() as u8)
+    }
+
+    #[inline]
+    fn legal_moves(&self, out: &mut MoveList) {
+        out.clear();
+        if !self.ended_without_moves_check() {
+            self.board.generate(out);
+        }
+    }
+
+    #[inline]
+    fn count_moves(&self) -> usize {
+        if self.ended_without_moves_check() {
+            return 0;
+        }
+        let mut c = Counter(0);
+        self.board.generate(&mut c);
+        c.0
+    }
+
+    #[inline]
+    fn play(&mut self, m: Move) {
+        let effect = self.board.make(m);
+        if effect.capture || effect.pawn {
+            self.halfmove = 0;
+        } else {
+            self.halfmove = self.halfmove.saturating_add(1);
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        let mut c = Counter(0);
+        self.board.generate(&mut c);
+        if c.0 == 0 {
+            return Some(if self.board.in_check() {
+                Outcome::win(self.to_move().next(2), 2)
+            } else {
+                Outcome::draw(2)
+            });
+        }
+        self.ended_without_moves_check().then(|| Outcome::draw(2))
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.board.hash()
+    }
+
+    fn compute_hash(&self) -> u64 {
+        self.board.compute_hash()
+    }
+
+    fn format_move(&self, m: Move) -> String {
+        Board::<LosAlamosRules>::format_move(m)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, GameError> {
+        let mut legal = MoveList::new();
+        self.legal_moves(&mut legal);
+        self.board.parse_move(text, &legal)
+    }
+
+    fn to_position(&self) -> String {
+        format!(
+            "{} {} - - {} 1",
+            self.board.board_field(),
+            if self.board.side() == 0 { 'w' } else { 'b' },
+            self.halfmove
+        )
+    }
+
+    fn parse_position(text: &str) -> Result<Self, GameError> {
+        let (board, mut rest) = Board::<LosAlamosRules>::parse_fields(text)?;
+        for c in 0..2 {
+            if board.pieces(c, super::KING) == 0 {
+                return Err(GameError::position("board", "each side needs a king"));
+            }
+        }
+        let them = board.side() ^ 1;
+        let their_king = board.king_square(them).unwrap_or(0);
+        if board.attackers(their_king, board.side(), board.occupied()) != 0 {
+            return Err(GameError::position(
+                "board",
+                "the side not to move is in check",
+            ));
+        }
+        let halfmove = match rest.next() {
+            None => 0,
+            Some(h) => h.parse::<u16>().map_err(|_| {
+                GameError::position("halfmove clock", format!("'{h}' is not a number"))
+            })?,
+        };
+        Ok(LosAlamos { board, halfmove })
+    }
+
+    fn diagram(&self) -> String {
+        format!(
+            "{}   halfmove clock: {}",
+            self.board.diagram(),
+            self.halfmove
+        )
+    }
+
+    fn in_check(&self) -> bool {
+        self.board.in_check()
+    }
+
+    /// Pawn advances and captures only ever add to it: captured pieces weigh 64, pawns gone
+    /// (captured or promoted) 8 (more than a pawn's 4 possible steps), pawn steps 1.
+    fn progress(&self) -> u32 {
+        let b = &self.board;
+        let captured = 64 - b.occupied().count_ones();
+        let pawns = b.kind(PAWN);
+        let white_steps: u32 = super::bits(pawns & b.color(0))
+            .map(|s| (s / 8) as u32 - 1)
+            .sum();
+        let black_steps: u32 = super::bits(pawns & b.color(1))
+            .map(|s| 4 - (s / 8) as u32)
+            .sum();
+        captured * 64 + (64 - pawns.count_ones()) * 8 + white_steps + black_steps
+    }
+
+    /// Threefold repetition draws.
+    fn repetition_outcome(&self, rep: &Repetition) -> Option<Outcome> {
+        (rep.count >= 3).then(|| Outcome::draw(2))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::perft::perft;
+
+    fn pos(s: &str) -> LosAlamos {
+        LosAlamos::parse_position(s).unwrap_or_else(|e| panic!("{s}: {e}"))
+    }
+
+    fn moves(p: &LosAlamos) -> Vec<String> {
+        let mut l = MoveList::new();
+        p.legal_moves(&mut l);
+        let mut v: Vec<String> = l.iter().map(|&m| p.format_move(m)).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn start_position_perft() {
+        let p = LosAlamos::start();
+        assert_eq!(p.to_position(), LosAlamos::INFO.start);
+        assert_eq!(perft(&p, 1), 10);
+        assert_eq!(perft(&p, 2), 100);
+        assert_eq!(perft(&p, 3), 1212);
+        assert_eq!(perft(&p, 4), 14332);
+    }
+
+    #[test]
+    fn random_games_keep_invariants() {
+        crate::game::check::random_games(&LosAlamos::start(), 1200, 7);
+    }
+
+    #[test]
+    fn promotion_offers_queen_rook_knight() {
+        // White pawn a5 with a6 empty; kings far apart: a5a6 q/r/n plus the king's moves.
+        let p = pos("3k2/P5/6/6/6/3K2 w - - 0 1");
+        let m = moves(&p);
+        for promo in ["a5a6q", "a5a6r", "a5a6n"] {
+            assert!(m.contains(&promo.to_string()), "{m:?}");
+        }
+        assert!(!m.iter().any(|s| s == "a5a6b" || s == "a5a6"));
+        // 3 promotions + king d1 to c1 c2 d2 e1 e2.
+        assert_eq!(m.len(), 8);
+        assert!(matches!(
+            p.parse_move("a5a6"),
+            Err(GameError::IllegalMove { .. })
+        ));
+        assert!(p.parse_move("a5a6Q").is_ok());
+    }
+
+    #[test]
+    fn no_double_step() {
+        let p = LosAlamos::start();
+        assert!(matches!(
+            p.parse_move("a2a4"),
+            Err(GameError::IllegalMove { .. })
+        ));
+        assert!(p.parse_move("a2a3").is_ok());
+    }
+
+    #[test]
+    fn checkmate_and_stalemate() {
+        // Back-rank mate: black king d6 boxed by its pawns, white rook delivers mate on a6.
+        let mut p = pos("3k2/2ppp1/6/6/6/R2K2 w - - 0 1");
+        p.play_text("a1a6").unwrap();
+        assert!(p.in_check());
+        assert_eq!(p.outcome(), Some(Outcome::win(Player(0), 2)));
+        assert_eq!(p.count_moves(), 0);
+        // Stalemate: black king a6, white queen b4, white king c5 -> a6 has no move, no check.
+        let p = pos("k5/2K3/1Q4/6/6/6 b - - 0 1");
+        assert!(!p.in_check());
+        assert_eq!(p.count_moves(), 0);
+        assert_eq!(p.outcome(), Some(Outcome::draw(2)));
+    }
+
+    #[test]
+    fn fifty_moves_and_material_draw() {
+        let p = pos("3k2/6/6/6/3P2/3K2 w - - 100 1");
+        assert_eq!(p.outcome(), Some(Outcome::draw(2)));
+        assert_eq!(p.count_moves(), 0);
+        let p = pos("3k2/6/6/6/3N2/3K2 w - - 0 1");
+        assert_eq!(p.outcome(), Some(Outcome::draw(2)));
+        let p = pos("3k2/6/6/6/2NN2/3K2 w - - 0 1");
+        assert_eq!(p.outcome(), None);
+    }
+
+    #[test]
+    fn pins_and_evasions() {
+        // White knight d2 pinned by the rook d6 on the king d1: it cannot move; the king steps.
+        let p = pos("3r2/6/6/k5/3N2/3K2 w - - 0 1");
+        let m = moves(&p);
+        assert!(!m.iter().any(|s| s.starts_with("d2")), "{m:?}");
+        // Check by the rook d6: the king leaves the d-file (d2 stays attacked).
+        let p = pos("3r2/6/6/k5/6/3K2 w - - 0 1");
+        assert_eq!(
+            moves(&p),
+            ["c1", "c2", "e1", "e2"].map(|s| format!("d1{s}"))
+        );
+        // Double check by the rook d6 and the knight e3: c2 (knight) and d2 (rook) are
+        // attacked, nothing can block both: only the king moves, to c1, e1, e2.
+        let p = pos("3r2/k5/6/4n1/6/3K2 w - - 0 1");
+        assert_eq!(moves(&p), ["c1", "e1", "e2"].map(|s| format!("d1{s}")));
+    }
+
+    #[test]
+    fn threefold_repetition_draws() {
+        use crate::game::record::Record;
+        let mut r = Record::new(LosAlamos::start(), 1000);
+        for _ in 0..2 {
+            for m in ["b1c3", "b6c4", "c3b1", "c4b6"] {
+                let mv = r.position().parse_move(m).unwrap();
+                r.play(mv);
+            }
+        }
+        assert_eq!(r.outcome(), Some(Outcome::draw(2)));
+    }
+
+    #[test]
+    fn bad_input() {
+        let field = |s: &str| match LosAlamos::parse_position(s) {
+            Err(GameError::Position { field, .. }) => field,
+            other => panic!("{s}: {other:?}"),
+        };
+        assert_eq!(field(""), "board");
+        assert_eq!(field("rnqknr/pppppp/6/6/PPPPPP w"), "board");
+        assert_eq!(field("rnqknr/pppppp/6/6/PPPPPP/RNQKNB w"), "board");
+        assert_eq!(field("rnqknr/pppppp/7/6/PPPPPP/RNQKNR w"), "board");
+        assert_eq!(field("rnqknr/pppppp/5/6/PPPPPP/RNQKNR w"), "board");
+        assert_eq!(field("rnqknr/pppppp/99999/6/PPPPPP/RNQKNR w"), "board");
+        assert_eq!(field("rnqknr/pppppp/6/6/PPPPPP/RNQKNR x"), "side to move");
+        assert_eq!(field("rnqknr/pppppp/6/6/PPPPPP/RNQKNR"), "side to move");
+        assert_eq!(field("rnqknr/pppppp/6/6/PPPPPP/RNQKNR w KQ"), "castling");
+        assert_eq!(
+            field("rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - a3"),
+            "en passant"
+        );
+        assert_eq!(
+            field("rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - x"),
+            "halfmove clock"
+        );
+        assert_eq!(
+            field("rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 99999999999999999999"),
+            "halfmove clock"
+        );
+        assert_eq!(field("rnq1nr/pppppp/6/6/PPPPPP/RNQKNR w"), "board");
+        assert_eq!(field("rnqkkr/pppppp/6/6/PPPPPP/RNQKNR w"), "board");
+        assert_eq!(field("Pnqknr/pppppp/6/6/PPPPPP/RNQKNR w"), "board");
+        assert_eq!(field("rnqknr/ppppéé/6/6/PPPPPP/RNQKNR w"), "board");
+        // Black king attacked with white to move.
+        assert_eq!(field("3k2/6/6/6/6/3R1K w"), "board");
+        let p = LosAlamos::start();
+        for bad in [
+            "", "e2", "e2e4x", "z9a1", "a1a7", "é2é3", "a2a3k", "a2a3qq", "1234",
+        ] {
+            assert!(
+                matches!(p.parse_move(bad), Err(GameError::MoveSyntax { .. })),
+                "{bad}"
+            );
+        }
+        for illegal in ["a2a4", "a1a2", "d1d2", "pass", "0000", "a3a4"] {
+            assert!(
+                matches!(p.parse_move(illegal), Err(GameError::IllegalMove { .. })),
+                "{illegal}"
+            );
+        }
+    }
+}
