@@ -35,6 +35,7 @@ macro_rules! registry {
 }
 
 // GAMES-LIST: each game adds `use super::<file>::<Type>;` and its type to the list below.
+use super::ataxx::Ataxx;
 use super::awari::Awari;
 use super::breakthrough::Breakthrough;
 use super::connect4::ConnectFour;
@@ -52,6 +53,7 @@ registry! {
     Loa<7>,
     Awari,
     Minishogi,
+    Ataxx,
 }
 
 /// The registered name for `name` (resolving aliases), if any.
