@@ -53,6 +53,8 @@ class CheckedEngine(ataxx.uai.Engine):
         self.label = label
         self.errors = []
         self.lines = 0
+        # The `time` of the last `info` line: the search's own account of a late move.
+        self.last_info_time = None
 
     def recv_line(self, line):
         if line:
@@ -62,6 +64,10 @@ class CheckedEngine(ataxx.uai.Engine):
                 self.errors.append(f"{self.label}: unexpected line {line!r}")
             elif line.startswith("info string error"):
                 self.errors.append(f"{self.label}: {line}")
+            elif words[0] == "info" and "time" in words:
+                k = words.index("time")
+                if k + 1 < len(words) and words[k + 1].isdigit():
+                    self.last_info_time = int(words[k + 1])
         super().recv_line(line)
 
 
@@ -107,6 +113,7 @@ def play_game(index, engines, opponent, tc, bare_fen, seed, errors):
                 engine.position(board.get_fen())
             else:
                 engine.position(start_fen, " ".join(str(m) for m in played) or None)
+            engine.last_info_time = None
             t0 = time.monotonic()
             best, _ = engine.go(
                 times=(max(0, int(clocks[0])), max(0, int(clocks[1])), inc, inc),
@@ -117,7 +124,8 @@ def play_game(index, engines, opponent, tc, bare_fen, seed, errors):
             if clocks[side] < -margin:
                 errors.append(
                     f"game {index + 1}: {engine.label} lost on time at ply {len(played) + 1}: "
-                    f"{clocks[side] + used:.0f} ms left, {used:.0f} ms used"
+                    f"{clocks[side] + used:.0f} ms left, {used:.0f} ms used "
+                    f"(gpn's search reported {engine.last_info_time} ms)"
                 )
                 return "time"
             clocks[side] += inc
