@@ -263,16 +263,29 @@ impl Ataxx {
         }
     }
 
-    /// The number of jumps of the mover (`empty` = the empty squares).
+    /// The number of jumps of the mover (`empty` = the empty squares). Jumps are counted from
+    /// whichever side has fewer squares, the mover's pieces or the empty squares (the jump
+    /// relation is symmetric): early in a game pieces are few, late empty squares are.
     #[inline(always)]
     fn count_jumps(&self, empty: u64) -> u32 {
-        let mut own = self.own();
+        let (mut from, other, _) = Self::jump_sides(self.own(), empty);
         let mut n = 0;
-        while own != 0 {
-            n += popcount(JUMPS[own.trailing_zeros() as usize] & empty);
-            own &= own - 1;
+        while from != 0 {
+            n += popcount(JUMPS[from.trailing_zeros() as usize] & other);
+            from &= from - 1;
         }
         n
+    }
+
+    /// `(iterated, other, iterated_is_own)`: the smaller of `own` and `empty` first;
+    /// [`Ataxx::count_jumps`] and `random_move` must agree on it.
+    #[inline(always)]
+    fn jump_sides(own: u64, empty: u64) -> (u64, u64, bool) {
+        if popcount(own) <= popcount(empty) {
+            (own, empty, true)
+        } else {
+            (empty, own, false)
+        }
     }
 
     /// The board field, top rank first.
@@ -635,16 +648,21 @@ impl Game for Ataxx {
                     return Some(single(select_bit(singles, k)));
                 }
                 k -= n_singles;
-                let mut own = self.own();
+                let (mut iterated, other, from_own) = Self::jump_sides(self.own(), empty);
                 loop {
-                    let from = own.trailing_zeros();
-                    let to = JUMPS[from as usize] & empty;
-                    let n = popcount(to);
+                    let sq = iterated.trailing_zeros();
+                    let partners = JUMPS[sq as usize] & other;
+                    let n = popcount(partners);
                     if k < n {
-                        return Some(jump(from, select_bit(to, k)));
+                        let partner = select_bit(partners, k);
+                        return Some(if from_own {
+                            jump(sq, partner)
+                        } else {
+                            jump(partner, sq)
+                        });
                     }
                     k -= n;
-                    own &= own - 1;
+                    iterated &= iterated - 1;
                 }
             }
             State::Pass => Some(PASS),
@@ -708,6 +726,26 @@ mod tests {
             *counts
                 .entry(p.random_move(&mut rng, &mut MoveList::new()).unwrap())
                 .or_insert(0u32) += 1;
+        }
+        assert_eq!(counts.len(), list.len());
+        for (_, &c) in counts.iter() {
+            assert!((120..=280).contains(&c), "count {c} far from 200");
+        }
+    }
+
+    #[test]
+    fn random_move_is_uniform_when_empty_squares_are_fewer_than_pieces() {
+        // 10 empty squares, 20 x pieces: jumps are located from the empty squares.
+        let p = pos("xxxxxxx/xxxxxxx/xxxxxx1/ooooo2/oooooo1/ooo4/ooooooo x 0 1");
+        let mut list = MoveList::new();
+        p.legal_moves(&mut list);
+        assert!(list.len() > 5);
+        let mut counts = std::collections::HashMap::new();
+        let mut rng = Rng::new(4);
+        for _ in 0..200 * list.len() as u32 {
+            let m = p.random_move(&mut rng, &mut MoveList::new()).unwrap();
+            assert!(list.contains(m));
+            *counts.entry(m).or_insert(0u32) += 1;
         }
         assert_eq!(counts.len(), list.len());
         for (_, &c) in counts.iter() {
