@@ -23,8 +23,8 @@ pub const USAGE: &str = "\
 gpn - a game-playing engine (GPN-MCTS, score-bounded MCTS, proof-number search)
 
 USAGE:
-    gpn [--protocol uci|usi|gtp] [--game <game>] [--option <name>=<value> ...]
-                                            the engine: speaks UCI, USI or GTP on stdin/stdout
+    gpn [--protocol uci|usi|uai|gtp] [--game <game>] [--option <name>=<value> ...]
+                                            the engine: speaks UCI, USI, UAI or GTP on stdin/stdout
                                             (detected from the first command when not given)
     gpn games                               list the games, their aliases and notations
     gpn perft <game> <depth> [--position <string>] [--moves <m1> <m2> ...]
@@ -93,7 +93,7 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     }
 }
 
-/// `gpn [--protocol uci|usi|gtp] [--game <game>] [--option <name>=<value> ...]`: the engine.
+/// `gpn [--protocol uci|usi|uai|gtp] [--game <game>] [--option <name>=<value> ...]`: the engine.
 fn run_engine(args: &[String]) -> Result<(), CliError> {
     let mut settings = crate::protocol::Settings::default();
     let mut it = args.iter();
@@ -108,10 +108,10 @@ fn run_engine(args: &[String]) -> Result<(), CliError> {
                 let v = value("--protocol")?;
                 settings.protocol =
                     Some(crate::protocol::Protocol::parse(&v).ok_or_else(|| {
-                        CliError::Usage(format!("--protocol '{v}': expected uci, usi or gtp"))
+                        CliError::Usage(format!("--protocol '{v}': expected uci, usi, uai or gtp"))
                     })?);
             }
-            "--uci" | "--usi" | "--gtp" => {
+            "--uci" | "--usi" | "--uai" | "--gtp" => {
                 settings.protocol = crate::protocol::Protocol::parse(&flag[2..]);
             }
             "--game" => {

@@ -232,6 +232,7 @@ fixtures! {
     uci_variants => "uci-variants.txt",
     uci_pipe => "uci-pipe.txt",
     usi_minishogi => "usi-minishogi.txt",
+    uai_ataxx => "uai-ataxx.txt",
     gtp_othello => "gtp-othello.txt",
     gtp_gomoku => "gtp-gomoku.txt",
     gtp_games => "gtp-games.txt",

@@ -440,6 +440,127 @@ fn usi_handshake_and_a_move() {
     e.close();
 }
 
+/// A UAI engine (detected from `uai`), after the handshake and `uainewgame`.
+fn uai() -> Engine {
+    let mut e = Engine::start(&[]);
+    e.send("uai");
+    let handshake = e.until(|l| l == "uaiok");
+    assert!(handshake.iter().any(|l| l.starts_with("id name gpn")));
+    assert!(handshake.iter().any(|l| l.starts_with("option name Hash ")));
+    assert!(
+        handshake.iter().all(|l| !l.contains("UCI_Variant")),
+        "UAI plays ataxx only: no variant option"
+    );
+    e.send("isready");
+    e.until(|l| l == "readyok");
+    e.send("uainewgame");
+    e.sync();
+    e
+}
+
+/// The FEN of the engine's position (from `d`).
+fn uai_fen(e: &mut Engine) -> String {
+    let line = e.position_text();
+    line.split_once(" position ")
+        .map(|(_, fen)| fen.to_string())
+        .unwrap_or(line)
+}
+
+#[test]
+fn uai_handshake_and_a_move_with_x_clock_as_btime() {
+    let mut e = uai();
+    e.send("position startpos");
+    let legal = e.legal();
+    assert_eq!(legal.len(), 16, "{legal:?}");
+    // x (the first player) has 2 s, o almost nothing: x must not move as if it had 1 ms.
+    e.send("go btime 2000 wtime 1 binc 0 winc 0");
+    let t = Instant::now();
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert!(t.elapsed() >= Duration::from_millis(20), "{lines:#?}");
+    let best = bestmove(&lines);
+    assert!(legal.contains(&best), "{best} not in {legal:?}");
+    // cuteataxx sends a bare FEN each move: the move played and a reply.
+    e.send("position fen x5o/7/7/7/7/7/o5x x 0 1 moves b6 f6");
+    let fen = uai_fen(&mut e);
+    assert_eq!(fen, "x5o/1x3o1/7/7/7/7/o5x x 0 2");
+    e.send(&format!("position fen {fen}"));
+    let legal = e.legal();
+    e.send("go nodes 200 simulations 200");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert!(legal.contains(&bestmove(&lines)), "{lines:#?}");
+    e.send("quit");
+    e.close();
+}
+
+#[test]
+fn uai_stop_right_after_go() {
+    let mut e = uai();
+    for _ in 0..20 {
+        e.send("position fen x5o/7/7/7/7/7/o5x x 0 1");
+        e.send("go infinite");
+        e.send("stop");
+        let lines = e.until(|l| l.starts_with("bestmove"));
+        let best = bestmove(&lines);
+        assert!(best.len() == 2 || best.len() == 4, "{best}");
+    }
+    e.send("stop");
+    let extra = e.sync();
+    assert!(
+        extra.iter().all(|l| !l.starts_with("bestmove")),
+        "{extra:#?}"
+    );
+    e.close();
+}
+
+#[test]
+fn uai_bad_input_is_reported_and_the_position_kept() {
+    let mut e = uai();
+    e.send("position fen x5o/7/3-3/7/3-3/7/o5x x 0 1 moves b6");
+    let before = uai_fen(&mut e);
+    assert_eq!(before, "x5o/1x5/3-3/7/3-3/7/o5x o 0 1");
+    for bad in [
+        "position fen",
+        "position fen x5o/7/7/7/7/7 x 0 1",
+        "position fen x5o/7/7/7/7/7/o5x q 0 1",
+        "position fen x5o/7/7/7/7/7/o5x x many 1",
+        "position startpos moves b6 b6",
+        "position startpos moves d4",
+        "position startpos moves a7d7",
+        "position startpos moves 0000",
+        "position startpos moves P@h8",
+        "setoption name UCI_Variant value cfour",
+        "setoption name Hash value lots",
+        "frobnicate",
+    ] {
+        e.send(bad);
+        let lines = e.sync();
+        assert!(
+            lines.iter().any(|l| l.starts_with("info string error")),
+            "{bad}: {lines:#?}"
+        );
+    }
+    assert_eq!(uai_fen(&mut e), before);
+    // A bad go value still gets its bestmove.
+    e.send("go btime soon");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    bestmove(&lines);
+    e.close();
+}
+
+#[test]
+fn uai_forced_pass_and_finished_game() {
+    let mut e = uai();
+    e.send("position fen 7/7/7/7/---4/oo-4/xo-4 x 0 1");
+    e.send("go btime 1000 wtime 1000");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert_eq!(bestmove(&lines), "0000");
+    e.send("position fen 7/7/7/7/7/7/x6 o 0 1");
+    e.send("go movetime 50");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert_eq!(lines.last().unwrap(), "bestmove (none)");
+    e.close();
+}
+
 /// One GTP exchange: the response lines (status line first) up to the blank line.
 fn gtp(e: &mut Engine, command: &str) -> Vec<String> {
     e.send(command);
@@ -690,6 +811,47 @@ fn fuzz_usi() {
     let lines = fuzz_lines(2, FUZZ_LINES, &vocabulary);
     fuzz(
         &["--protocol", "usi"],
+        &lines,
+        "fuzzprobe",
+        "info string error unknown command 'fuzzprobe'",
+    );
+}
+
+#[test]
+fn fuzz_uai() {
+    let vocabulary = [
+        "uai",
+        "isready",
+        "uainewgame",
+        "position",
+        "position startpos moves",
+        "position fen",
+        "x5o/7/7/7/7/7/o5x",
+        "x5o/7/2-1-2/7/2-1-2/7/o5x",
+        "x",
+        "o",
+        "0",
+        "1",
+        "100",
+        "b6",
+        "a7a5",
+        "0000",
+        "g1e3",
+        "go",
+        "go movetime 1",
+        "go nodes 10 simulations 10",
+        "go depth 1",
+        "go infinite",
+        "go btime 10 wtime 10 binc 1 winc 1",
+        "stop",
+        "setoption name Hash value",
+        "setoption name UCI_Variant value",
+        "ataxx",
+        "d",
+    ];
+    let lines = fuzz_lines(4, FUZZ_LINES, &vocabulary);
+    fuzz(
+        &["--protocol", "uai"],
         &lines,
         "fuzzprobe",
         "info string error unknown command 'fuzzprobe'",

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Real opponents for CI (issue 4): gpn vs Fairy-Stockfish over UCI (breakthrough, 5+0.05, gpn
 # pondering) and gpn vs gtp-rhino over GTP (Othello, 20 s per side), 20 games each, every move
-# checked by an independent referee (pyffish, OpenSpiel); then the protocol latency against
-# Fairy-Stockfish. Installs what is missing (apt: fairy-stockfish, grhino; a venv with pyffish
-# and open_spiel). Fails on any forfeit: illegal move or PV, time loss, protocol error, crash.
+# checked by an independent referee (pyffish, OpenSpiel); gpn driven over UAI by a real UAI
+# client, python-ataxx's `ataxx.uai.Engine` (Ataxx, 20 games of gpn vs gpn, 3+0.05, every move
+# checked by python-ataxx's board); then the protocol latency against Fairy-Stockfish. Installs
+# what is missing (apt: fairy-stockfish, grhino; a venv with pyffish, open_spiel and ataxx).
+# Fails on any forfeit: illegal move or PV, time loss, protocol error, crash.
 #
 #   scripts/external/ci.sh            # everything
 #   GAMES=4 scripts/external/ci.sh    # a shorter run
@@ -24,9 +26,10 @@ if [[ ! -x $FSF || ! -x $RHINO ]]; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends \
         fairy-stockfish grhino
 fi
-if ! "$VENV/bin/python" -c 'import pyffish, pyspiel' 2>/dev/null; then
+if ! "$VENV/bin/python" -c 'import pyffish, pyspiel, ataxx.uai' 2>/dev/null; then
     python3 -m venv "$VENV"
-    "$VENV/bin/pip" install -q --disable-pip-version-check pyffish==0.0.90 open_spiel==2.0.2
+    "$VENV/bin/pip" install -q --disable-pip-version-check pyffish==0.0.90 open_spiel==2.0.2 \
+        ataxx==2.2.0
 fi
 
 cargo build --release -q
@@ -41,6 +44,10 @@ echo "== gpn vs Fairy-Stockfish, UCI breakthrough, $GAMES games, 5+0.05, gpn pon
 echo "== gpn vs gtp-rhino, GTP Othello, $GAMES games, 20 s per side"
 "$VENV/bin/python" scripts/external/match.py gtp --a "$GPN --protocol gtp" --b "$RHINO" \
     --games "$GAMES" --tc 20 --json "$OUT/gtp-rhino.json" --games-file "$OUT/gtp-rhino.txt"
+
+echo "== gpn over UAI driven by python-ataxx (ataxx.uai.Engine), $GAMES games, gpn vs gpn, 3+0.05"
+"$VENV/bin/python" scripts/external/uai_ataxx.py --engine "$GPN --protocol uai" \
+    --games "$GAMES" --tc 3+0.05 | tee "$OUT/uai-ataxx.txt"
 
 echo "== latency during a search (ms), gpn and Fairy-Stockfish"
 python3 scripts/latency.py --trials 50 "$GPN" "$FSF"

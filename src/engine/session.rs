@@ -85,7 +85,8 @@ impl<G: Game> GameSession<G> {
 
     /// Brings the search root to the current position, keeping the tree when the position is
     /// reachable from the old root by the moves `extra` (or, for a bare position, within two
-    /// plies of it).
+    /// plies of it: UAI's cuteataxx sends only `position fen <fen>` every move, so the
+    /// position after our move and the opponent's reply is found by comparing positions).
     fn sync_search(&mut self, extra: Option<&[Move]>) {
         let target = self.record.position().clone();
         if let Some(extra) = extra {
@@ -104,10 +105,14 @@ impl<G: Game> GameSession<G> {
         self.search.set_position(target);
     }
 
-    /// One or two moves that lead from the search root to `target`, if any.
+    /// One or two moves that lead from the search root to `target`, if any. Positions are
+    /// compared by hash first (cheap), then by equality (hashes may collide). Counters that a
+    /// position string carries (Ataxx's halfmove clock and fullmove number) must match too.
     fn path_from_root(&self, target: &G) -> Option<Vec<Move>> {
         let root = self.search.position();
-        if root == target {
+        let hash = target.hash();
+        let same = |p: &G| p.hash() == hash && p == target;
+        if same(root) {
             return Some(Vec::new());
         }
         let (mut first, mut second) = (MoveList::new(), MoveList::new());
@@ -115,14 +120,14 @@ impl<G: Game> GameSession<G> {
         for &a in first.iter() {
             let mut p = root.clone();
             p.play(a);
-            if p == *target {
+            if same(&p) {
                 return Some(vec![a]);
             }
             p.legal_moves(&mut second);
             for &b in second.iter() {
                 let mut q = p.clone();
                 q.play(b);
-                if q == *target {
+                if same(&q) {
                     return Some(vec![a, b]);
                 }
             }
@@ -403,5 +408,53 @@ impl<G: Game> Session for GameSession<G> {
             true
         });
         snapshot(&self.search, &report, job)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::ataxx::Ataxx;
+    use crate::search::Limits;
+
+    /// A session of `G` that searched its start position for `iterations`.
+    fn searched<G: Game>(iterations: u64) -> GameSession<G> {
+        let mut s = GameSession::<G>::new(SearchParams::default());
+        s.set_position(None, &[], Dialect::Native).unwrap();
+        s.search.run(&Limits {
+            iterations: Some(iterations),
+            ..Limits::default()
+        });
+        s
+    }
+
+    #[test]
+    fn a_bare_fen_two_plies_ahead_reuses_the_subtree() {
+        // cuteataxx's way: `position fen <fen>` with no moves, after our move and the reply.
+        let mut s = searched::<Ataxx>(3000);
+        let pv = s.search.root_lines(1)[0].pv.clone();
+        assert!(pv.len() >= 2, "the principal variation has two plies");
+        let mut target = Ataxx::start();
+        target.play(pv[0]);
+        target.play(pv[1]);
+        let fen = target.to_position();
+        s.set_position(Some(&fen), &[], Dialect::Native).unwrap();
+        assert_eq!(*s.search.position(), target);
+        assert!(s.search.root_visits() > 0, "the subtree was dropped");
+        // One ply ahead (a bare fen after our own move) is found too.
+        let mut s = searched::<Ataxx>(2000);
+        let mut one = Ataxx::start();
+        one.play(pv[0]);
+        s.set_position(Some(&one.to_position()), &[], Dialect::Native)
+            .unwrap();
+        assert!(s.search.root_visits() > 0);
+    }
+
+    #[test]
+    fn an_unrelated_fen_starts_a_fresh_tree() {
+        let mut s = searched::<Ataxx>(1000);
+        s.set_position(Some("x5o/7/3-3/7/3-3/7/o5x x 0 1"), &[], Dialect::Native)
+            .unwrap();
+        assert_eq!(s.search.root_visits(), 0);
     }
 }

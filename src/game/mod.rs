@@ -5,6 +5,7 @@
 //! on the hot path: moves are 16-bit codes, legal moves go into a caller-owned fixed-size
 //! [`MoveList`].
 
+pub mod ataxx;
 pub mod awari;
 pub mod breakthrough;
 pub mod check;

@@ -35,6 +35,7 @@ macro_rules! registry {
 }
 
 // GAMES-LIST: each game adds `use super::<file>::<Type>;` and its type to the list below.
+use super::ataxx::Ataxx;
 use super::awari::Awari;
 use super::breakthrough::Breakthrough;
 use super::chess::{losalamos::LosAlamos, reachchess::ReachChess, skirmish::Skirmish};
@@ -65,6 +66,7 @@ registry! {
     LosAlamos,
     ReachChess,
     Skirmish,
+    Ataxx,
 }
 
 /// The registered name for `name` (resolving aliases), if any.

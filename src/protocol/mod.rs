@@ -1,5 +1,5 @@
 //! The protocol loop: a stdin reader thread, protocol detection from the first command (or
-//! `--protocol`), and the controllers of UCI/USI ([`uci`]) and GTP ([`gtp`]). The controller
+//! `--protocol`), and the controllers of UCI/USI/UAI ([`uci`]) and GTP ([`gtp`]). The controller
 //! is the only writer of stdout ([`Output`]); a search runs on the worker thread.
 
 pub mod conductor;
@@ -17,6 +17,8 @@ use crate::engine::worker::WorkerEvent;
 pub enum Protocol {
     Uci,
     Usi,
+    /// UAI: the UCI dialect of Ataxx (cuteataxx, python-ataxx).
+    Uai,
     Gtp,
 }
 
@@ -25,16 +27,18 @@ impl Protocol {
         match name.to_ascii_lowercase().as_str() {
             "uci" => Some(Protocol::Uci),
             "usi" => Some(Protocol::Usi),
+            "uai" => Some(Protocol::Uai),
             "gtp" => Some(Protocol::Gtp),
             _ => None,
         }
     }
 
-    /// The protocol a first command belongs to: `uci`, `usi`, anything else is GTP.
+    /// The protocol a first command belongs to: `uci`, `usi`, `uai`, anything else is GTP.
     pub fn detect(first_line: &str) -> Protocol {
         match first_line.split_whitespace().next() {
             Some("uci") => Protocol::Uci,
             Some("usi") => Protocol::Usi,
+            Some("uai") => Protocol::Uai,
             _ => Protocol::Gtp,
         }
     }
@@ -164,7 +168,7 @@ fn start(
 ) {
     log::info!("protocol {protocol:?}");
     match protocol {
-        Protocol::Uci | Protocol::Usi => uci::run(protocol, settings, tx, rx),
+        Protocol::Uci | Protocol::Usi | Protocol::Uai => uci::run(protocol, settings, tx, rx),
         Protocol::Gtp => gtp::run(settings, tx, rx),
     }
 }

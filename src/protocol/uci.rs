@@ -1,5 +1,8 @@
-//! UCI and USI: the controller (the only stdout writer) reading commands, driving the search
-//! through the [`Conductor`], and writing `info`, `bestmove` and `checkmate` lines.
+//! UCI, USI and UAI: the controller (the only stdout writer) reading commands, driving the
+//! search through the [`Conductor`], and writing `info`, `bestmove` and `checkmate` lines.
+//!
+//! UAI (Ataxx) is UCI with `uai`/`uaiok`/`uainewgame`, the game fixed to ataxx, and `btime` the
+//! clock of the first player `x` (as in USI, and as cuteataxx and python-ataxx send it).
 
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
@@ -35,7 +38,8 @@ const GO_KEYWORDS: &[&str] = &[
 /// The parameters of one `go`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Go {
-    /// Clocks of the first and the second player (UCI `wtime`/`btime`, USI `btime`/`wtime`).
+    /// Clocks of the first and the second player (UCI `wtime`/`btime`, USI and UAI
+    /// `btime`/`wtime`).
     pub time: [Option<Duration>; 2],
     pub inc: [Duration; 2],
     pub movestogo: Option<u32>,
@@ -53,8 +57,15 @@ pub struct Go {
 
 impl Go {
     /// Reads the words after `go`; unknown words are skipped (with their values), bad numbers
-    /// are errors.
+    /// are errors. `usi`: USI's meaning of `btime` (the first player's) and of `mate`.
     pub fn parse(words: &[&str], usi: bool) -> Result<Go, String> {
+        Go::parse_in(words, if usi { Protocol::Usi } else { Protocol::Uci })
+    }
+
+    /// [`Go::parse`] for `protocol`: USI and UAI give the first player's clock as `btime`.
+    pub fn parse_in(words: &[&str], protocol: Protocol) -> Result<Go, String> {
+        let usi = protocol == Protocol::Usi;
+        let black_first = protocol != Protocol::Uci;
         let mut go = Go::default();
         let mut i = 0;
         let ms = |w: Option<&&str>, name: &str| -> Result<Duration, String> {
@@ -69,13 +80,14 @@ impl Go {
             text.parse()
                 .map_err(|_| format!("go {name}: '{text}' is not a count"))
         };
-        // USI: btime is the first player's (Sente's) clock; UCI: wtime is the first player's.
-        let (first, second) = if usi {
+        // USI: btime is the first player's (Sente's) clock; UAI: btime is x's (cuteataxx and
+        // python-ataxx call x black); UCI: wtime is the first player's.
+        let (first, second) = if black_first {
             ("btime", "wtime")
         } else {
             ("wtime", "btime")
         };
-        let (first_inc, second_inc) = if usi {
+        let (first_inc, second_inc) = if black_first {
             ("binc", "winc")
         } else {
             ("winc", "binc")
@@ -155,6 +167,7 @@ struct Current {
 }
 
 struct Controller {
+    protocol: Protocol,
     usi: bool,
     dialect: Dialect,
     out: Output,
@@ -167,15 +180,26 @@ struct Controller {
     current: Option<Current>,
 }
 
-/// Runs UCI (or USI) until `quit` or end of input.
+/// The one game UAI plays.
+const UAI_GAME: &str = "ataxx";
+
+/// Runs UCI (or USI, or UAI) until `quit` or end of input.
 pub fn run(protocol: Protocol, settings: Settings, tx: Sender<Event>, rx: Receiver<Event>) {
     let usi = protocol == Protocol::Usi;
-    let game = settings
-        .game
-        .clone()
-        .unwrap_or_else(|| if usi { "minishogi" } else { "breakthrough" }.to_string());
-    let params = SearchParams::default();
     let out = Output::new();
+    let game = match protocol {
+        Protocol::Uai => {
+            if settings.game.as_deref().is_some_and(|g| g != UAI_GAME) {
+                out.send("info string error UAI plays ataxx only; playing ataxx");
+            }
+            UAI_GAME.to_string()
+        }
+        _ => settings
+            .game
+            .clone()
+            .unwrap_or_else(|| if usi { "minishogi" } else { "breakthrough" }.to_string()),
+    };
+    let params = SearchParams::default();
     let session = match new_session(&game, params.clone()) {
         Ok(s) => s,
         Err(e) => {
@@ -188,6 +212,7 @@ pub fn run(protocol: Protocol, settings: Settings, tx: Sender<Event>, rx: Receiv
     };
     let worker = Worker::spawn(tx);
     let mut c = Controller {
+        protocol,
         usi,
         dialect: if usi { Dialect::Usi } else { Dialect::Native },
         out,
@@ -240,7 +265,7 @@ impl Controller {
         };
         let args = &words[1..];
         match cmd {
-            "uci" | "usi" => self.handshake(),
+            "uci" | "usi" | "uai" => self.handshake(),
             "isready" => self.out.send("readyok"),
             "quit" => return false,
             "stop" => {
@@ -253,7 +278,7 @@ impl Controller {
                 self.settle();
                 self.setoption(line);
             }
-            "ucinewgame" | "usinewgame" => {
+            "ucinewgame" | "usinewgame" | "uainewgame" => {
                 self.settle();
                 if let Some(s) = self.conductor.session() {
                     s.new_game();
@@ -286,16 +311,20 @@ impl Controller {
     }
 
     fn handshake(&self) {
-        let (proto_ok, usi) = if self.usi {
-            ("usiok", true)
-        } else {
-            ("uciok", false)
+        let (proto_ok, usi) = match self.protocol {
+            Protocol::Usi => ("usiok", true),
+            Protocol::Uai => ("uaiok", false),
+            _ => ("uciok", false),
         };
         let mut text = format!(
             "id name gpn {}\nid author the gpn developers\n",
             env!("CARGO_PKG_VERSION")
         );
         for line in options::option_lines(usi) {
+            // UAI plays one game: no variant option.
+            if self.protocol == Protocol::Uai && line.starts_with("option name UCI_Variant ") {
+                continue;
+            }
             text.push_str(&line);
             text.push('\n');
         }
@@ -330,6 +359,11 @@ impl Controller {
             Err(e) => return self.error(&e),
         };
         match option.target {
+            Target::Variant if self.protocol == Protocol::Uai => {
+                if registry::canonical_name(&value) != Some(UAI_GAME) {
+                    self.error(&format!("UAI plays ataxx only, not '{value}'"));
+                }
+            }
             Target::Variant => match registry::canonical_name(&value) {
                 Some(game) => {
                     let same = self
@@ -398,7 +432,7 @@ impl Controller {
     }
 
     fn go(&mut self, args: &[&str]) {
-        let go = match Go::parse(args, self.usi) {
+        let go = match Go::parse_in(args, self.protocol) {
             Ok(go) => go,
             Err(e) => {
                 // A go must still be answered: search with the default limits is wrong, so
@@ -588,6 +622,17 @@ mod tests {
             [Some(ms(2000)), Some(ms(1000))],
             "USI: btime is Sente's"
         );
+    }
+
+    #[test]
+    fn uai_btime_is_the_clock_of_x_the_first_player() {
+        let words: Vec<&str> = "btime 1000 wtime 2000 binc 10 winc 20 nodes 5 simulations 5"
+            .split(' ')
+            .collect();
+        let go = Go::parse_in(&words, Protocol::Uai).unwrap();
+        assert_eq!(go.time, [Some(ms(1000)), Some(ms(2000))]);
+        assert_eq!(go.inc, [ms(10), ms(20)]);
+        assert_eq!(go.nodes, Some(5));
     }
 
     #[test]
