@@ -15,35 +15,38 @@ use crate::game::{Game, Move, MoveList, Player};
 /// Infinity; open nodes' sums saturate at `INF - 1`.
 pub const INF: u32 = u32::MAX;
 
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    key: u64,
-    pn: u32,
-    dn: u32,
-    work: u32,
-    used: bool,
-}
-
 const WAYS: usize = 2;
 
+/// The table as three plain arrays (zero-initialised, so the allocator hands out lazily zeroed
+/// pages): the full hash, the numbers packed `pn | dn << 32` (0 = empty slot: a stored entry
+/// never has pn = dn = 0), and the work spent on the entry.
 struct Table {
-    slots: Vec<Entry>,
+    keys: Vec<u64>,
+    vals: Vec<u64>,
+    work: Vec<u32>,
     mask: usize,
+}
+
+#[inline]
+fn pack(pn: u32, dn: u32) -> u64 {
+    pn as u64 | (dn as u64) << 32
 }
 
 impl Table {
     fn new(memory_mb: usize, max_nodes: Option<u64>) -> Table {
         let bytes = memory_mb.saturating_mul(1 << 20);
-        let mut entries = (bytes / std::mem::size_of::<Entry>()).max(64);
+        let mut entries = (bytes / 20).max(64);
         if let Some(n) = max_nodes {
-            // No point in a table much larger than the nodes the search may visit.
-            entries = entries.min((n as usize).saturating_mul(4).max(1 << 12));
+            // No point in a table much larger than the positions the search may generate.
+            entries = entries.min((n as usize).saturating_mul(2).max(1 << 12));
         }
         // Round down to a power of two buckets.
         let buckets = (entries / WAYS).max(1);
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
         Table {
-            slots: vec![Entry::default(); buckets * WAYS],
+            keys: vec![0; buckets * WAYS],
+            vals: vec![0; buckets * WAYS],
+            work: vec![0; buckets * WAYS],
             mask: buckets - 1,
         }
     }
@@ -56,34 +59,27 @@ impl Table {
     #[inline]
     fn get(&self, key: u64) -> Option<(u32, u32)> {
         let b = self.bucket(key);
-        self.slots[b..b + WAYS]
-            .iter()
-            .find(|e| e.used && e.key == key)
-            .map(|e| (e.pn, e.dn))
+        (b..b + WAYS)
+            .find(|&i| self.vals[i] != 0 && self.keys[i] == key)
+            .map(|i| (self.vals[i] as u32, (self.vals[i] >> 32) as u32))
     }
 
     #[inline]
     fn put(&mut self, key: u64, pn: u32, dn: u32, work: u32) {
         let b = self.bucket(key);
-        let bucket = &mut self.slots[b..b + WAYS];
-        let solved = |e: &Entry| e.pn == 0 || e.dn == 0;
-        let i = bucket
-            .iter()
-            .position(|e| e.used && e.key == key)
-            .or_else(|| bucket.iter().position(|e| !e.used))
+        let solved = |v: u64| v as u32 == 0 || (v >> 32) as u32 == 0;
+        let i = (b..b + WAYS)
+            .find(|&i| self.vals[i] != 0 && self.keys[i] == key)
+            .or_else(|| (b..b + WAYS).find(|&i| self.vals[i] == 0))
             .unwrap_or_else(|| {
                 // Evict the least valuable: open before solved, then the least work.
-                (0..WAYS)
-                    .min_by_key(|&i| (solved(&bucket[i]), bucket[i].work))
-                    .unwrap_or(0)
+                (b..b + WAYS)
+                    .min_by_key(|&i| (solved(self.vals[i]), self.work[i]))
+                    .unwrap_or(b)
             });
-        bucket[i] = Entry {
-            key,
-            pn,
-            dn,
-            work,
-            used: true,
-        };
+        self.keys[i] = key;
+        self.vals[i] = pack(pn, dn);
+        self.work[i] = work;
     }
 }
 
@@ -127,8 +123,6 @@ impl<G: Game> Dfpn<G> {
         th_dn: u32,
         budget: &mut Budget,
     ) -> (u32, u32) {
-        budget.nodes += 1;
-        self.since_check += 1;
         let start_nodes = budget.nodes;
         let or = pos.to_move() == self.me;
         if self.levels.len() <= depth as usize {
@@ -142,6 +136,9 @@ impl<G: Game> Dfpn<G> {
             c.play(m);
             kids.push((c, m));
         }
+        // Nodes are generated positions, as for the tree solvers.
+        budget.nodes += kids.len() as u64;
+        self.since_check += kids.len() as u64;
         let (mut pn, mut dn);
         loop {
             // In this node's view: `m` is the number it minimises over its children (pn at an
@@ -240,6 +237,7 @@ pub fn prove<G: Game>(root: &G, goal: Goal, cfg: &SolveConfig, budget: &mut Budg
         since_check: 0,
         stop: None,
     };
+    budget.nodes += 1;
     let (pn, dn) = s.mid(root, 0, INF, INF, budget);
     if pn == 0 {
         run.result = Some(true);
@@ -295,7 +293,7 @@ impl<G: Game> Dfpn<G> {
                             (INF, 0)
                         }
                     }
-                    None => self.table.get(c.hash())?,
+                    None => self.table.get(c.hash()).unwrap_or((1, 1)),
                 };
                 if or == proven {
                     // One child suffices: the prover's choice.
