@@ -205,3 +205,21 @@ fn ppns_precision_rate_concludes_and_says_so() {
         }
     }
 }
+
+#[test]
+fn dfpn_without_the_epsilon_trick_and_with_a_small_table_agrees() {
+    let cases: Vec<(ConnectFour, Value)> = positions(15, 26, 9, 200_000);
+    for eps in [0.0, 0.25] {
+        for mb in [1, 64] {
+            for (p, want) in &cases {
+                let cfg = SolveConfig {
+                    epsilon: eps,
+                    memory_mb: mb,
+                    ..config(Algo::Dfpn)
+                };
+                let r = solve(p, &cfg);
+                assert_eq!(r.value, *want, "eps {eps} memory {mb}");
+            }
+        }
+    }
+}
