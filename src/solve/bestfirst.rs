@@ -12,7 +12,7 @@ use crate::rng::Rng;
 
 const NO_CHILD: u32 = u32::MAX;
 
-/// One tree node (32 bytes).
+/// One tree node (32 bytes; the memory budget divides by its size).
 #[derive(Clone, Copy, Debug)]
 pub struct Node {
     pub a: f64,
@@ -24,6 +24,8 @@ pub struct Node {
     /// The root player is to move here (an OR node).
     pub or: bool,
 }
+
+const _: () = assert!(std::mem::size_of::<Node>() == 32);
 
 /// What a rule may use to value a new leaf.
 pub struct LeafCtx {
@@ -95,7 +97,8 @@ pub fn prove<G: Game, R: Rule>(
         run.proof_size = Some(1);
         return run;
     }
-    let cap = (cfg.memory_mb.saturating_mul(1 << 20) / std::mem::size_of::<Node>()).max(1);
+    let cap = (cfg.memory_mb.saturating_mul(1 << 20) / std::mem::size_of::<Node>())
+        .clamp(1, u32::MAX as usize - 1);
     let mut tree: Vec<Node> = Vec::new();
     let (a, b) = rule.leaf(root, 0, &mut ctx);
     tree.push(Node {
