@@ -508,8 +508,5 @@ fn usi_dialect_agrees_with_fairy_stockfish() {
         }
         positions += 1;
     }
-    assert!(
-        positions > 50,
-        "only {positions} positions in minishogi-fsf-usi.txt"
-    );
+    assert!(positions > 50, "only {positions} positions in minishogi-fsf-usi.txt");
 }
