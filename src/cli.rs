@@ -1,4 +1,4 @@
-//! The command line: subcommands `games`, `perft`, `bench`, `show`, `match` and the help text.
+//! The command line: subcommands `games`, `perft`, `bench`, `show`, `match`, `solve` and the help text.
 
 use std::fmt;
 use std::fs::File;
@@ -38,6 +38,25 @@ USAGE:
               [--seed <s>] [--max-plies <n>] [--sprt <elo0>,<elo1>[,<alpha>,<beta>]]
               [--csv <file>] [--json <file>] [--games-file <file>] [--quiet]
                                             play games between two agents (today: random)
+    gpn solve <game> [--position <string>] [--moves <m1,m2 ...>] --algo <algo>[,<algo>...]
+              [--max-nodes <n>] [--max-time <seconds>] [--memory <MB>] [--playouts <k>]
+              [--theta <x>] [--pr <x>] [--epsilon <x>] [--seed <s>]
+                                            the value for the side to move (win/draw/loss, or
+                                            unknown at a limit), a best move, nodes, time,
+                                            nodes/s and proof size; algos: pns, dfpn, ppns,
+                                            mcpns, sb-gpn. Draws need two proofs (win?, then
+                                            not-loss?): the proofs line says which were run.
+                                            Defaults: memory 256 MB (tree or table), playouts 10
+                                            per leaf (ppns, mcpns), theta 0.01, no pr, epsilon
+                                            0.25 (dfpn's 1+epsilon; 0 = off), seed 1
+    gpn solve --batch <file> --algo <algo>[,...] [limits as above] [--csv]
+                                            one line per position and algorithm, then a summary
+                                            per algorithm; file lines are
+                                            <game> <position string|start> [| win|draw|loss]
+                                            ('#' starts a comment); a given value is checked
+    gpn solve <game> --generate <n> [--plies <p>] [--seed <s>]
+                                            n distinct seeded random positions after p plies
+                                            (not over), as batch lines
     gpn help                                this text
 
 Position strings contain spaces: quote them. Logs go to stderr (RUST_LOG=debug).";
@@ -89,6 +108,7 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
         "bench" => run_bench(rest),
         "show" => run_show(rest),
         "match" => run_match_command(rest),
+        "solve" => run_solve(rest),
         other => Err(CliError::Usage(format!("unknown command '{other}'"))),
     }
 }
@@ -697,6 +717,448 @@ fn run_match_command(args: &[String]) -> Result<(), CliError> {
     let args = parse_match_args(args)?;
     let game = args.game.clone();
     registry::visit(&game, MatchVisitor { args })??;
+    Ok(())
+}
+
+/// Options of `gpn solve`.
+struct SolveArgs {
+    game: Option<String>,
+    pos: PositionArgs,
+    algos: Vec<crate::solve::Algo>,
+    cfg: crate::solve::SolveConfig,
+    batch: Option<String>,
+    csv: bool,
+    generate: Option<usize>,
+    plies: u32,
+}
+
+fn parse_solve_args(args: &[String]) -> Result<SolveArgs, CliError> {
+    use crate::solve::{Algo, SolveConfig};
+    let mut out = SolveArgs {
+        game: None,
+        pos: PositionArgs::default(),
+        algos: Vec::new(),
+        cfg: SolveConfig::default(),
+        batch: None,
+        csv: false,
+        generate: None,
+        plies: 12,
+    };
+    fn num<T: FromStr>(flag: &str, v: Option<&String>) -> Result<T, CliError> {
+        let v = v.ok_or_else(|| CliError::Usage(format!("{flag} needs a value")))?;
+        v.parse()
+            .map_err(|_| CliError::Usage(format!("{flag} '{v}' is not a valid number")))
+    }
+    let mut i = 0;
+    while i < args.len() {
+        let flag = args[i].as_str();
+        let next = args.get(i + 1);
+        let mut used = 2;
+        match flag {
+            "--position" | "--fen" => {
+                let v = next.ok_or_else(|| CliError::Usage("--position needs a value".into()))?;
+                out.pos.position = Some(v.clone());
+            }
+            "--moves" => {
+                used = 1;
+                while i + used < args.len() && !args[i + used].starts_with("--") {
+                    out.pos.moves.extend(
+                        args[i + used]
+                            .split(|c: char| c == ',' || c.is_whitespace())
+                            .filter(|s| !s.is_empty())
+                            .map(str::to_string),
+                    );
+                    used += 1;
+                }
+            }
+            "--algo" => {
+                let v = next.ok_or_else(|| CliError::Usage("--algo needs a value".into()))?;
+                for name in v.split(',') {
+                    out.algos.push(Algo::parse(name).ok_or_else(|| {
+                        CliError::Usage(format!(
+                            "--algo '{name}': expected pns, dfpn, ppns, mcpns or sb-gpn"
+                        ))
+                    })?);
+                }
+            }
+            "--max-nodes" => out.cfg.max_nodes = Some(num(flag, next)?),
+            "--max-time" => {
+                let s: f64 = num(flag, next)?;
+                if !(s > 0.0 && s.is_finite()) {
+                    return Err(CliError::Usage("--max-time must be positive".into()));
+                }
+                out.cfg.max_time = Some(Duration::from_secs_f64(s));
+            }
+            "--memory" => out.cfg.memory_mb = num(flag, next)?,
+            "--playouts" => out.cfg.playouts = num(flag, next)?,
+            "--theta" => out.cfg.theta = num(flag, next)?,
+            "--pr" => out.cfg.pr = Some(num(flag, next)?),
+            "--epsilon" => out.cfg.epsilon = num(flag, next)?,
+            "--seed" => out.cfg.seed = num(flag, next)?,
+            "--batch" => {
+                let v = next.ok_or_else(|| CliError::Usage("--batch needs a file".into()))?;
+                out.batch = Some(v.clone());
+            }
+            "--csv" => {
+                out.csv = true;
+                used = 1;
+            }
+            "--generate" => out.generate = Some(num(flag, next)?),
+            "--plies" => out.plies = num(flag, next)?,
+            other if other.starts_with("--") => {
+                return Err(CliError::Usage(format!("unknown solve option '{other}'")))
+            }
+            other => {
+                if out.game.is_some() {
+                    return Err(CliError::Usage(format!("unexpected argument '{other}'")));
+                }
+                out.game = Some(other.to_string());
+                used = 1;
+            }
+        }
+        i += used;
+    }
+    if !(out.cfg.theta >= 0.0 && out.cfg.theta < 0.5) {
+        return Err(CliError::Usage("--theta must be in [0, 0.5)".into()));
+    }
+    if out.cfg.pr.is_some_and(|p| !(0.0..0.5).contains(&p)) {
+        return Err(CliError::Usage("--pr must be in [0, 0.5)".into()));
+    }
+    if out.cfg.epsilon < 0.0 || out.cfg.epsilon.is_nan() {
+        return Err(CliError::Usage("--epsilon must be >= 0".into()));
+    }
+    if out.algos.is_empty() && out.generate.is_none() {
+        return Err(CliError::Usage("solve needs --algo".into()));
+    }
+    Ok(out)
+}
+
+/// One solved position, as text for the reports.
+struct SolveLine {
+    position: String,
+    result: crate::solve::SolveResult,
+    best_move: String,
+}
+
+struct SolveVisitor<'a> {
+    pos: &'a PositionArgs,
+    cfg: crate::solve::SolveConfig,
+}
+
+impl GameVisitor for SolveVisitor<'_> {
+    type Output = Result<SolveLine, CliError>;
+    fn visit<G: Game>(self) -> Result<SolveLine, CliError> {
+        if G::NUM_PLAYERS != 2 {
+            return Err(CliError::Usage(format!(
+                "solve handles two-player games only ({} has {})",
+                G::INFO.name,
+                G::NUM_PLAYERS
+            )));
+        }
+        let game: G = match self.pos.position.as_deref() {
+            Some("start") => {
+                let mut g = G::start();
+                for m in &self.pos.moves {
+                    g.play_text(m)?;
+                }
+                g
+            }
+            _ => setup(self.pos)?,
+        };
+        let result = crate::solve::solve(&game, &self.cfg);
+        let best_move = result
+            .best_move
+            .map_or("-".to_string(), |m| game.format_move(m));
+        Ok(SolveLine {
+            position: game.to_position(),
+            result,
+            best_move,
+        })
+    }
+}
+
+struct GenerateVisitor {
+    count: usize,
+    plies: u32,
+    seed: u64,
+}
+
+impl GameVisitor for GenerateVisitor {
+    type Output = Vec<String>;
+    /// Seeded random games of `plies` moves that are not over, as batch lines.
+    fn visit<G: Game>(self) -> Vec<String> {
+        let mut rng = crate::rng::Rng::new(self.seed);
+        let mut buf = crate::game::MoveList::new();
+        let mut lines = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut tries = 0;
+        while lines.len() < self.count && tries < 1000 * self.count.max(1) {
+            tries += 1;
+            let mut g = G::start();
+            let mut moves = Vec::new();
+            for _ in 0..self.plies {
+                match g.random_move(&mut rng, &mut buf) {
+                    Some(m) => {
+                        moves.push(g.format_move(m));
+                        g.play(m);
+                    }
+                    None => break,
+                }
+            }
+            if moves.len() as u32 == self.plies && g.outcome().is_none() && seen.insert(g.hash()) {
+                lines.push(format!(
+                    "{} {} # moves {}",
+                    G::INFO.name,
+                    g.to_position(),
+                    moves.join(",")
+                ));
+            }
+        }
+        lines
+    }
+}
+
+fn run_solve(args: &[String]) -> Result<(), CliError> {
+    let a = parse_solve_args(args)?;
+    if let Some(count) = a.generate {
+        let game = a
+            .game
+            .as_deref()
+            .ok_or_else(|| CliError::Usage("--generate needs <game>".into()))?;
+        let visitor = GenerateVisitor {
+            count,
+            plies: a.plies,
+            seed: a.cfg.seed,
+        };
+        for line in registry::visit(game, visitor)? {
+            println!("{line}");
+        }
+        return Ok(());
+    }
+    if let Some(file) = &a.batch {
+        if a.game.is_some() || a.pos.position.is_some() || !a.pos.moves.is_empty() {
+            return Err(CliError::Usage(
+                "--batch takes its positions from the file (no <game>, --position or --moves)"
+                    .into(),
+            ));
+        }
+        return run_solve_batch(file, &a);
+    }
+    let game = a
+        .game
+        .as_deref()
+        .ok_or_else(|| CliError::Usage("solve needs <game> (or --batch <file>)".into()))?;
+    for (k, &algo) in a.algos.iter().enumerate() {
+        let cfg = crate::solve::SolveConfig {
+            algo,
+            ..a.cfg.clone()
+        };
+        let line = registry::visit(game, SolveVisitor { pos: &a.pos, cfg })??;
+        let r = &line.result;
+        if k > 0 {
+            println!();
+        }
+        println!("position {}", line.position);
+        println!("algo {}", algo.name());
+        println!("proofs {}", r.proofs_text());
+        let mut value = r.value.name().to_string();
+        if r.by_pr {
+            value += " (precision-rate conclusion, not a proof)";
+        }
+        if let Some(note) = r.note {
+            value += &format!(" ({note})");
+        }
+        if let Some(why) = r.proofs.iter().find_map(|p| p.stopped_by) {
+            value += &format!(" (stopped by the {why} limit)");
+        }
+        println!("value {value}");
+        println!("bestmove {}", line.best_move);
+        println!("nodes {}", r.nodes);
+        println!("time {:.3} s", r.elapsed.as_secs_f64());
+        println!("nodes/s {:.0}", r.nodes_per_second());
+        println!(
+            "proof size {}",
+            r.proof_size.map_or("-".to_string(), |s| s.to_string())
+        );
+    }
+    Ok(())
+}
+
+/// Per-algorithm totals of a batch.
+#[derive(Default)]
+struct BatchTotals {
+    positions: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    unknown: u64,
+    proved: u64,
+    disproved: u64,
+    by_pr: u64,
+    checked: u64,
+    mismatches: u64,
+    nodes: u64,
+    secs: f64,
+}
+
+/// A batch line: `<game> <position string|start> [| <expected value>] [# comment]`.
+fn parse_batch_line(text: &str) -> Option<(String, String, Option<crate::solve::Value>, bool)> {
+    let body = text.split('#').next().unwrap_or("").trim();
+    if body.is_empty() {
+        return None;
+    }
+    let (main, expected) = match body.split_once('|') {
+        Some((m, e)) => (m.trim(), Some(e.trim())),
+        None => (body, None),
+    };
+    let (game, position) = main
+        .split_once(char::is_whitespace)
+        .unwrap_or((main, "start"));
+    let want = expected.map(crate::solve::Value::parse);
+    let bad_expected = matches!(want, Some(None));
+    Some((
+        game.to_string(),
+        position.trim().to_string(),
+        want.flatten(),
+        bad_expected,
+    ))
+}
+
+fn run_solve_batch(file: &str, a: &SolveArgs) -> Result<(), CliError> {
+    use crate::solve::Value;
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| CliError::Io(format!("cannot read {file}: {e}")))?;
+    // Parse every line first: a bad file fails before any solving.
+    let mut jobs = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let Some((game, position, want, bad)) = parse_batch_line(line) else {
+            continue;
+        };
+        if bad {
+            return Err(CliError::Usage(format!(
+                "{file}:{}: the expected value must be win, draw or loss",
+                n + 1
+            )));
+        }
+        registry::canonical_name(&game).ok_or_else(|| {
+            CliError::Game(GameError::UnknownGame(format!("{game} ({file}:{})", n + 1)))
+        })?;
+        jobs.push((n + 1, game, position, want));
+    }
+    let mut totals: Vec<BatchTotals> = a.algos.iter().map(|_| BatchTotals::default()).collect();
+    if a.csv {
+        println!("line,game,position,algo,value,expected,match,best_move,nodes,time_s,nodes_per_s,proof_size,proofs,by_pr");
+    }
+    for (line_no, game, position, want) in &jobs {
+        let pos = PositionArgs {
+            position: Some(position.clone()),
+            moves: Vec::new(),
+        };
+        for (k, &algo) in a.algos.iter().enumerate() {
+            let cfg = crate::solve::SolveConfig {
+                algo,
+                ..a.cfg.clone()
+            };
+            let line =
+                registry::visit(game, SolveVisitor { pos: &pos, cfg })?.map_err(|e| match e {
+                    CliError::Game(g) => CliError::Io(format!("{file}:{line_no}: {g}")),
+                    other => other,
+                })?;
+            let r = &line.result;
+            let t = &mut totals[k];
+            t.positions += 1;
+            match r.value {
+                Value::Win => t.wins += 1,
+                Value::Draw => t.draws += 1,
+                Value::Loss => t.losses += 1,
+                Value::Unknown => t.unknown += 1,
+            }
+            match r.proofs.first().and_then(|p| p.result) {
+                Some(true) => t.proved += 1,
+                Some(false) => t.disproved += 1,
+                None => {}
+            }
+            t.by_pr += r.by_pr as u64;
+            t.nodes += r.nodes;
+            t.secs += r.elapsed.as_secs_f64();
+            let verdict = match (want, r.value) {
+                (None, _) => "",
+                (Some(_), Value::Unknown) => "",
+                (Some(w), v) => {
+                    t.checked += 1;
+                    if *w == v {
+                        "ok"
+                    } else {
+                        t.mismatches += 1;
+                        "MISMATCH"
+                    }
+                }
+            };
+            let expected = want.map_or("", |w| w.name());
+            let proof = r.proof_size.map_or(String::new(), |s| s.to_string());
+            if a.csv {
+                println!(
+                    "{line_no},{game},\"{}\",{},{},{expected},{verdict},{},{},{:.4},{:.0},{proof},{},{}",
+                    line.position,
+                    algo.name(),
+                    r.value.name(),
+                    line.best_move,
+                    r.nodes,
+                    r.elapsed.as_secs_f64(),
+                    r.nodes_per_second(),
+                    r.proofs_text(),
+                    r.by_pr
+                );
+            } else {
+                println!(
+                    "{line_no:>4} {:<6} {:<7} {:<8} {:<9} best {:<7} nodes {:>10} time {:>8.3} s nodes/s {:>9.0} proof {:<8} [{}] {}",
+                    algo.name(),
+                    r.value.name(),
+                    if expected.is_empty() { "-" } else { expected },
+                    if verdict.is_empty() { "-" } else { verdict },
+                    line.best_move,
+                    r.nodes,
+                    r.elapsed.as_secs_f64(),
+                    r.nodes_per_second(),
+                    if proof.is_empty() { "-" } else { &proof },
+                    r.proofs_text(),
+                    line.position
+                );
+            }
+        }
+    }
+    let out: &mut dyn Write = &mut std::io::stdout();
+    let summary = |out: &mut dyn Write| -> std::io::Result<()> {
+        writeln!(out)?;
+        writeln!(out, "summary ({} positions)", jobs.len())?;
+        for (k, t) in totals.iter().enumerate() {
+            writeln!(
+                out,
+                "{:<6} concluded {:>4}/{:<4} (win {} draw {} loss {}; unknown {}) first proof: proved {} disproved {}{} checked {} mismatches {} nodes {} time {:.2} s nodes/s {:.0}",
+                a.algos[k].name(),
+                t.wins + t.draws + t.losses,
+                t.positions,
+                t.wins,
+                t.draws,
+                t.losses,
+                t.unknown,
+                t.proved,
+                t.disproved,
+                if t.by_pr > 0 { format!(" (by pr: {})", t.by_pr) } else { String::new() },
+                t.checked,
+                t.mismatches,
+                t.nodes,
+                t.secs,
+                t.nodes as f64 / t.secs.max(1e-9)
+            )?;
+        }
+        Ok(())
+    };
+    if a.csv {
+        summary(&mut std::io::stderr()).map_err(|e| CliError::Io(e.to_string()))?;
+    } else {
+        summary(out).map_err(|e| CliError::Io(e.to_string()))?;
+    }
     Ok(())
 }
 

@@ -8,3 +8,4 @@ pub mod game;
 pub mod protocol;
 pub mod rng;
 pub mod search;
+pub mod solve;

@@ -1,0 +1,247 @@
+//! The explicit-tree best-first engine that PNS, PPNS and MCPNS share: select, expand, back up.
+//!
+//! A node keeps two numbers whose meaning belongs to the [`Rule`] (proof and disproof numbers for
+//! PNS and MCPNS; the probability-based proof number and an exact solved flag for PPNS). Children
+//! of a node are contiguous in one arena; positions are not stored but replayed from the root on
+//! each descent. The arena never grows past the memory budget: when an expansion would not fit,
+//! the proof stops with "unknown" (`stopped_by = "memory"`).
+
+use super::{terminal, Budget, Goal, ProofRun, SolveConfig, TIME_CHECK};
+use crate::game::{Game, Move, MoveList, Player};
+use crate::rng::Rng;
+
+const NO_CHILD: u32 = u32::MAX;
+
+/// One tree node (32 bytes; the memory budget divides by its size).
+#[derive(Clone, Copy, Debug)]
+pub struct Node {
+    pub a: f64,
+    pub b: f64,
+    parent: u32,
+    first: u32,
+    count: u16,
+    pub mv: Move,
+    /// The root player is to move here (an OR node).
+    pub or: bool,
+}
+
+const _: () = assert!(std::mem::size_of::<Node>() == 32);
+
+/// What a rule may use to value a new leaf.
+pub struct LeafCtx {
+    pub goal: Goal,
+    pub root: Player,
+    pub rng: Rng,
+    pub buf: MoveList,
+    pub playouts: u32,
+}
+
+impl LeafCtx {
+    /// Fraction of `playouts` random games from `pos` that reach the goal.
+    pub fn win_rate<G: Game>(&mut self, pos: &G, depth: u32) -> f64 {
+        let k = self.playouts.max(1);
+        let mut wins = 0u32;
+        for _ in 0..k {
+            if super::playout(
+                pos,
+                self.goal,
+                self.root,
+                depth,
+                &mut self.rng,
+                &mut self.buf,
+            ) {
+                wins += 1;
+            }
+        }
+        wins as f64 / k as f64
+    }
+}
+
+/// How a best-first solver values, combines and selects.
+pub trait Rule {
+    /// The numbers of a finished position (`success`: the goal is reached).
+    fn terminal(&self, success: bool) -> (f64, f64);
+    /// The numbers of a new, unfinished leaf.
+    fn leaf<G: Game>(&self, pos: &G, depth: u32, ctx: &mut LeafCtx) -> (f64, f64);
+    /// A node's numbers from its children.
+    fn combine(&self, or: bool, children: &[Node]) -> (f64, f64);
+    /// The child to descend into (among unsolved children).
+    fn select(&self, or: bool, children: &[Node]) -> usize;
+    /// `Some(true)` proven, `Some(false)` disproved, `None` open.
+    fn solved(&self, a: f64, b: f64) -> Option<bool>;
+    /// A conclusion short of a proof (PPNS's precision rate); `None` by default.
+    fn concluded(&self, _a: f64, _b: f64) -> Option<bool> {
+        None
+    }
+}
+
+/// Runs one binary proof with `rule`.
+pub fn prove<G: Game, R: Rule>(
+    root: &G,
+    goal: Goal,
+    cfg: &SolveConfig,
+    budget: &mut Budget,
+    rule: &R,
+) -> ProofRun {
+    let mut run = ProofRun::new(goal);
+    let me = root.to_move();
+    let mut ctx = LeafCtx {
+        goal,
+        root: me,
+        rng: Rng::new(cfg.seed ^ 0x05EE_D0F5_017E),
+        buf: MoveList::new(),
+        playouts: cfg.playouts,
+    };
+    if let Some(r) = terminal(root, goal, me, 0) {
+        run.result = Some(r);
+        run.proof_size = Some(1);
+        return run;
+    }
+    let cap = (cfg.memory_mb.saturating_mul(1 << 20) / std::mem::size_of::<Node>())
+        .clamp(1, u32::MAX as usize - 1);
+    let mut tree: Vec<Node> = Vec::new();
+    let (a, b) = rule.leaf(root, 0, &mut ctx);
+    tree.push(Node {
+        a,
+        b,
+        parent: NO_CHILD,
+        first: NO_CHILD,
+        count: 0,
+        mv: Move(0),
+        or: true,
+    });
+    budget.nodes += 1;
+    let mut moves = MoveList::new();
+    let mut since_check = 0u64;
+    loop {
+        let r = &tree[0];
+        if let Some(s) = rule.solved(r.a, r.b) {
+            run.result = Some(s);
+            break;
+        }
+        if let Some(s) = rule.concluded(r.a, r.b) {
+            run.result = Some(s);
+            run.by_pr = true;
+            break;
+        }
+        if budget.nodes_out() {
+            run.stopped_by = Some("nodes");
+            break;
+        }
+        if since_check >= TIME_CHECK {
+            since_check = 0;
+            if budget.time_out() {
+                run.stopped_by = Some("time");
+                break;
+            }
+        }
+        // Selection: replay the moves from the root down to a leaf.
+        let mut pos = root.clone();
+        let mut id = 0usize;
+        let mut depth = 0u32;
+        while tree[id].first != NO_CHILD {
+            let n = tree[id];
+            let first = n.first as usize;
+            let kids = &tree[first..first + n.count as usize];
+            let i = rule.select(n.or, kids);
+            pos.play(kids[i].mv);
+            id = first + i;
+            depth += 1;
+        }
+        // Expansion: every child at once, valued by the rule.
+        pos.legal_moves(&mut moves);
+        if tree.len() + moves.len() > cap {
+            run.stopped_by = Some("memory");
+            break;
+        }
+        let first = tree.len();
+        for &m in moves.iter() {
+            let mut child = pos.clone();
+            child.play(m);
+            let or = child.to_move() == me;
+            let (a, b) = match terminal(&child, goal, me, depth + 1) {
+                Some(s) => rule.terminal(s),
+                None => rule.leaf(&child, depth + 1, &mut ctx),
+            };
+            tree.push(Node {
+                a,
+                b,
+                parent: id as u32,
+                first: NO_CHILD,
+                count: 0,
+                mv: m,
+                or,
+            });
+        }
+        let added = moves.len() as u64;
+        budget.nodes += added;
+        since_check += added;
+        tree[id].first = first as u32;
+        tree[id].count = moves.len() as u16;
+        // Backup: recompute up the path, stopping where nothing changes.
+        let mut cur = id;
+        loop {
+            let n = tree[cur];
+            let f = n.first as usize;
+            let (a, b) = rule.combine(n.or, &tree[f..f + n.count as usize]);
+            let same = a == n.a && b == n.b;
+            tree[cur].a = a;
+            tree[cur].b = b;
+            if same || cur == 0 {
+                break;
+            }
+            cur = n.parent as usize;
+        }
+    }
+    if let Some(s) = run.result {
+        let root_node = tree[0];
+        let f = root_node.first as usize;
+        let kids = if root_node.first == NO_CHILD {
+            &tree[0..0]
+        } else {
+            &tree[f..f + root_node.count as usize]
+        };
+        if s {
+            run.best_move = if run.by_pr {
+                kids.get(rule.select(true, kids)).map(|k| k.mv)
+            } else {
+                kids.iter()
+                    .find(|k| rule.solved(k.a, k.b) == Some(true))
+                    .map(|k| k.mv)
+            };
+        }
+        if !run.by_pr {
+            run.proof_size = Some(proof_size(&tree, rule, s));
+        }
+    }
+    run
+}
+
+/// Nodes of the proof (`proven`) or disproof tree in the final search tree: at a node where the
+/// prover chooses, one child with the result; where the opponent chooses, every child.
+fn proof_size<R: Rule>(tree: &[Node], rule: &R, proven: bool) -> u64 {
+    let mut stack = vec![0usize];
+    let mut size = 0u64;
+    while let Some(id) = stack.pop() {
+        size += 1;
+        let n = tree[id];
+        if n.first == NO_CHILD {
+            continue;
+        }
+        let f = n.first as usize;
+        let kids = f..f + n.count as usize;
+        // The side that needs just one child: the prover at OR nodes when proving, the opponent
+        // at AND nodes when disproving.
+        if n.or == proven {
+            if let Some(k) = kids
+                .clone()
+                .find(|&k| rule.solved(tree[k].a, tree[k].b) == Some(proven))
+            {
+                stack.push(k);
+            }
+        } else {
+            stack.extend(kids);
+        }
+    }
+    size
+}

@@ -1,0 +1,319 @@
+//! Nagai's depth-first proof-number search (df-pn) with a transposition table and the 1+epsilon trick.
+//!
+//! The table is a fixed array of two-entry buckets sized by the memory option: an entry holds the
+//! full 64-bit Zobrist hash of the position (verified on every probe; the bucket index uses the
+//! low bits) with its proof and disproof numbers and the work (MID calls) spent on it. A full
+//! bucket drops its entry of least work, so a small table slows the search but never breaks it.
+//! With `epsilon > 0` the second-best child's bound becomes ceil(second * (1 + epsilon))
+//! (Pawlewicz and Lew), which cuts the thrashing between siblings.
+
+use std::collections::HashSet;
+
+use super::{terminal, Budget, Goal, ProofRun, SolveConfig, TIME_CHECK};
+use crate::game::{Game, Move, MoveList, Player};
+
+/// Infinity; open nodes' sums saturate at `INF - 1`.
+pub const INF: u32 = u32::MAX;
+
+const WAYS: usize = 2;
+
+/// The table as three plain arrays (zero-initialised, so the allocator hands out lazily zeroed
+/// pages): the full hash, the numbers packed `pn | dn << 32` (0 = empty slot: a stored entry
+/// never has pn = dn = 0), and the work spent on the entry.
+struct Table {
+    keys: Vec<u64>,
+    vals: Vec<u64>,
+    work: Vec<u32>,
+    mask: usize,
+}
+
+#[inline]
+fn pack(pn: u32, dn: u32) -> u64 {
+    pn as u64 | (dn as u64) << 32
+}
+
+impl Table {
+    fn new(memory_mb: usize, max_nodes: Option<u64>) -> Table {
+        let bytes = memory_mb.saturating_mul(1 << 20);
+        let mut entries = (bytes / 20).max(64);
+        if let Some(n) = max_nodes {
+            // No point in a table much larger than the positions the search may generate.
+            entries = entries.min((n as usize).saturating_mul(2).max(1 << 12));
+        }
+        // Round down to a power of two buckets.
+        let buckets = (entries / WAYS).max(1);
+        let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
+        Table {
+            keys: vec![0; buckets * WAYS],
+            vals: vec![0; buckets * WAYS],
+            work: vec![0; buckets * WAYS],
+            mask: buckets - 1,
+        }
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        ((key as usize) & self.mask) * WAYS
+    }
+
+    #[inline]
+    fn get(&self, key: u64) -> Option<(u32, u32)> {
+        let b = self.bucket(key);
+        (b..b + WAYS)
+            .find(|&i| self.vals[i] != 0 && self.keys[i] == key)
+            .map(|i| (self.vals[i] as u32, (self.vals[i] >> 32) as u32))
+    }
+
+    #[inline]
+    fn put(&mut self, key: u64, pn: u32, dn: u32, work: u32) {
+        let b = self.bucket(key);
+        let solved = |v: u64| v as u32 == 0 || (v >> 32) as u32 == 0;
+        let i = (b..b + WAYS)
+            .find(|&i| self.vals[i] != 0 && self.keys[i] == key)
+            .or_else(|| (b..b + WAYS).find(|&i| self.vals[i] == 0))
+            .unwrap_or_else(|| {
+                // Evict the least valuable: open before solved, then the least work.
+                (b..b + WAYS)
+                    .min_by_key(|&i| (solved(self.vals[i]), self.work[i]))
+                    .unwrap_or(b)
+            });
+        self.keys[i] = key;
+        self.vals[i] = pack(pn, dn);
+        self.work[i] = work;
+    }
+}
+
+struct Dfpn<G: Game> {
+    table: Table,
+    goal: Goal,
+    me: Player,
+    epsilon: f64,
+    /// Child positions per depth, reused (no allocation once warm).
+    levels: Vec<Vec<(G, Move)>>,
+    moves: MoveList,
+    since_check: u64,
+    stop: Option<&'static str>,
+}
+
+impl<G: Game> Dfpn<G> {
+    /// The numbers of a child: from the table, else from the rules (storing finished ones).
+    #[inline]
+    fn child_numbers(&mut self, child: &G, depth: u32) -> (u32, u32) {
+        let key = child.hash();
+        if let Some(v) = self.table.get(key) {
+            return v;
+        }
+        match terminal(child, self.goal, self.me, depth) {
+            Some(s) => {
+                let v = if s { (0, INF) } else { (INF, 0) };
+                self.table.put(key, v.0, v.1, u32::MAX);
+                v
+            }
+            None => (1, 1),
+        }
+    }
+
+    /// Multiple iterative deepening at `pos` (not finished) until its pn or dn reaches its
+    /// threshold; returns the final numbers.
+    fn mid(
+        &mut self,
+        pos: &G,
+        depth: u32,
+        th_pn: u32,
+        th_dn: u32,
+        budget: &mut Budget,
+    ) -> (u32, u32) {
+        let start_nodes = budget.nodes;
+        let or = pos.to_move() == self.me;
+        if self.levels.len() <= depth as usize {
+            self.levels.resize_with(depth as usize + 1, Vec::new);
+        }
+        let mut kids = std::mem::take(&mut self.levels[depth as usize]);
+        kids.clear();
+        pos.legal_moves(&mut self.moves);
+        for &m in self.moves.iter() {
+            let mut c = pos.clone();
+            c.play(m);
+            kids.push((c, m));
+        }
+        // Nodes are generated positions, as for the tree solvers.
+        budget.nodes += kids.len() as u64;
+        self.since_check += kids.len() as u64;
+        let (mut pn, mut dn);
+        loop {
+            // In this node's view: `m` is the number it minimises over its children (pn at an
+            // OR node, dn at an AND node), `s` the one it sums.
+            let mut min1 = INF;
+            let mut min2 = INF;
+            let mut best = 0usize;
+            let mut best_s = 0u32;
+            let mut sum: u64 = 0;
+            let mut infinite = false;
+            for (i, (c, _)) in kids.iter().enumerate() {
+                let (cpn, cdn) = self.child_numbers(c, depth + 1);
+                let (cm, cs) = if or { (cpn, cdn) } else { (cdn, cpn) };
+                if cm < min1 {
+                    min2 = min1;
+                    min1 = cm;
+                    best = i;
+                    best_s = cs;
+                } else if cm < min2 {
+                    min2 = cm;
+                }
+                if cs == INF {
+                    infinite = true;
+                } else {
+                    sum += cs as u64;
+                }
+            }
+            // Open sums saturate below INF: only an infinite child makes the sum infinite.
+            let sum = if infinite {
+                INF
+            } else {
+                sum.min(INF as u64 - 1) as u32
+            };
+            if or {
+                pn = min1;
+                dn = sum;
+            } else {
+                dn = min1;
+                pn = sum;
+            }
+            if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || self.stop.is_some() {
+                break;
+            }
+            if budget.nodes_out() {
+                self.stop = Some("nodes");
+                break;
+            }
+            if self.since_check >= TIME_CHECK {
+                self.since_check = 0;
+                if budget.time_out() {
+                    self.stop = Some("time");
+                    break;
+                }
+            }
+            // Thresholds of the most proving child, in this node's view.
+            let (th_m, th_s) = if or { (th_pn, th_dn) } else { (th_dn, th_pn) };
+            let second = if self.epsilon > 0.0 && min2 < INF - 1 {
+                let grown = (min2 as f64 * (1.0 + self.epsilon)).ceil() as u64;
+                grown.max(min2 as u64 + 1).min(INF as u64) as u32
+            } else {
+                min2.saturating_add(1)
+            };
+            let child_m = th_m.min(second);
+            let child_s = (th_s as u64 + best_s as u64 - sum as u64).min(INF as u64) as u32;
+            let (child_th_pn, child_th_dn) = if or {
+                (child_m, child_s)
+            } else {
+                (child_s, child_m)
+            };
+            self.mid(&kids[best].0, depth + 1, child_th_pn, child_th_dn, budget);
+        }
+        let work = (budget.nodes - start_nodes + 1).min(u32::MAX as u64 - 1) as u32;
+        self.table.put(pos.hash(), pn, dn, work);
+        self.levels[depth as usize] = kids;
+        (pn, dn)
+    }
+}
+
+/// One binary proof by df-pn.
+pub fn prove<G: Game>(root: &G, goal: Goal, cfg: &SolveConfig, budget: &mut Budget) -> ProofRun {
+    let mut run = ProofRun::new(goal);
+    let me = root.to_move();
+    if let Some(r) = terminal(root, goal, me, 0) {
+        run.result = Some(r);
+        run.proof_size = Some(1);
+        return run;
+    }
+    let remaining = budget.max_nodes.map(|m| m.saturating_sub(budget.nodes));
+    let mut s = Dfpn {
+        table: Table::new(cfg.memory_mb, remaining),
+        goal,
+        me,
+        epsilon: cfg.epsilon,
+        levels: Vec::new(),
+        moves: MoveList::new(),
+        since_check: 0,
+        stop: None,
+    };
+    budget.nodes += 1;
+    let (pn, dn) = s.mid(root, 0, INF, INF, budget);
+    if pn == 0 {
+        run.result = Some(true);
+    } else if dn == 0 {
+        run.result = Some(false);
+    } else {
+        run.stopped_by = Some(s.stop.unwrap_or("nodes"));
+        return run;
+    }
+    let proven = pn == 0;
+    let mut moves = MoveList::new();
+    root.legal_moves(&mut moves);
+    if proven {
+        run.best_move = moves.iter().copied().find(|&m| {
+            let mut c = root.clone();
+            c.play(m);
+            s.child_numbers(&c, 1).0 == 0
+        });
+    }
+    run.proof_size = s.proof_size(root, proven);
+    run
+}
+
+impl<G: Game> Dfpn<G> {
+    /// Distinct positions of the proof (or disproof) graph read back from the table; `None` when
+    /// a needed entry was overwritten (or the graph is larger than ten million positions).
+    fn proof_size(&mut self, root: &G, proven: bool) -> Option<u64> {
+        let mut seen: HashSet<u64> = HashSet::new();
+        let mut stack: Vec<(G, u32)> = vec![(root.clone(), 0)];
+        let mut moves = MoveList::new();
+        let want = |v: (u32, u32)| if proven { v.0 == 0 } else { v.1 == 0 };
+        while let Some((pos, depth)) = stack.pop() {
+            if !seen.insert(pos.hash()) {
+                continue;
+            }
+            if seen.len() > 10_000_000 {
+                return None;
+            }
+            if terminal(&pos, self.goal, self.me, depth).is_some() {
+                continue;
+            }
+            pos.legal_moves(&mut moves);
+            let or = pos.to_move() == self.me;
+            let mut found = false;
+            for &m in moves.iter() {
+                let mut c = pos.clone();
+                c.play(m);
+                let v = match terminal(&c, self.goal, self.me, depth + 1) {
+                    Some(s) => {
+                        if s {
+                            (0, INF)
+                        } else {
+                            (INF, 0)
+                        }
+                    }
+                    None => self.table.get(c.hash()).unwrap_or((1, 1)),
+                };
+                if or == proven {
+                    // One child suffices: the prover's choice.
+                    if want(v) {
+                        stack.push((c, depth + 1));
+                        found = true;
+                        break;
+                    }
+                } else {
+                    if !want(v) {
+                        return None;
+                    }
+                    stack.push((c, depth + 1));
+                    found = true;
+                }
+            }
+            if !found {
+                return None;
+            }
+        }
+        Some(seen.len() as u64)
+    }
+}

@@ -1,0 +1,410 @@
+//! Solvers: proof-number search (PNS, DFPN, PPNS, MCPNS) and sb-gpn run to a proof, with one result type.
+//!
+//! Every proof-number solver answers a binary question about the root player (the side to move):
+//! "can they force a win?" or "can they force at least a draw?". [`solve`] asks the first and, when
+//! it is disproved, the second, and turns the answers into win / draw / loss (or unknown when a
+//! limit stops it). Node and time limits are shared by both proofs.
+//!
+//! The solvers see the game through [`Game`] only and ignore repetition rules (a path longer than
+//! [`depth_cap`] plies counts as a draw), so their values are exact for acyclic games (Connect
+//! Four, Breakthrough, Othello); for games with repetition draws they are not guaranteed.
+
+pub mod bestfirst;
+pub mod dfpn;
+pub mod mcpns;
+pub mod pns;
+pub mod ppns;
+pub mod sbgpn;
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use crate::game::{Game, Move, MoveList, Outcome, Player};
+use crate::rng::Rng;
+
+/// The game-theoretic value for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    Win,
+    Draw,
+    Loss,
+    Unknown,
+}
+
+impl Value {
+    pub fn name(self) -> &'static str {
+        match self {
+            Value::Win => "win",
+            Value::Draw => "draw",
+            Value::Loss => "loss",
+            Value::Unknown => "unknown",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Value> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "win" => Some(Value::Win),
+            "draw" => Some(Value::Draw),
+            "loss" => Some(Value::Loss),
+            "unknown" => Some(Value::Unknown),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The solving algorithms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algo {
+    Pns,
+    Dfpn,
+    Ppns,
+    Mcpns,
+    SbGpn,
+}
+
+impl Algo {
+    pub const ALL: [Algo; 5] = [Algo::Pns, Algo::Dfpn, Algo::Ppns, Algo::Mcpns, Algo::SbGpn];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Algo::Pns => "pns",
+            Algo::Dfpn => "dfpn",
+            Algo::Ppns => "ppns",
+            Algo::Mcpns => "mcpns",
+            Algo::SbGpn => "sb-gpn",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Algo> {
+        Algo::ALL
+            .into_iter()
+            .find(|a| a.name() == text.trim().to_ascii_lowercase())
+    }
+}
+
+/// The binary question of one proof, about the root player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// The root player wins.
+    Win,
+    /// The root player does not lose (wins or draws).
+    NotLoss,
+}
+
+impl Goal {
+    pub fn name(self) -> &'static str {
+        match self {
+            Goal::Win => "win?",
+            Goal::NotLoss => "not-loss?",
+        }
+    }
+
+    /// Whether a finished game satisfies the goal for `root`.
+    #[inline]
+    pub fn reached(self, outcome: &Outcome, root: Player) -> bool {
+        match self {
+            Goal::Win => outcome.winner() == Some(root),
+            Goal::NotLoss => outcome.winner() == Some(root) || outcome.is_draw(),
+        }
+    }
+}
+
+/// Settings of a solve; `None` limits are unlimited.
+#[derive(Clone, Debug)]
+pub struct SolveConfig {
+    pub algo: Algo,
+    /// Nodes over both proofs (tree nodes for the best-first solvers, MID calls for DFPN,
+    /// tree nodes for sb-gpn).
+    pub max_nodes: Option<u64>,
+    pub max_time: Option<Duration>,
+    /// Memory for the tree or the transposition table, in MB.
+    pub memory_mb: usize,
+    /// Random playouts per new leaf (PPNS, MCPNS).
+    pub playouts: u32,
+    /// PPNS: how far a playout rate of exactly 0 or 1 is moved inward; MCPNS: the smallest leaf
+    /// proof or disproof number.
+    pub theta: f64,
+    /// PPNS precision rate: conclude when the root's PPN is within `pr` of 0 or 1 (a conclusion
+    /// that is not a proof). `None`: only exact proofs end the search.
+    pub pr: Option<f64>,
+    /// DFPN's 1+epsilon trick (0: plain Nagai thresholds).
+    pub epsilon: f64,
+    pub seed: u64,
+}
+
+impl Default for SolveConfig {
+    fn default() -> Self {
+        SolveConfig {
+            algo: Algo::Dfpn,
+            max_nodes: None,
+            max_time: None,
+            memory_mb: 256,
+            playouts: 10,
+            theta: 0.01,
+            pr: None,
+            epsilon: 0.25,
+            seed: 1,
+        }
+    }
+}
+
+/// The answer of one binary proof.
+#[derive(Clone, Debug)]
+pub struct ProofRun {
+    pub goal: Goal,
+    /// `Some(true)`: proven, `Some(false)`: disproved, `None`: stopped by a limit.
+    pub result: Option<bool>,
+    /// PPNS with a precision rate: the result is a `pr` conclusion, not a proof.
+    pub by_pr: bool,
+    /// A move of the root that achieves the goal, when proven.
+    pub best_move: Option<Move>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// Nodes of the proof (or disproof) tree, where the algorithm can tell.
+    pub proof_size: Option<u64>,
+    /// Why it stopped without an answer ("nodes", "time", "memory").
+    pub stopped_by: Option<&'static str>,
+}
+
+/// The result of [`solve`].
+#[derive(Clone, Debug)]
+pub struct SolveResult {
+    pub algo: Algo,
+    pub value: Value,
+    /// A move that achieves the value (a win or a draw); `None` at a loss or unknown.
+    pub best_move: Option<Move>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// Size of the proof that decided the value, where known.
+    pub proof_size: Option<u64>,
+    /// The binary proofs run, in order (empty for sb-gpn and finished games).
+    pub proofs: Vec<ProofRun>,
+    /// True when the value rests on a PPNS precision-rate conclusion rather than a proof.
+    pub by_pr: bool,
+    /// When unknown: what was learnt ("not a win" after a disproved first proof), if anything.
+    pub note: Option<&'static str>,
+}
+
+impl SolveResult {
+    pub fn nodes_per_second(&self) -> f64 {
+        self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+
+    /// The proofs run, as text: `win?=no not-loss?=yes`.
+    pub fn proofs_text(&self) -> String {
+        if self.proofs.is_empty() {
+            return match self.algo {
+                Algo::SbGpn => "score-bounds".to_string(),
+                _ => "none".to_string(),
+            };
+        }
+        let parts: Vec<String> = self
+            .proofs
+            .iter()
+            .map(|p| {
+                let r = match p.result {
+                    Some(true) => "yes",
+                    Some(false) => "no",
+                    None => "unknown",
+                };
+                format!(
+                    "{}={}{}",
+                    p.goal.name(),
+                    r,
+                    if p.by_pr { "(pr)" } else { "" }
+                )
+            })
+            .collect();
+        parts.join(" ")
+    }
+}
+
+/// Node and time limits shared by the proofs of one solve.
+#[derive(Clone, Debug)]
+pub struct Budget {
+    start: Instant,
+    deadline: Option<Instant>,
+    pub max_nodes: Option<u64>,
+    /// Nodes used so far, all proofs together.
+    pub nodes: u64,
+}
+
+impl Budget {
+    pub fn new(max_nodes: Option<u64>, max_time: Option<Duration>) -> Budget {
+        let start = Instant::now();
+        Budget {
+            start,
+            deadline: max_time.map(|t| start + t),
+            max_nodes,
+            nodes: 0,
+        }
+    }
+
+    /// Whether the node limit is reached.
+    #[inline]
+    pub fn nodes_out(&self) -> bool {
+        self.max_nodes.is_some_and(|m| self.nodes >= m)
+    }
+
+    /// Whether the time is up (reads the clock: call it every few hundred nodes).
+    pub fn time_out(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+}
+
+/// How often (in nodes) the solvers read the clock.
+pub const TIME_CHECK: u64 = 1024;
+
+/// The longest path the solvers follow: deeper positions count as draws (the game-length cap).
+pub fn depth_cap<G: Game>() -> u32 {
+    G::MAX_PLIES.min(2000)
+}
+
+/// A finished position's goal status from the root player's view, or `None` when play goes on.
+/// `depth` is the distance from the root; the length cap makes a position a draw.
+#[inline]
+pub fn terminal<G: Game>(pos: &G, goal: Goal, root: Player, depth: u32) -> Option<bool> {
+    match pos.outcome() {
+        Some(o) => Some(goal.reached(&o, root)),
+        None if depth >= depth_cap::<G>() => Some(goal.reached(&Outcome::draw(2), root)),
+        None => None,
+    }
+}
+
+/// A random playout from `pos` to the end; true when the goal is reached for `root`.
+pub fn playout<G: Game>(
+    pos: &G,
+    goal: Goal,
+    root: Player,
+    depth: u32,
+    rng: &mut Rng,
+    buf: &mut MoveList,
+) -> bool {
+    let mut p = pos.clone();
+    let mut d = depth;
+    loop {
+        if let Some(r) = terminal(&p, goal, root, d) {
+            return r;
+        }
+        match p.random_move(rng, buf) {
+            Some(m) => p.play(m),
+            None => return terminal(&p, goal, root, depth_cap::<G>()).unwrap_or(false),
+        }
+        d += 1;
+    }
+}
+
+/// Solves `root` with `cfg`: the value for the side to move, with two proofs where needed.
+pub fn solve<G: Game>(root: &G, cfg: &SolveConfig) -> SolveResult {
+    let mut budget = Budget::new(cfg.max_nodes, cfg.max_time);
+    let mut result = SolveResult {
+        algo: cfg.algo,
+        value: Value::Unknown,
+        best_move: None,
+        nodes: 0,
+        elapsed: Duration::ZERO,
+        proof_size: None,
+        proofs: Vec::new(),
+        by_pr: false,
+        note: None,
+    };
+    if let Some(o) = root.outcome() {
+        let me = root.to_move();
+        result.value = if o.is_draw() {
+            Value::Draw
+        } else if o.winner() == Some(me) {
+            Value::Win
+        } else {
+            Value::Loss
+        };
+        result.elapsed = budget.elapsed();
+        return result;
+    }
+    if cfg.algo == Algo::SbGpn {
+        let r = sbgpn::solve(root, cfg, &mut budget);
+        result.value = r.0;
+        result.best_move = r.1;
+        result.nodes = budget.nodes;
+        result.elapsed = budget.elapsed();
+        return result;
+    }
+    let first = prove(root, Goal::Win, cfg, &mut budget);
+    let first_result = first.result;
+    result.proofs.push(first);
+    match first_result {
+        Some(true) => {
+            let p = &result.proofs[0];
+            result.value = Value::Win;
+            result.best_move = p.best_move;
+            result.proof_size = p.proof_size;
+            result.by_pr = p.by_pr;
+        }
+        None => {}
+        Some(false) => {
+            let second = prove(root, Goal::NotLoss, cfg, &mut budget);
+            let by_pr = result.proofs[0].by_pr || second.by_pr;
+            match second.result {
+                Some(true) => {
+                    result.value = Value::Draw;
+                    result.best_move = second.best_move;
+                    result.proof_size = second.proof_size;
+                    result.by_pr = by_pr;
+                }
+                Some(false) => {
+                    result.value = Value::Loss;
+                    result.proof_size = second.proof_size;
+                    result.by_pr = by_pr;
+                }
+                None => result.note = Some("not a win"),
+            }
+            result.proofs.push(second);
+        }
+    }
+    result.nodes = budget.nodes;
+    result.elapsed = budget.elapsed();
+    result
+}
+
+/// One binary proof with the configured proof-number algorithm.
+pub fn prove<G: Game>(root: &G, goal: Goal, cfg: &SolveConfig, budget: &mut Budget) -> ProofRun {
+    let nodes0 = budget.nodes;
+    let t0 = Instant::now();
+    let mut run = match cfg.algo {
+        Algo::Pns => pns::prove(root, goal, cfg, budget),
+        Algo::Dfpn => dfpn::prove(root, goal, cfg, budget),
+        Algo::Ppns => ppns::prove(root, goal, cfg, budget),
+        Algo::Mcpns => mcpns::prove(root, goal, cfg, budget),
+        Algo::SbGpn => unreachable!("sb-gpn answers without binary proofs"),
+    };
+    run.nodes = budget.nodes - nodes0;
+    run.elapsed = t0.elapsed();
+    run
+}
+
+impl ProofRun {
+    pub(crate) fn new(goal: Goal) -> ProofRun {
+        ProofRun {
+            goal,
+            result: None,
+            by_pr: false,
+            best_move: None,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            proof_size: None,
+            stopped_by: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

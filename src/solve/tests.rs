@@ -1,0 +1,225 @@
+//! Every solver against a memoised exhaustive minimax on small positions.
+
+use std::collections::HashMap;
+
+use super::*;
+use crate::game::breakthrough::Breakthrough;
+use crate::game::connect4::ConnectFour;
+use crate::game::{Game, MoveList};
+use crate::rng::Rng;
+
+/// Exact value for the side to move (1 win, 0 draw, -1 loss), memoised by hash; `None` when
+/// more than `budget` positions would be needed.
+pub(crate) fn minimax<G: Game>(
+    pos: &G,
+    memo: &mut HashMap<u64, i8>,
+    budget: &mut u64,
+) -> Option<i8> {
+    if let Some(o) = pos.outcome() {
+        return Some(if o.is_draw() {
+            0
+        } else if o.winner() == Some(pos.to_move()) {
+            1
+        } else {
+            -1
+        });
+    }
+    if let Some(&v) = memo.get(&pos.hash()) {
+        return Some(v);
+    }
+    if *budget == 0 {
+        return None;
+    }
+    *budget -= 1;
+    let mut moves = MoveList::new();
+    pos.legal_moves(&mut moves);
+    let mut best = -1i8;
+    for &m in moves.iter() {
+        let mut c = pos.clone();
+        c.play(m);
+        let v = minimax(&c, memo, budget)?;
+        let v = if c.to_move() == pos.to_move() { v } else { -v };
+        best = best.max(v);
+        if best == 1 {
+            break;
+        }
+    }
+    memo.insert(pos.hash(), best);
+    Some(best)
+}
+
+fn value_of(v: i8) -> Value {
+    match v {
+        1 => Value::Win,
+        0 => Value::Draw,
+        _ => Value::Loss,
+    }
+}
+
+/// Random non-terminal positions after `plies` random moves whose minimax fits `budget`.
+fn positions<G: Game>(n: usize, plies: u32, seed: u64, budget: u64) -> Vec<(G, Value)> {
+    let mut rng = Rng::new(seed);
+    let mut buf = MoveList::new();
+    let mut out = Vec::new();
+    let mut tries = 0;
+    while out.len() < n && tries < 50 * n {
+        tries += 1;
+        let mut p = G::start();
+        let mut ok = true;
+        for _ in 0..plies {
+            match p.random_move(&mut rng, &mut buf) {
+                Some(m) => p.play(m),
+                None => {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        if !ok || p.outcome().is_some() {
+            continue;
+        }
+        let mut b = budget;
+        if let Some(v) = minimax(&p, &mut HashMap::new(), &mut b) {
+            out.push((p, value_of(v)));
+        }
+    }
+    out
+}
+
+fn config(algo: Algo) -> SolveConfig {
+    SolveConfig {
+        algo,
+        max_nodes: Some(2_000_000),
+        memory_mb: 64,
+        playouts: 4,
+        ..SolveConfig::default()
+    }
+}
+
+fn check_all<G: Game>(cases: &[(G, Value)]) {
+    for algo in Algo::ALL {
+        for (p, want) in cases {
+            let r = solve(p, &config(algo));
+            assert_eq!(
+                r.value,
+                *want,
+                "{} on {} ({})",
+                algo.name(),
+                p.to_position(),
+                r.proofs_text()
+            );
+            if matches!(r.value, Value::Win | Value::Draw) {
+                let m = r.best_move.expect("a proven win or draw has a move");
+                let mut c = p.clone();
+                c.play(m);
+                let mut b = u64::MAX;
+                let v = minimax(&c, &mut HashMap::new(), &mut b).unwrap();
+                let v = if c.to_move() == p.to_move() { v } else { -v };
+                assert_eq!(value_of(v), *want, "{} best move", algo.name());
+            }
+        }
+    }
+}
+
+#[test]
+fn cfour_endgames_agree_with_minimax() {
+    let cases: Vec<(ConnectFour, Value)> = positions(25, 28, 7, 200_000);
+    assert!(cases.len() >= 20);
+    assert!(cases.iter().any(|c| c.1 == Value::Draw), "want some draws");
+    check_all(&cases);
+}
+
+#[test]
+fn breakthrough6x6_endgames_agree_with_minimax() {
+    let cases: Vec<(Breakthrough<6>, Value)> = positions(12, 24, 11, 300_000);
+    assert!(cases.len() >= 5, "only {} cases", cases.len());
+    check_all(&cases);
+}
+
+#[test]
+fn draws_take_two_proofs() {
+    let cases: Vec<(ConnectFour, Value)> = positions(40, 30, 3, 200_000);
+    let draw = cases.iter().find(|c| c.1 == Value::Draw).expect("a draw");
+    for algo in [Algo::Pns, Algo::Dfpn, Algo::Ppns, Algo::Mcpns] {
+        let r = solve(&draw.0, &config(algo));
+        assert_eq!(r.value, Value::Draw);
+        assert_eq!(r.proofs.len(), 2);
+        assert_eq!(r.proofs[0].result, Some(false));
+        assert_eq!(r.proofs[1].result, Some(true));
+        assert_eq!(r.proofs_text(), "win?=no not-loss?=yes");
+    }
+    let win = cases.iter().find(|c| c.1 == Value::Win).expect("a win");
+    let r = solve(&win.0, &config(Algo::Dfpn));
+    assert_eq!(r.proofs.len(), 1);
+}
+
+#[test]
+fn tiny_memory_gives_unknown() {
+    let start = ConnectFour::start();
+    for algo in [Algo::Pns, Algo::Ppns, Algo::Mcpns] {
+        let cfg = SolveConfig {
+            algo,
+            memory_mb: 1,
+            playouts: 1,
+            ..SolveConfig::default()
+        };
+        let r = solve(&start, &cfg);
+        assert_eq!(r.value, Value::Unknown, "{}", algo.name());
+        assert_eq!(r.proofs[0].stopped_by, Some("memory"));
+        assert!(r.nodes <= (1 << 20) / 32 + 8);
+    }
+    // DFPN's table of 1 MB only slows it: the node limit stops it.
+    let cfg = SolveConfig {
+        algo: Algo::Dfpn,
+        memory_mb: 1,
+        max_nodes: Some(20_000),
+        ..SolveConfig::default()
+    };
+    let r = solve(&start, &cfg);
+    assert_eq!(r.value, Value::Unknown);
+    assert_eq!(r.proofs[0].stopped_by, Some("nodes"));
+    let cfg = SolveConfig {
+        algo: Algo::SbGpn,
+        memory_mb: 1,
+        ..SolveConfig::default()
+    };
+    assert_eq!(solve(&start, &cfg).value, Value::Unknown);
+}
+
+#[test]
+fn ppns_precision_rate_concludes_and_says_so() {
+    let cases: Vec<(ConnectFour, Value)> = positions(10, 26, 5, 200_000);
+    for (p, want) in &cases {
+        let cfg = SolveConfig {
+            algo: Algo::Ppns,
+            pr: Some(0.001),
+            theta: 0.001,
+            ..config(Algo::Ppns)
+        };
+        let r = solve(p, &cfg);
+        if r.by_pr {
+            assert!(r.proofs.iter().any(|q| q.by_pr));
+            assert!(r.proof_size.is_none());
+        } else {
+            assert_eq!(r.value, *want);
+        }
+    }
+}
+
+#[test]
+fn dfpn_without_the_epsilon_trick_and_with_a_small_table_agrees() {
+    let cases: Vec<(ConnectFour, Value)> = positions(15, 26, 9, 200_000);
+    for eps in [0.0, 0.25] {
+        for mb in [1, 64] {
+            for (p, want) in &cases {
+                let cfg = SolveConfig {
+                    epsilon: eps,
+                    memory_mb: mb,
+                    ..config(Algo::Dfpn)
+                };
+                let r = solve(p, &cfg);
+                assert_eq!(r.value, *want, "eps {eps} memory {mb}");
+            }
+        }
+    }
+}
