@@ -37,7 +37,7 @@ USAGE:
               [--iterations <n> | --movetime <ms>] [--concurrency <n>] [--openings <plies>]
               [--seed <s>] [--max-plies <n>] [--sprt <elo0>,<elo1>[,<alpha>,<beta>]]
               [--csv <file>] [--json <file>] [--games-file <file>] [--quiet]
-                                            play games between two agents (today: random)
+                                            play games between two agents (random or a search spec)
     gpn solve <game> [--position <string>] [--moves <m1,m2 ...>] --algo <algo>[,<algo>...]
               [--max-nodes <n>] [--max-time <seconds>] [--memory <MB>] [--playouts <k>]
               [--theta <x>] [--pr <x>] [--epsilon <x>] [--seed <s>]
