@@ -19,15 +19,12 @@
 //! stores of player 0 (south) and player 1 (north), and the side to move, `S` or `N`. The 48
 //! seeds must all be accounted for.
 
+use super::sowing::{RowsText, ROW, TOTAL_SEEDS};
 use super::{find_legal, zobrist, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
 use crate::rng::Rng;
 
-/// Pits per row.
-const ROW: usize = 6;
 /// Places seeds can be in: two rows of pits and two stores.
 const CYCLE: usize = 2 * (ROW + 1);
-/// Seeds in the game: 4 per pit at the start.
-const TOTAL_SEEDS: u32 = 48;
 
 /// Byte layout of [`Kalah::state`]: player 0's pits 0..6, its store 6, player 1's pits 7..13,
 /// its store 13, then the side to move.
@@ -116,19 +113,6 @@ fn count_bytes(row_high_bits: u64) -> u32 {
     ((row_high_bits >> 7).wrapping_mul(0x0101_0101_0101) >> 40) as u32 & 0xFF
 }
 
-/// A seed count: decimal digits only, at most 48.
-fn parse_count(text: &str) -> Result<u8, String> {
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!("'{text}' is not a number of seeds"));
-    }
-    match text.parse::<u32>() {
-        Ok(n) if n <= TOTAL_SEEDS => Ok(n as u8),
-        _ => Err(format!(
-            "'{text}' is more than the {TOTAL_SEEDS} seeds of the game"
-        )),
-    }
-}
-
 impl Kalah {
     fn from_cells(cells: [u8; 16]) -> Kalah {
         Kalah {
@@ -188,31 +172,6 @@ impl Kalah {
     fn total(&self, p: usize) -> u32 {
         let row = &self.cells()[(ROW + 1) * p..(ROW + 1) * p + ROW + 1];
         row.iter().map(|&s| s as u32).sum()
-    }
-
-    /// Parses one row of six comma-separated seed counts.
-    fn parse_row(text: &str, which: &str) -> Result<[u8; ROW], GameError> {
-        let mut row = [0u8; ROW];
-        let mut count = 0;
-        for (i, item) in text.split(',').enumerate() {
-            if i >= ROW {
-                return Err(GameError::position(
-                    "board",
-                    format!("the {which} row '{text}' has more than {ROW} pits"),
-                ));
-            }
-            row[i] = parse_count(item).map_err(|m| {
-                GameError::position("board", format!("pit {} of the {which} row: {m}", i + 1))
-            })?;
-            count = i + 1;
-        }
-        if count != ROW {
-            return Err(GameError::position(
-                "board",
-                format!("the {which} row '{text}' has {count} pits, expected {ROW}"),
-            ));
-        }
-        Ok(row)
     }
 }
 
@@ -354,70 +313,31 @@ impl Game for Kalah {
     }
 
     fn to_position(&self) -> String {
-        let list = |pits: &mut dyn Iterator<Item = usize>| {
-            pits.map(|h| self.cell(h).to_string())
-                .collect::<Vec<_>>()
-                .join(",")
+        let mut rows = RowsText {
+            top: [0; ROW],
+            bottom: [0; ROW],
+            stores: [self.store(0), self.store(1)],
+            side: self.side() as u8,
         };
-        let top = list(&mut (ROW + 1..2 * ROW + 1).rev());
-        let bottom = list(&mut (0..ROW));
-        let side = if self.side() == 0 { 'S' } else { 'N' };
-        format!("{top}/{bottom} {} {} {side}", self.store(0), self.store(1))
+        for (slot, h) in rows.top.iter_mut().zip((ROW + 1..2 * ROW + 1).rev()) {
+            *slot = self.cell(h);
+        }
+        for (slot, h) in rows.bottom.iter_mut().zip(0..ROW) {
+            *slot = self.cell(h);
+        }
+        rows.format()
     }
 
     fn parse_position(text: &str) -> Result<Self, GameError> {
-        let mut fields = text.split_whitespace();
-        let board = fields
-            .next()
-            .ok_or_else(|| GameError::position("board", "missing"))?;
-        let (top, bottom) = board.split_once('/').ok_or_else(|| {
-            GameError::position(
-                "board",
-                format!("'{board}' is not two rows separated by '/'"),
-            )
-        })?;
-        if bottom.contains('/') {
-            return Err(GameError::position(
-                "board",
-                format!("'{board}' has more than two rows"),
-            ));
-        }
-        let top = Self::parse_row(top, "top (north)")?;
-        let bottom = Self::parse_row(bottom, "bottom (south)")?;
-
+        let rows = RowsText::parse(text, "pit")?;
         let mut cells = [0u8; 16];
-        cells[..ROW].copy_from_slice(&bottom);
-        for (i, &seeds) in top.iter().enumerate() {
+        cells[..ROW].copy_from_slice(&rows.bottom);
+        for (i, &seeds) in rows.top.iter().enumerate() {
             cells[2 * ROW - i] = seeds;
         }
-        for (p, field) in [(0, "store of player 1"), (1, "store of player 2")] {
-            let text = fields
-                .next()
-                .ok_or_else(|| GameError::position(field, "missing"))?;
-            cells[STORE[p]] = parse_count(text).map_err(|m| GameError::position(field, m))?;
-        }
-        let side = fields
-            .next()
-            .ok_or_else(|| GameError::position("side to move", "missing"))?;
-        cells[SIDE] = match side {
-            "S" | "s" => 0,
-            "N" | "n" => 1,
-            _ => {
-                return Err(GameError::position(
-                    "side to move",
-                    format!("'{side}' is neither S (player 1, south) nor N (player 2, north)"),
-                ))
-            }
-        };
-        // Trailing fields (move counters and the like) are ignored.
-
-        let total: u32 = cells[..CYCLE].iter().map(|&s| s as u32).sum();
-        if total != TOTAL_SEEDS {
-            return Err(GameError::position(
-                "board",
-                format!("pits and stores hold {total} seeds, expected {TOTAL_SEEDS}"),
-            ));
-        }
+        cells[STORE[0]] = rows.stores[0];
+        cells[STORE[1]] = rows.stores[1];
+        cells[SIDE] = rows.side;
         Ok(Kalah::from_cells(cells))
     }
 

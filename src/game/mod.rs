@@ -21,6 +21,7 @@ pub mod perft;
 pub mod record;
 pub mod registry;
 pub mod reversi;
+pub mod sowing;
 pub mod surakarta;
 pub mod zobrist;
 

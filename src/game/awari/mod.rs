@@ -22,14 +22,12 @@
 //! accounted for.
 
 use super::record::Repetition;
+use super::sowing::{RowsText, ROW, TOTAL_SEEDS};
 use super::{find_legal, zobrist, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
 use crate::rng::Rng;
 
-/// Houses per row, and on the board.
-const ROW: usize = 6;
+/// Houses on the board (ROW per side).
 const HOUSES: usize = 2 * ROW;
-/// Seeds in the game: 4 per house at the start, always 48 on the board plus in the stores.
-const TOTAL_SEEDS: u32 = 48;
 /// Captures beyond half of the seeds win.
 const HALF: u8 = (TOTAL_SEEDS / 2) as u8;
 
@@ -229,31 +227,6 @@ impl Awari {
         };
         self.state = (self.state & !cleared) + stored;
     }
-
-    /// Parses one row of six comma-separated seed counts.
-    fn parse_row(text: &str, which: &str) -> Result<[u8; ROW], GameError> {
-        let mut row = [0u8; ROW];
-        let mut count = 0;
-        for (i, item) in text.split(',').enumerate() {
-            if i >= ROW {
-                return Err(GameError::position(
-                    "board",
-                    format!("the {which} row '{text}' has more than {ROW} houses"),
-                ));
-            }
-            row[i] = parse_count(item).map_err(|m| {
-                GameError::position("board", format!("house {} of the {which} row: {m}", i + 1))
-            })?;
-            count = i + 1;
-        }
-        if count != ROW {
-            return Err(GameError::position(
-                "board",
-                format!("the {which} row '{text}' has {count} houses, expected {ROW}"),
-            ));
-        }
-        Ok(row)
-    }
 }
 
 /// The number of bytes with the top bit set among the six of a row mask. A multiply adds the
@@ -261,19 +234,6 @@ impl Awari {
 #[inline]
 fn count_bytes(row_high_bits: u64) -> u32 {
     ((row_high_bits >> 7).wrapping_mul(0x0101_0101_0101) >> 40) as u32 & 0xFF
-}
-
-/// A seed count: decimal digits only, at most 48.
-fn parse_count(text: &str) -> Result<u8, String> {
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!("'{text}' is not a number of seeds"));
-    }
-    match text.parse::<u32>() {
-        Ok(n) if n <= TOTAL_SEEDS => Ok(n as u8),
-        _ => Err(format!(
-            "'{text}' is more than the {TOTAL_SEEDS} seeds of the game"
-        )),
-    }
 }
 
 impl Game for Awari {
@@ -398,71 +358,31 @@ impl Game for Awari {
     }
 
     fn to_position(&self) -> String {
-        let list = |houses: &mut dyn Iterator<Item = usize>| {
-            houses
-                .map(|h| self.cell(h).to_string())
-                .collect::<Vec<_>>()
-                .join(",")
+        let mut rows = RowsText {
+            top: [0; ROW],
+            bottom: [0; ROW],
+            stores: [self.store(0), self.store(1)],
+            side: self.side() as u8,
         };
-        let top = list(&mut (ROW..HOUSES).rev());
-        let bottom = list(&mut (0..ROW));
-        let side = if self.side() == 0 { 'S' } else { 'N' };
-        format!("{top}/{bottom} {} {} {side}", self.store(0), self.store(1))
+        for (slot, h) in rows.top.iter_mut().zip((ROW..HOUSES).rev()) {
+            *slot = self.cell(h);
+        }
+        for (slot, h) in rows.bottom.iter_mut().zip(0..ROW) {
+            *slot = self.cell(h);
+        }
+        rows.format()
     }
 
     fn parse_position(text: &str) -> Result<Self, GameError> {
-        let mut fields = text.split_whitespace();
-        let board = fields
-            .next()
-            .ok_or_else(|| GameError::position("board", "missing"))?;
-        let (top, bottom) = board.split_once('/').ok_or_else(|| {
-            GameError::position(
-                "board",
-                format!("'{board}' is not two rows separated by '/'"),
-            )
-        })?;
-        if bottom.contains('/') {
-            return Err(GameError::position(
-                "board",
-                format!("'{board}' has more than two rows"),
-            ));
-        }
-        let top = Self::parse_row(top, "top (north)")?;
-        let bottom = Self::parse_row(bottom, "bottom (south)")?;
-
+        let rows = RowsText::parse(text, "house")?;
         let mut cells = [0u8; 16];
-        cells[..ROW].copy_from_slice(&bottom);
-        for (i, &seeds) in top.iter().enumerate() {
+        cells[..ROW].copy_from_slice(&rows.bottom);
+        for (i, &seeds) in rows.top.iter().enumerate() {
             cells[HOUSES - 1 - i] = seeds;
         }
-        for (p, field) in [(0, "store of player 1"), (1, "store of player 2")] {
-            let text = fields
-                .next()
-                .ok_or_else(|| GameError::position(field, "missing"))?;
-            cells[STORE[p]] = parse_count(text).map_err(|m| GameError::position(field, m))?;
-        }
-        let side = fields
-            .next()
-            .ok_or_else(|| GameError::position("side to move", "missing"))?;
-        cells[SIDE] = match side {
-            "S" | "s" => 0,
-            "N" | "n" => 1,
-            _ => {
-                return Err(GameError::position(
-                    "side to move",
-                    format!("'{side}' is neither S (player 1, south) nor N (player 2, north)"),
-                ))
-            }
-        };
-        // Trailing fields (move counters and the like) are ignored.
-
-        let total: u32 = cells[..STORE[1] + 1].iter().map(|&s| s as u32).sum();
-        if total != TOTAL_SEEDS {
-            return Err(GameError::position(
-                "board",
-                format!("houses and stores hold {total} seeds, expected {TOTAL_SEEDS}"),
-            ));
-        }
+        cells[STORE[0]] = rows.stores[0];
+        cells[STORE[1]] = rows.stores[1];
+        cells[SIDE] = rows.side;
         Ok(Awari::from_cells(cells))
     }
 
