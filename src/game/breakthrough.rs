@@ -271,18 +271,7 @@ impl<const N: usize> Game for Breakthrough<N> {
 
     /// Reads `<rows top to bottom> <w|b>`; further fields (counters, `-`) are ignored.
     fn parse_position(text: &str) -> Result<Self, GameError> {
-        let mut fields = text.split_whitespace();
-        let board = fields
-            .next()
-            .ok_or_else(|| GameError::position("board", "empty string"))?;
-        let board = board.split('[').next().unwrap_or(board); // tolerate a pocket suffix `[...]`
-        let rows: Vec<&str> = board.split('/').collect();
-        if rows.len() != N {
-            return Err(GameError::position(
-                "board",
-                format!("{} rows, expected {N}", rows.len()),
-            ));
-        }
+        let (rows, mut fields) = fen::board_rows(text, N)?;
         let mut pawns = [0u64; 2];
         for (i, row) in rows.iter().enumerate() {
             let rank = N - 1 - i;

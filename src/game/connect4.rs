@@ -230,18 +230,7 @@ impl Game for ConnectFour {
 
     /// Reads `<rows top to bottom> [w|b]`; a `[...]` pocket and trailing fields are ignored.
     fn parse_position(text: &str) -> Result<Self, GameError> {
-        let mut fields = text.split_whitespace();
-        let board = fields
-            .next()
-            .ok_or_else(|| GameError::position("board", "empty string"))?;
-        let board = board.split('[').next().unwrap_or(board);
-        let rows: Vec<&str> = board.split('/').collect();
-        if rows.len() != ROWS {
-            return Err(GameError::position(
-                "board",
-                format!("{} rows, expected 6", rows.len()),
-            ));
-        }
+        let (rows, mut fields) = fen::board_rows(text, ROWS)?;
         let mut stones = [0u64; 2];
         for (i, row_text) in rows.iter().enumerate() {
             let row = ROWS - 1 - i;

@@ -1,4 +1,7 @@
-//! Writing the board field of FEN-like position strings, shared by the games that use one.
+//! The board field of FEN-like position strings, written and split into rows, shared by the
+//! games that use one.
+
+use super::GameError;
 
 /// The board field: `rows` from the top, each a sequence of cells (`None` = empty), rows joined
 /// by `/` and runs of empty cells written as their count.
@@ -30,6 +33,28 @@ where
         }
     }
     out
+}
+
+/// Splits the first field of a position string into its rows (top first), dropping a `[...]`
+/// pocket suffix as cutechess and Fairy-Stockfish write it, and checks there are `expected`
+/// rows. Returns the rows and the fields after the board.
+pub fn board_rows(
+    text: &str,
+    expected: usize,
+) -> Result<(Vec<&str>, std::str::SplitWhitespace<'_>), GameError> {
+    let mut fields = text.split_whitespace();
+    let board = fields
+        .next()
+        .ok_or_else(|| GameError::position("board", "empty string"))?;
+    let board = board.split('[').next().unwrap_or(board);
+    let rows: Vec<&str> = board.split('/').collect();
+    if rows.len() != expected {
+        return Err(GameError::position(
+            "board",
+            format!("{} rows, expected {expected}", rows.len()),
+        ));
+    }
+    Ok((rows, fields))
 }
 
 #[cfg(test)]

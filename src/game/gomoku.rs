@@ -315,18 +315,7 @@ impl<const EXACT: bool> Game for Gomoku<EXACT> {
     /// Reads `<15 rows top to bottom> [w|b]`; stones `P`/`p` (or `x`/`o`); a `[...]` pocket and
     /// trailing fields are ignored.
     fn parse_position(text: &str) -> Result<Self, GameError> {
-        let mut fields = text.split_whitespace();
-        let board = fields
-            .next()
-            .ok_or_else(|| GameError::position("board", "empty string"))?;
-        let board = board.split('[').next().unwrap_or(board);
-        let rows: Vec<&str> = board.split('/').collect();
-        if rows.len() != SIZE {
-            return Err(GameError::position(
-                "board",
-                format!("{} rows, expected 15", rows.len()),
-            ));
-        }
+        let (rows, mut fields) = fen::board_rows(text, SIZE)?;
         let mut stones = [[0u64; 4]; 2];
         for (i, row_text) in rows.iter().enumerate() {
             let row = SIZE - 1 - i;

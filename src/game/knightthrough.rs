@@ -236,18 +236,7 @@ impl Game for Knightthrough {
 
     /// Reads `<rows top to bottom> <w|b>`; further fields (counters, `-`) are ignored.
     fn parse_position(text: &str) -> Result<Self, GameError> {
-        let mut fields = text.split_whitespace();
-        let board = fields
-            .next()
-            .ok_or_else(|| GameError::position("board", "empty string"))?;
-        let board = board.split('[').next().unwrap_or(board); // tolerate a pocket suffix `[...]`
-        let rows: Vec<&str> = board.split('/').collect();
-        if rows.len() != 8 {
-            return Err(GameError::position(
-                "board",
-                format!("{} rows, expected 8", rows.len()),
-            ));
-        }
+        let (rows, mut fields) = fen::board_rows(text, 8)?;
         let mut knights = [0u64; 2];
         for (i, row) in rows.iter().enumerate() {
             let rank = 7 - i;
