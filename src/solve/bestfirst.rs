@@ -6,6 +6,7 @@
 //! each descent. The arena never grows past the memory budget: when an expansion would not fit,
 //! the proof stops with "unknown" (`stopped_by = "memory"`).
 
+use super::pns::{combine_min_sum, select_min, solved_pn, terminal_pn};
 use super::{terminal, Budget, Goal, ProofRun, SolveConfig, TIME_CHECK};
 use crate::game::{Game, Move, MoveList, Player};
 use crate::rng::Rng;
@@ -58,17 +59,28 @@ impl LeafCtx {
 }
 
 /// How a best-first solver values, combines and selects.
+///
+/// Every method but `leaf` defaults to proof and disproof numbers (Allis): PNS and MCPNS differ
+/// only in their leaves; PPNS overrides them all.
 pub trait Rule {
     /// The numbers of a finished position (`success`: the goal is reached).
-    fn terminal(&self, success: bool) -> (f64, f64);
+    fn terminal(&self, success: bool) -> (f64, f64) {
+        terminal_pn(success)
+    }
     /// The numbers of a new, unfinished leaf.
     fn leaf<G: Game>(&self, pos: &G, depth: u32, ctx: &mut LeafCtx) -> (f64, f64);
     /// A node's numbers from its children.
-    fn combine(&self, or: bool, children: &[Node]) -> (f64, f64);
+    fn combine(&self, or: bool, children: &[Node]) -> (f64, f64) {
+        combine_min_sum(or, children)
+    }
     /// The child to descend into (among unsolved children).
-    fn select(&self, or: bool, children: &[Node]) -> usize;
+    fn select(&self, or: bool, children: &[Node]) -> usize {
+        select_min(or, children)
+    }
     /// `Some(true)` proven, `Some(false)` disproved, `None` open.
-    fn solved(&self, a: f64, b: f64) -> Option<bool>;
+    fn solved(&self, a: f64, b: f64) -> Option<bool> {
+        solved_pn(a, b)
+    }
     /// A conclusion short of a proof (PPNS's precision rate); `None` by default.
     fn concluded(&self, _a: f64, _b: f64) -> Option<bool> {
         None

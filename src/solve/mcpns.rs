@@ -4,8 +4,7 @@
 //! are kept at least `theta` so that only finished positions are ever proven or disproved. The
 //! MIN/SUM backup and the selection are Allis' (real-valued).
 
-use super::bestfirst::{self, LeafCtx, Node, Rule};
-use super::pns::{combine_min_sum, select_min, solved_pn, terminal_pn};
+use super::bestfirst::{self, LeafCtx, Rule};
 use super::{Budget, Goal, ProofRun, SolveConfig};
 use crate::game::Game;
 
@@ -15,21 +14,9 @@ pub struct Mcpns {
 }
 
 impl Rule for Mcpns {
-    fn terminal(&self, success: bool) -> (f64, f64) {
-        terminal_pn(success)
-    }
     fn leaf<G: Game>(&self, pos: &G, depth: u32, ctx: &mut LeafCtx) -> (f64, f64) {
         let r = ctx.win_rate(pos, depth);
         ((1.0 - r).max(self.theta), r.max(self.theta))
-    }
-    fn combine(&self, or: bool, children: &[Node]) -> (f64, f64) {
-        combine_min_sum(or, children)
-    }
-    fn select(&self, or: bool, children: &[Node]) -> usize {
-        select_min(or, children)
-    }
-    fn solved(&self, a: f64, b: f64) -> Option<bool> {
-        solved_pn(a, b)
     }
 }
 

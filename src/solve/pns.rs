@@ -62,20 +62,8 @@ pub(crate) fn solved_pn(pn: f64, dn: f64) -> Option<bool> {
 pub struct Pns;
 
 impl Rule for Pns {
-    fn terminal(&self, success: bool) -> (f64, f64) {
-        terminal_pn(success)
-    }
     fn leaf<G: Game>(&self, _pos: &G, _depth: u32, _ctx: &mut LeafCtx) -> (f64, f64) {
         (1.0, 1.0)
-    }
-    fn combine(&self, or: bool, children: &[Node]) -> (f64, f64) {
-        combine_min_sum(or, children)
-    }
-    fn select(&self, or: bool, children: &[Node]) -> usize {
-        select_min(or, children)
-    }
-    fn solved(&self, a: f64, b: f64) -> Option<bool> {
-        solved_pn(a, b)
     }
 }
 
