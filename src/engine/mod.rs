@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use crate::game::{Dialect, GameError, GameInfo, Outcome};
 use crate::search::{Proven, SearchParams};
+use crate::solve::Algo;
 pub use session::new_session;
 use time::Budget;
 
@@ -77,6 +78,63 @@ pub struct SearchJob {
     pub searchmoves: Vec<String>,
     /// Time between periodic snapshots when nothing changes.
     pub info_interval: Duration,
+    /// Run a solver instead of the game search (UCI/USI `go mate`, GTP `gpn-solve`).
+    pub solve: Option<SolveJob>,
+}
+
+/// A solve asked through a protocol. Time limits and `stop` come from the [`SearchControl`].
+#[derive(Clone, Debug)]
+pub struct SolveJob {
+    pub algo: Algo,
+    pub mode: SolveMode,
+    pub max_nodes: Option<u64>,
+    /// Table or tree memory, in MB.
+    pub memory_mb: usize,
+}
+
+/// What a solve looks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolveMode {
+    /// The shortest forced win of the side to move, within this many of its moves (`None`:
+    /// any distance).
+    Mate(Option<u32>),
+    /// The game-theoretic value (win, draw or loss).
+    Value,
+}
+
+/// The answer of a solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Win,
+    Draw,
+    Loss,
+    /// A mate search proved there is no forced win (within the asked moves).
+    NoWin,
+    /// A limit or `stop` came first.
+    Unknown,
+}
+
+impl Verdict {
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Win => "win",
+            Verdict::Draw => "draw",
+            Verdict::Loss => "loss",
+            Verdict::NoWin => "nowin",
+            Verdict::Unknown => "unknown",
+        }
+    }
+}
+
+/// A finished solve, as [`SearchInfo::solved`] reports it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solved {
+    pub algo: Algo,
+    pub verdict: Verdict,
+    /// Plies to the end of the game with best play, where proven.
+    pub plies: Option<u32>,
+    /// The binary proofs run (`win?=no not-loss?=yes`) or the mate search's bound.
+    pub detail: String,
 }
 
 impl Default for SearchJob {
@@ -89,6 +147,7 @@ impl Default for SearchJob {
             multipv: 1,
             searchmoves: Vec::new(),
             info_interval: Duration::from_secs(1),
+            solve: None,
         }
     }
 }
@@ -189,6 +248,8 @@ pub struct SearchInfo {
     /// The move to play and the expected reply.
     pub best: Option<String>,
     pub ponder: Option<String>,
+    /// Set when the job was a solve.
+    pub solved: Option<Solved>,
 }
 
 impl SearchInfo {

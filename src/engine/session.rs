@@ -3,11 +3,15 @@
 
 use std::time::{Duration, Instant};
 
-use super::{InfoLine, SearchControl, SearchInfo, SearchJob, Session};
+use super::{
+    InfoLine, SearchControl, SearchInfo, SearchJob, Session, SolveJob, SolveMode, Solved, Verdict,
+};
 use crate::game::record::Record;
 use crate::game::registry::{self, GameVisitor};
 use crate::game::{Dialect, Game, GameError, GameInfo, Move, MoveList, Outcome};
 use crate::search::{Limits, Proven, Search, SearchParams, SearchReport};
+use crate::solve::mate::{mate_search, MateAnswer};
+use crate::solve::{Algo, SolveConfig, Value};
 
 /// The longest game a session records before declaring a draw (the protocols' games are
 /// bounded by the game rules first; this only stops endless shuffling).
@@ -205,6 +209,7 @@ fn snapshot<G: Game>(search: &Search<G, 2>, report: &SearchReport, job: &SearchJ
         hashfull: (report.memory_bytes as u64 * 1000 / report.memory_budget.max(1) as u64) as u32,
         best,
         ponder,
+        solved: None,
     }
 }
 
@@ -226,6 +231,134 @@ fn per_mille(wdl: [f32; 3]) -> [u32; 3] {
     let w = (wdl[0].clamp(0.0, 1.0) * 1000.0).round() as u32;
     let l = ((wdl[2].clamp(0.0, 1.0) * 1000.0).round() as u32).min(1000 - w);
     [w, 1000 - w - l, l]
+}
+
+impl<G: Game> GameSession<G> {
+    /// Runs the solver of `solve` on the current position, within the control's hard deadline
+    /// (none when unlimited) and until `stop`.
+    fn solve(&mut self, job: &SearchJob, solve: &SolveJob, control: &SearchControl) -> SearchInfo {
+        let root = self.position().clone();
+        let cfg = SolveConfig {
+            algo: solve.algo,
+            max_nodes: solve.max_nodes,
+            max_time: if control.unlimited() {
+                None
+            } else {
+                control.time_left().1
+            },
+            memory_mb: solve.memory_mb,
+            stop: Some(control.stop_flag()),
+            ..SolveConfig::default()
+        };
+        let (verdict, plies, pv, best, nodes, time, detail) = match solve.mode {
+            SolveMode::Mate(max_moves) => {
+                let r = mate_search(&root, &cfg, max_moves);
+                let within = max_moves.map_or(String::new(), |n| format!(" within {n} moves"));
+                let (verdict, plies, pv, detail) = match r.answer {
+                    MateAnswer::Mate { plies, pv } => {
+                        // The proof-number solvers deepen to the shortest win; sb-gpn reports
+                        // the shortest its tree has proven.
+                        let how = if solve.algo == Algo::SbGpn {
+                            "proven by the search"
+                        } else {
+                            "shortest"
+                        };
+                        let detail = match plies {
+                            Some(p) => format!("mate in {} ({how})", p.div_ceil(2)),
+                            None => "forced win, distance not found within the limits".into(),
+                        };
+                        (Verdict::Win, plies, pv, detail)
+                    }
+                    MateAnswer::NoMate => (
+                        Verdict::NoWin,
+                        None,
+                        Vec::new(),
+                        format!("no forced win{within}"),
+                    ),
+                    MateAnswer::Unknown => (
+                        Verdict::Unknown,
+                        None,
+                        Vec::new(),
+                        format!("mate search{within}"),
+                    ),
+                };
+                let best = pv.first().copied();
+                (verdict, plies, pv, best, r.nodes, r.elapsed, detail)
+            }
+            SolveMode::Value => {
+                let r = crate::solve::solve(&root, &cfg);
+                let verdict = match r.value {
+                    Value::Win => Verdict::Win,
+                    Value::Draw => Verdict::Draw,
+                    Value::Loss => Verdict::Loss,
+                    Value::Unknown => Verdict::Unknown,
+                };
+                let mut detail = r.proofs_text();
+                if r.by_pr {
+                    detail += " (precision-rate conclusion, not a proof)";
+                }
+                let best = r.best_move.or(r.pv.first().copied());
+                (verdict, r.plies, r.pv, best, r.nodes, r.elapsed, detail)
+            }
+        };
+        let proven = match (verdict, plies) {
+            (Verdict::Win, Some(plies)) => Some(Proven::Win { plies }),
+            (Verdict::Loss, Some(plies)) => Some(Proven::Loss { plies }),
+            (Verdict::Draw, _) => Some(Proven::Draw {
+                plies: plies.unwrap_or(0),
+            }),
+            _ => None,
+        };
+        let value = match verdict {
+            Verdict::Win => 1.0,
+            Verdict::Loss => -1.0,
+            _ => 0.0,
+        };
+        let wdl = match verdict {
+            Verdict::Win => [1000, 0, 0],
+            Verdict::Draw => [0, 1000, 0],
+            Verdict::Loss => [0, 0, 1000],
+            _ => [0, 1000, 0],
+        };
+        // The move to play: the proven one, else the first legal move (a solve that proved
+        // nothing has no preference).
+        let mut legal = MoveList::new();
+        root.legal_moves(&mut legal);
+        let pv = if pv.is_empty() {
+            best.or(legal.iter().next().copied()).into_iter().collect()
+        } else {
+            pv
+        };
+        let pv_text = format_line(&self.search, &pv, job.dialect);
+        let lines = if pv_text.is_empty() {
+            Vec::new()
+        } else {
+            vec![InfoLine {
+                pv: pv_text.clone(),
+                value,
+                wdl,
+                proven,
+                visits: 0,
+            }]
+        };
+        SearchInfo {
+            lines,
+            depth: plies.unwrap_or(1),
+            seldepth: plies.unwrap_or(1),
+            iterations: nodes,
+            tree_nodes: nodes,
+            time,
+            hashfull: 0,
+            best: pv_text.first().cloned(),
+            ponder: pv_text.get(1).cloned(),
+            solved: Some(Solved {
+                algo: solve.algo,
+                verdict,
+                plies,
+                detail,
+            }),
+        }
+    }
 }
 
 impl<G: Game> Session for GameSession<G> {
@@ -348,6 +481,9 @@ impl<G: Game> Session for GameSession<G> {
         allowed.dedup();
         if legal.is_empty() {
             return self.immediate(job, &legal);
+        }
+        if let Some(solve) = &job.solve {
+            return self.solve(job, solve, control);
         }
         if legal.len() == 1 && !control.unlimited() {
             // One legal move: play it at once (pondering and infinite searches still search).

@@ -35,6 +35,7 @@ impl Worker {
         let (jobs, queue) = channel::<Job>();
         let thread = std::thread::Builder::new()
             .name("search".into())
+            .stack_size(crate::solve::STACK_BYTES)
             .spawn(move || {
                 for Job {
                     mut session,

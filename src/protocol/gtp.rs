@@ -11,10 +11,13 @@ use super::options::{self, Target};
 use super::{Event, Output, Settings};
 use crate::engine::time::{Budget, Clock};
 use crate::engine::worker::Worker;
-use crate::engine::{new_session, SearchControl, SearchInfo, SearchJob};
+use crate::engine::{
+    new_session, SearchControl, SearchInfo, SearchJob, SolveJob, SolveMode, Verdict,
+};
 use crate::game::registry::{self, GAMES};
 use crate::game::{Dialect, Player};
 use crate::search::{Proven, SearchParams};
+use crate::solve::Algo;
 
 /// Every command gpn answers, in `list_commands` order.
 const COMMANDS: &[&str] = &[
@@ -41,7 +44,11 @@ const COMMANDS: &[&str] = &[
     "lz-analyze",
     "gpn-setoption",
     "gpn-legal_moves",
+    "gpn-solve",
 ];
+
+/// `gpn-solve`'s time limit when none is given (a GTP command cannot be stopped).
+const DEFAULT_SOLVE_TIME: Duration = Duration::from_secs(60);
 
 /// Per-move time when the controller has set no time: GTP has no `go movetime`.
 const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
@@ -74,6 +81,8 @@ struct Controller {
     /// A cap on any move's time, whatever the clock allows (`gpn-setoption maxmovetime`).
     max_move_time: Option<Duration>,
     komi: f64,
+    /// The default algorithm of `gpn-solve` (`gpn-setoption Solver`).
+    solver: Algo,
     time: TimeSystem,
     main_time: Duration,
     /// From `time_left`: seconds left and stones (Canadian) or periods (Japanese), per player.
@@ -174,6 +183,7 @@ pub fn run(settings: Settings, tx: Sender<Event>, rx: Receiver<Event>) {
         move_time: DEFAULT_MOVE_TIME,
         max_move_time: None,
         komi: 0.0,
+        solver: Algo::Dfpn,
         time: TimeSystem::Unset,
         main_time: Duration::ZERO,
         time_left: [None, None],
@@ -270,6 +280,7 @@ impl Controller {
                 Some((name, value)) => self.set_option(name, &value.join(" ")),
                 None => Err("syntax error".to_string()),
             },
+            "gpn-solve" => self.solve(&args),
             "gpn-legal_moves" => Ok(self
                 .conductor
                 .session()
@@ -314,6 +325,10 @@ impl Controller {
             Target::Param(p) => options::apply_param(&mut self.params, p, &value)?,
             Target::MoveOverhead => {
                 self.overhead = Duration::from_millis(value.parse().unwrap_or(50))
+            }
+            Target::Solver => {
+                self.solver = Algo::parse(&value).unwrap_or(Algo::Dfpn);
+                return Ok(String::new());
             }
             Target::Ponder | Target::MultiPv | Target::ShowWdl => {
                 return Err(format!("{} has no meaning in GTP", option.uci))
@@ -509,6 +524,66 @@ impl Controller {
             s.play(&best, Dialect::Gtp).map_err(|e| e.to_string())?;
         }
         Ok(best)
+    }
+
+    /// `gpn-solve [algorithm] [max_seconds] [max_nodes]`: the game-theoretic value for the side
+    /// to move, `<win|draw|loss|unknown> <move|-> algo A nodes N time S proofs ...`.
+    fn solve(&mut self, args: &[&str]) -> Result<String, String> {
+        let mut algo = self.solver;
+        let mut time = DEFAULT_SOLVE_TIME;
+        let mut nodes = None;
+        let mut numbers = 0;
+        for a in args {
+            if let Some(x) = Algo::parse(a) {
+                algo = x;
+                continue;
+            }
+            match (numbers, a.parse::<f64>()) {
+                (0, Ok(t)) if t > 0.0 && t.is_finite() => time = Duration::from_secs_f64(t),
+                (1, Ok(n)) if n >= 1.0 && n.is_finite() => nodes = Some(n as u64),
+                _ => {
+                    return Err(format!(
+                        "syntax error: '{a}' (gpn-solve [algorithm] [max_seconds] [max_nodes])"
+                    ))
+                }
+            }
+            numbers += 1;
+        }
+        {
+            let s = self.conductor.session().ok_or("engine busy")?;
+            if s.outcome().is_some() {
+                return Err("game is over".to_string());
+            }
+        }
+        let control = Arc::new(SearchControl::new());
+        control.set_budget(Some(Budget::fixed(time, Duration::ZERO)));
+        let job = SearchJob {
+            dialect: Dialect::Gtp,
+            solve: Some(SolveJob {
+                algo,
+                mode: SolveMode::Value,
+                max_nodes: nodes,
+                memory_mb: self.params.hash_mb,
+            }),
+            ..SearchJob::default()
+        };
+        self.conductor.start(job, control, false);
+        let info = self.finish_search();
+        let Some(solved) = &info.solved else {
+            return Err("game is over".to_string());
+        };
+        let best = match solved.verdict {
+            Verdict::Win | Verdict::Draw => info.best.as_deref().unwrap_or("-"),
+            _ => "-",
+        };
+        Ok(format!(
+            "{} {best} algo {} nodes {} time {:.3} proofs {}",
+            solved.verdict.name(),
+            algo.name(),
+            info.iterations,
+            info.time.as_secs_f64(),
+            solved.detail.replace(' ', ","),
+        ))
     }
 
     /// Waits for the running search to end by itself (GTP answers in order; input read

@@ -13,6 +13,8 @@ pub enum Target {
     MoveOverhead,
     MultiPv,
     ShowWdl,
+    /// The solver of `go mate` and `gpn-solve`.
+    Solver,
     /// A search parameter, by its name in [`crate::search::params::OPTIONS`].
     Param(&'static str),
 }
@@ -87,6 +89,15 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
         kind: Kind::Check,
         default: "false",
         target: Target::ShowWdl,
+    },
+    EngineOption {
+        uci: "Solver",
+        usi: "Solver",
+        kind: Kind::Combo {
+            vars: &["dfpn", "pns", "ppns", "mcpns", "sb-gpn"],
+        },
+        default: "dfpn",
+        target: Target::Solver,
     },
     EngineOption {
         uci: "Algorithm",
@@ -210,6 +221,11 @@ pub fn check_value(option: &EngineOption, value: &str) -> Result<String, String>
             Ok(n) => Err(format!("{}: {n} is outside {min}..{max}", option.uci)),
             Err(_) => Err(format!("{}: '{v}' is not an integer", option.uci)),
         },
+        Kind::Combo { vars } if !vars.is_empty() => vars
+            .iter()
+            .find(|var| var.eq_ignore_ascii_case(v))
+            .map(|var| var.to_string())
+            .ok_or_else(|| format!("{}: '{v}' is not one of {}", option.uci, vars.join(", "))),
         Kind::Combo { .. } | Kind::Text => {
             if v.is_empty() {
                 Err(format!("{}: a value is needed", option.uci))
@@ -245,6 +261,16 @@ mod tests {
             }
         }
         assert!(find("move overhead").is_some() && find("MOVEOVERHEAD").is_some());
+    }
+
+    #[test]
+    fn combo_values_must_be_listed() {
+        let solver = find("Solver").unwrap();
+        assert_eq!(check_value(solver, "PNS").unwrap(), "pns");
+        assert!(check_value(solver, "alpha-beta").is_err());
+        for algo in crate::solve::Algo::ALL {
+            assert!(check_value(solver, algo.name()).is_ok());
+        }
     }
 
     #[test]

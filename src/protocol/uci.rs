@@ -13,10 +13,14 @@ use super::options::{self, Target};
 use super::{Event, Output, Protocol, Settings};
 use crate::engine::time::{Budget, Clock};
 use crate::engine::worker::Worker;
-use crate::engine::{centipawns, mate_moves, new_session, SearchControl, SearchInfo, SearchJob};
+use crate::engine::{
+    centipawns, mate_moves, new_session, SearchControl, SearchInfo, SearchJob, SolveJob, SolveMode,
+    Verdict,
+};
 use crate::game::registry;
 use crate::game::Dialect;
 use crate::search::{Proven, SearchParams};
+use crate::solve::Algo;
 
 /// The `go` keywords; `searchmoves` takes moves until the next one of these.
 const GO_KEYWORDS: &[&str] = &[
@@ -177,6 +181,8 @@ struct Controller {
     overhead: Duration,
     multipv: usize,
     show_wdl: bool,
+    /// The solver of `go mate`.
+    solver: Algo,
     current: Option<Current>,
 }
 
@@ -222,6 +228,7 @@ pub fn run(protocol: Protocol, settings: Settings, tx: Sender<Event>, rx: Receiv
         overhead: Duration::from_millis(50),
         multipv: 1,
         show_wdl: false,
+        solver: Algo::Dfpn,
         current: None,
     };
     for (name, value) in &settings.options {
@@ -386,6 +393,7 @@ impl Controller {
             }
             Target::MultiPv => self.multipv = value.parse().unwrap_or(1),
             Target::ShowWdl => self.show_wdl = value == "true",
+            Target::Solver => self.solver = Algo::parse(&value).unwrap_or(Algo::Dfpn),
             Target::Param(p) => self.set_param(p, &value),
         }
     }
@@ -464,12 +472,26 @@ impl Controller {
         if !go.searchmoves.is_empty() && searchmoves.is_empty() && !legal.is_empty() {
             self.error("searchmoves: no legal move given; searching all moves");
         }
+        // `go mate` is a job for the solver: a shortest win within N moves (UCI) or at any
+        // distance (USI), with `nodes` as its node limit.
+        let mate = match (go.mate, go.usi_mate) {
+            (Some(n), _) => Some(Some(n)),
+            (None, Some(_)) => Some(None),
+            (None, None) => None,
+        };
+        let solve = mate.map(|moves| SolveJob {
+            algo: self.solver,
+            mode: SolveMode::Mate(moves),
+            max_nodes: go.nodes,
+            memory_mb: self.params.hash_mb,
+        });
         let job = SearchJob {
             dialect,
             iterations: go.nodes,
             depth: go.depth,
             multipv: self.multipv,
             searchmoves,
+            solve,
             ..SearchJob::default()
         };
         let control = Arc::new(SearchControl::new());
@@ -534,6 +556,14 @@ impl Controller {
                 line.pv.join(" ")
             ));
         }
+        if let Some(solved) = &info.solved {
+            text.push_str(&format!(
+                "info string solve {} {} {}\n",
+                solved.algo.name(),
+                solved.verdict.name(),
+                solved.detail
+            ));
+        }
         text
     }
 
@@ -550,15 +580,13 @@ impl Controller {
         let cur = self.current.take();
         let mut text = self.info_text(&info);
         if let Some(mate) = cur.as_ref().and_then(|c| c.go.usi_mate) {
-            let proven = info.lines.first().and_then(|l| l.proven);
-            let reply = match proven {
-                Some(Proven::Win { .. }) => {
+            let verdict = info.solved.as_ref().map(|s| s.verdict);
+            let reply = match verdict {
+                Some(Verdict::Win) if !info.lines.is_empty() => {
                     format!("checkmate {}", info.lines[0].pv.join(" "))
                 }
-                Some(_) => "checkmate nomate".to_string(),
-                None if info.lines.is_empty() => "checkmate nomate".to_string(),
-                None if mate.is_some() => "checkmate timeout".to_string(),
-                None => "checkmate nomate".to_string(),
+                Some(Verdict::Unknown) if mate.is_some() => "checkmate timeout".to_string(),
+                _ => "checkmate nomate".to_string(),
             };
             text.push_str(&reply);
             return self.out.send(&text);

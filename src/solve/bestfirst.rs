@@ -35,6 +35,8 @@ pub struct LeafCtx {
     pub rng: Rng,
     pub buf: MoveList,
     pub playouts: u32,
+    /// See [`SolveConfig::cap`].
+    pub cap: u32,
 }
 
 impl LeafCtx {
@@ -48,6 +50,7 @@ impl LeafCtx {
                 self.goal,
                 self.root,
                 depth,
+                self.cap,
                 &mut self.rng,
                 &mut self.buf,
             ) {
@@ -103,8 +106,9 @@ pub fn prove<G: Game, R: Rule>(
         rng: Rng::new(cfg.seed ^ 0x05EE_D0F5_017E),
         buf: MoveList::new(),
         playouts: cfg.playouts,
+        cap: cfg.cap::<G>(),
     };
-    if let Some(r) = terminal(root, goal, me, 0) {
+    if let Some(r) = terminal(root, goal, me, 0, ctx.cap) {
         run.result = Some(r);
         run.proof_size = Some(1);
         return run;
@@ -171,7 +175,7 @@ pub fn prove<G: Game, R: Rule>(
             let mut child = pos.clone();
             child.play(m);
             let or = child.to_move() == me;
-            let (a, b) = match terminal(&child, goal, me, depth + 1) {
+            let (a, b) = match terminal(&child, goal, me, depth + 1, ctx.cap) {
                 Some(s) => rule.terminal(s),
                 None => rule.leaf(&child, depth + 1, &mut ctx),
             };

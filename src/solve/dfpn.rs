@@ -93,17 +93,33 @@ struct Dfpn<G: Game> {
     moves: MoveList,
     since_check: u64,
     stop: Option<&'static str>,
+    /// See [`SolveConfig::cap`].
+    cap: u32,
+    /// A ply limit was asked for: a position's numbers depend on the plies left, so they are
+    /// part of the table key.
+    bounded: bool,
 }
 
 impl<G: Game> Dfpn<G> {
+    /// The table key of `pos` met `depth` plies from the root.
+    #[inline]
+    fn key(&self, pos: &G, depth: u32) -> u64 {
+        if self.bounded {
+            let left = self.cap.saturating_sub(depth) as u64 + 1;
+            pos.hash() ^ left.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        } else {
+            pos.hash()
+        }
+    }
+
     /// The numbers of a child: from the table, else from the rules (storing finished ones).
     #[inline]
     fn child_numbers(&mut self, child: &G, depth: u32) -> (u32, u32) {
-        let key = child.hash();
+        let key = self.key(child, depth);
         if let Some(v) = self.table.get(key) {
             return v;
         }
-        match terminal(child, self.goal, self.me, depth) {
+        match terminal(child, self.goal, self.me, depth, self.cap) {
             Some(s) => {
                 let v = if s { (0, INF) } else { (INF, 0) };
                 self.table.put(key, v.0, v.1, u32::MAX);
@@ -211,7 +227,7 @@ impl<G: Game> Dfpn<G> {
             self.mid(&kids[best].0, depth + 1, child_th_pn, child_th_dn, budget);
         }
         let work = (budget.nodes - start_nodes + 1).min(u32::MAX as u64 - 1) as u32;
-        self.table.put(pos.hash(), pn, dn, work);
+        self.table.put(self.key(pos, depth), pn, dn, work);
         self.levels[depth as usize] = kids;
         (pn, dn)
     }
@@ -221,7 +237,8 @@ impl<G: Game> Dfpn<G> {
 pub fn prove<G: Game>(root: &G, goal: Goal, cfg: &SolveConfig, budget: &mut Budget) -> ProofRun {
     let mut run = ProofRun::new(goal);
     let me = root.to_move();
-    if let Some(r) = terminal(root, goal, me, 0) {
+    let cap = cfg.cap::<G>();
+    if let Some(r) = terminal(root, goal, me, 0, cap) {
         run.result = Some(r);
         run.proof_size = Some(1);
         return run;
@@ -236,6 +253,8 @@ pub fn prove<G: Game>(root: &G, goal: Goal, cfg: &SolveConfig, budget: &mut Budg
         moves: MoveList::new(),
         since_check: 0,
         stop: None,
+        cap,
+        bounded: cfg.max_plies.is_some(),
     };
     budget.nodes += 1;
     let (pn, dn) = s.mid(root, 0, INF, INF, budget);
@@ -270,13 +289,13 @@ impl<G: Game> Dfpn<G> {
         let mut moves = MoveList::new();
         let want = |v: (u32, u32)| if proven { v.0 == 0 } else { v.1 == 0 };
         while let Some((pos, depth)) = stack.pop() {
-            if !seen.insert(pos.hash()) {
+            if !seen.insert(self.key(&pos, depth)) {
                 continue;
             }
             if seen.len() > 10_000_000 {
                 return None;
             }
-            if terminal(&pos, self.goal, self.me, depth).is_some() {
+            if terminal(&pos, self.goal, self.me, depth, self.cap).is_some() {
                 continue;
             }
             pos.legal_moves(&mut moves);
@@ -285,7 +304,7 @@ impl<G: Game> Dfpn<G> {
             for &m in moves.iter() {
                 let mut c = pos.clone();
                 c.play(m);
-                let v = match terminal(&c, self.goal, self.me, depth + 1) {
+                let v = match terminal(&c, self.goal, self.me, depth + 1, self.cap) {
                     Some(s) => {
                         if s {
                             (0, INF)
@@ -293,7 +312,7 @@ impl<G: Game> Dfpn<G> {
                             (INF, 0)
                         }
                     }
-                    None => self.table.get(c.hash()).unwrap_or((1, 1)),
+                    None => self.table.get(self.key(&c, depth + 1)).unwrap_or((1, 1)),
                 };
                 if or == proven {
                     // One child suffices: the prover's choice.

@@ -11,12 +11,15 @@
 
 pub mod bestfirst;
 pub mod dfpn;
+pub mod mate;
 pub mod mcpns;
 pub mod pns;
 pub mod ppns;
 pub mod sbgpn;
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::game::{Game, Move, MoveList, Outcome, Player};
@@ -136,6 +139,19 @@ pub struct SolveConfig {
     /// DFPN's 1+epsilon trick (0: plain Nagai thresholds).
     pub epsilon: f64,
     pub seed: u64,
+    /// Paths of this many plies end as draws (a mate-in-N search asks "win within N plies?").
+    /// `None`: only the game's own length cap.
+    pub max_plies: Option<u32>,
+    /// Set from outside (a protocol's `stop`): the solve ends as if out of time.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl SolveConfig {
+    /// The path length at which the solvers stop and score a draw.
+    pub fn cap<G: Game>(&self) -> u32 {
+        self.max_plies
+            .map_or(depth_cap::<G>(), |m| m.min(depth_cap::<G>()))
+    }
 }
 
 impl Default for SolveConfig {
@@ -150,6 +166,8 @@ impl Default for SolveConfig {
             pr: None,
             epsilon: 0.25,
             seed: 1,
+            max_plies: None,
+            stop: None,
         }
     }
 }
@@ -189,6 +207,10 @@ pub struct SolveResult {
     pub by_pr: bool,
     /// When unknown: what was learnt ("not a win" after a disproved first proof), if anything.
     pub note: Option<&'static str>,
+    /// sb-gpn: the proven line and its length in plies (the proof-number solvers prove values
+    /// without distances; see [`mate`] for shortest wins).
+    pub pv: Vec<Move>,
+    pub plies: Option<u32>,
 }
 
 impl SolveResult {
@@ -233,6 +255,7 @@ pub struct Budget {
     pub max_nodes: Option<u64>,
     /// Nodes used so far, all proofs together.
     pub nodes: u64,
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl Budget {
@@ -243,6 +266,15 @@ impl Budget {
             deadline: max_time.map(|t| start + t),
             max_nodes,
             nodes: 0,
+            stop: None,
+        }
+    }
+
+    /// The limits of `cfg`, starting now.
+    pub fn of(cfg: &SolveConfig) -> Budget {
+        Budget {
+            stop: cfg.stop.clone(),
+            ..Budget::new(cfg.max_nodes, cfg.max_time)
         }
     }
 
@@ -252,15 +284,24 @@ impl Budget {
         self.max_nodes.is_some_and(|m| self.nodes >= m)
     }
 
-    /// Whether the time is up (reads the clock: call it every few hundred nodes).
+    /// Whether the time is up or a stop was asked for (reads the clock: call it every few
+    /// hundred nodes).
     pub fn time_out(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()
     }
 }
+
+/// Stack for a thread that solves: DFPN recurses once per ply, up to [`depth_cap`] (2000)
+/// plies, which overflows the 2 MB a spawned thread gets by default. Only touched pages cost
+/// memory.
+pub const STACK_BYTES: usize = 256 << 20;
 
 /// How often (in nodes) the solvers read the clock.
 pub const TIME_CHECK: u64 = 1024;
@@ -271,12 +312,13 @@ pub fn depth_cap<G: Game>() -> u32 {
 }
 
 /// A finished position's goal status from the root player's view, or `None` when play goes on.
-/// `depth` is the distance from the root; the length cap makes a position a draw.
+/// `depth` is the distance from the root; at `cap` plies (see [`SolveConfig::cap`]) a position
+/// is a draw.
 #[inline]
-pub fn terminal<G: Game>(pos: &G, goal: Goal, root: Player, depth: u32) -> Option<bool> {
+pub fn terminal<G: Game>(pos: &G, goal: Goal, root: Player, depth: u32, cap: u32) -> Option<bool> {
     match pos.outcome() {
         Some(o) => Some(goal.reached(&o, root)),
-        None if depth >= depth_cap::<G>() => Some(goal.reached(&Outcome::draw(2), root)),
+        None if depth >= cap => Some(goal.reached(&Outcome::draw(2), root)),
         None => None,
     }
 }
@@ -287,18 +329,19 @@ pub fn playout<G: Game>(
     goal: Goal,
     root: Player,
     depth: u32,
+    cap: u32,
     rng: &mut Rng,
     buf: &mut MoveList,
 ) -> bool {
     let mut p = pos.clone();
     let mut d = depth;
     loop {
-        if let Some(r) = terminal(&p, goal, root, d) {
+        if let Some(r) = terminal(&p, goal, root, d, cap) {
             return r;
         }
         match p.random_move(rng, buf) {
             Some(m) => p.play(m),
-            None => return terminal(&p, goal, root, depth_cap::<G>()).unwrap_or(false),
+            None => return terminal(&p, goal, root, 0, 0).unwrap_or(false),
         }
         d += 1;
     }
@@ -306,7 +349,7 @@ pub fn playout<G: Game>(
 
 /// Solves `root` with `cfg`: the value for the side to move, with two proofs where needed.
 pub fn solve<G: Game>(root: &G, cfg: &SolveConfig) -> SolveResult {
-    let mut budget = Budget::new(cfg.max_nodes, cfg.max_time);
+    let mut budget = Budget::of(cfg);
     let mut result = SolveResult {
         algo: cfg.algo,
         value: Value::Unknown,
@@ -317,6 +360,8 @@ pub fn solve<G: Game>(root: &G, cfg: &SolveConfig) -> SolveResult {
         proofs: Vec::new(),
         by_pr: false,
         note: None,
+        pv: Vec::new(),
+        plies: None,
     };
     if let Some(o) = root.outcome() {
         let me = root.to_move();
@@ -332,8 +377,10 @@ pub fn solve<G: Game>(root: &G, cfg: &SolveConfig) -> SolveResult {
     }
     if cfg.algo == Algo::SbGpn {
         let r = sbgpn::solve(root, cfg, &mut budget);
-        result.value = r.0;
-        result.best_move = r.1;
+        result.value = r.value;
+        result.best_move = r.best;
+        result.pv = r.pv;
+        result.plies = r.plies;
         result.nodes = budget.nodes;
         result.elapsed = budget.elapsed();
         return result;

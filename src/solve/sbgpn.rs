@@ -4,8 +4,17 @@ use super::{Budget, SolveConfig, Value};
 use crate::game::{Game, Move};
 use crate::search::{Algorithm, Limits, Proven, Search, SearchParams};
 
+/// What the search proved: the value, a move that achieves it, the search's principal
+/// variation and the proven distance in plies.
+pub struct Answer {
+    pub value: Value,
+    pub best: Option<Move>,
+    pub pv: Vec<Move>,
+    pub plies: Option<u32>,
+}
+
 /// Runs the search on `root` (two players) and reads the proven value off its report.
-pub fn solve<G: Game>(root: &G, cfg: &SolveConfig, budget: &mut Budget) -> (Value, Option<Move>) {
+pub fn solve<G: Game>(root: &G, cfg: &SolveConfig, budget: &mut Budget) -> Answer {
     let params = SearchParams {
         algorithm: Algorithm::SbGpn,
         seed: cfg.seed,
@@ -16,6 +25,7 @@ pub fn solve<G: Game>(root: &G, cfg: &SolveConfig, budget: &mut Budget) -> (Valu
     let limits = Limits {
         nodes: cfg.max_nodes,
         time: cfg.max_time,
+        stop: cfg.stop.clone(),
         stop_when_solved: true,
         ..Limits::default()
     };
@@ -27,17 +37,26 @@ pub fn solve<G: Game>(root: &G, cfg: &SolveConfig, budget: &mut Budget) -> (Valu
         !(s.root_solved() || (calls % 16 == 0 && full(s)))
     });
     budget.nodes += report.nodes as u64;
-    let value = match report.proven {
-        Some(Proven::Win { .. }) => Value::Win,
-        Some(Proven::Draw { .. }) => Value::Draw,
-        Some(Proven::Loss { .. }) => Value::Loss,
-        None => Value::Unknown,
+    let (value, plies) = match report.proven {
+        Some(Proven::Win { plies }) => (Value::Win, Some(plies)),
+        Some(Proven::Draw { plies }) => (Value::Draw, Some(plies)),
+        Some(Proven::Loss { plies }) => (Value::Loss, Some(plies)),
+        None => (Value::Unknown, None),
     };
     let best = match value {
         Value::Win | Value::Draw => report.best_move,
         _ => None,
     };
-    (value, best)
+    Answer {
+        value,
+        best,
+        pv: if plies.is_some() {
+            report.pv
+        } else {
+            Vec::new()
+        },
+        plies,
+    }
 }
 
 fn full<G: Game>(s: &Search<G, 2>) -> bool {

@@ -223,3 +223,107 @@ fn dfpn_without_the_epsilon_trick_and_with_a_small_table_agrees() {
         }
     }
 }
+
+/// Whether `me` wins from `pos` within `plies`, by plain exhaustive search (no tables).
+fn wins_within<G: Game>(pos: &G, me: crate::game::Player, plies: u32) -> bool {
+    if let Some(o) = pos.outcome() {
+        return o.winner() == Some(me);
+    }
+    if plies == 0 {
+        return false;
+    }
+    let mut moves = MoveList::new();
+    pos.legal_moves(&mut moves);
+    let mine = pos.to_move() == me;
+    let mut any = false;
+    for &m in moves.iter() {
+        let mut c = pos.clone();
+        c.play(m);
+        let w = wins_within(&c, me, plies - 1);
+        if mine && w {
+            return true;
+        }
+        if !mine && !w {
+            return false;
+        }
+        any = true;
+    }
+    !mine && any
+}
+
+/// The shortest win of the side to move within `limit` plies, by exhaustive search.
+fn shortest_win<G: Game>(pos: &G, limit: u32) -> Option<u32> {
+    (1..=limit).find(|&d| wins_within(pos, pos.to_move(), d))
+}
+
+#[test]
+fn mate_search_finds_the_shortest_win_and_a_line_that_reaches_it() {
+    use super::mate::{mate_search, MateAnswer};
+    // Late Connect Four positions: short wins, and exhaustive search stays cheap.
+    let cases: Vec<(ConnectFour, Value)> = positions(25, 30, 21, 100_000);
+    let mut mates = 0;
+    for (p, _) in &cases {
+        let want = shortest_win(p, 7);
+        for algo in [Algo::Dfpn, Algo::Pns] {
+            let r = mate_search(p, &config(algo), Some(4));
+            match (&r.answer, want) {
+                (MateAnswer::Mate { plies, pv }, Some(d)) => {
+                    assert_eq!(*plies, Some(d), "{} {p:?}", algo.name());
+                    assert_eq!(
+                        pv.len() as u32,
+                        d,
+                        "{}: the line is the whole win",
+                        algo.name()
+                    );
+                    let mut q = p.clone();
+                    for &m in pv {
+                        let mut legal = MoveList::new();
+                        q.legal_moves(&mut legal);
+                        assert!(legal.iter().any(|&l| l == m));
+                        q.play(m);
+                    }
+                    assert_eq!(q.outcome().and_then(|o| o.winner()), Some(p.to_move()));
+                    mates += 1;
+                }
+                (MateAnswer::NoMate, None) => {}
+                (a, w) => panic!("{}: {a:?}, exhaustive search says {w:?}", algo.name()),
+            }
+        }
+    }
+    assert!(mates >= 10, "only {mates} mates among the cases");
+}
+
+#[test]
+fn unbounded_mate_search_agrees_with_the_value() {
+    use super::mate::{mate_search, MateAnswer};
+    let cases: Vec<(ConnectFour, Value)> = positions(15, 24, 4, 200_000);
+    for (p, want) in &cases {
+        let r = mate_search(p, &config(Algo::Dfpn), None);
+        match r.answer {
+            MateAnswer::Mate { plies, .. } => {
+                assert_eq!(*want, Value::Win);
+                let d = plies.expect("a distance within the budget");
+                assert!(wins_within(p, p.to_move(), d) && !wins_within(p, p.to_move(), d - 1));
+            }
+            MateAnswer::NoMate => assert_ne!(*want, Value::Win),
+            MateAnswer::Unknown => panic!("unknown within 2M nodes"),
+        }
+    }
+}
+
+#[test]
+fn a_raised_stop_flag_ends_a_solve_as_unknown() {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let stop = Arc::new(AtomicBool::new(true));
+    for algo in Algo::ALL {
+        let cfg = SolveConfig {
+            algo,
+            stop: Some(Arc::clone(&stop)),
+            max_nodes: None,
+            ..config(algo)
+        };
+        let r = solve(&ConnectFour::start(), &cfg);
+        assert_eq!(r.value, Value::Unknown, "{}", algo.name());
+    }
+}
