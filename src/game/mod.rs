@@ -402,6 +402,27 @@ pub trait Game: Clone + PartialEq + Send + Sync + fmt::Debug + 'static {
         }
     }
 
+    /// Whether [`Game::evaluate`] knows anything about the game (false: it is the constant 0, and
+    /// the heuristic search options have nothing to work with).
+    const HAS_EVALUATION: bool = false;
+
+    /// A heuristic value of the position for `player`, in [-1, 1] (the scale of the
+    /// implicit-minimax paper: +1 a sure win for `player`). Two-player games are zero-sum:
+    /// `evaluate(q, Player(0)) == -evaluate(q, Player(1))`, and a position with colours swapped
+    /// evaluates to the negation. Called at every new tree node and inside playouts: it must be
+    /// cheap and must not allocate. Finished positions are scored by [`Game::outcome`], not here.
+    fn evaluate(&self, player: Player) -> f32 {
+        let _ = player;
+        0.0
+    }
+
+    /// Whether `m` (legal here) captures something: the informed playout policy prefers such
+    /// moves. False by default (and in games without captures).
+    fn is_capture(&self, m: Move) -> bool {
+        let _ = m;
+        false
+    }
+
     /// Whether the player to move is in check (games with a check rule; used by repetition rules).
     fn in_check(&self) -> bool {
         false
