@@ -22,6 +22,9 @@ struct Job {
     control: Arc<SearchControl>,
 }
 
+/// A search the worker could not take: the session and the job, handed back.
+pub type Unstarted = (Box<dyn Session>, SearchJob);
+
 /// Handle of the worker thread. Dropping it closes the job queue; the thread ends after its
 /// current search (the process does not wait for it).
 pub struct Worker {
@@ -69,7 +72,7 @@ impl Worker {
         session: Box<dyn Session>,
         job: SearchJob,
         control: Arc<SearchControl>,
-    ) -> Result<(), (Box<dyn Session>, SearchJob)> {
+    ) -> Result<(), Box<Unstarted>> {
         match &self.jobs {
             Some(jobs) if self.thread.is_some() => jobs
                 .send(Job {
@@ -77,8 +80,8 @@ impl Worker {
                     job,
                     control,
                 })
-                .map_err(|e| (e.0.session, e.0.job)),
-            _ => Err((session, job)),
+                .map_err(|e| Box::new((e.0.session, e.0.job))),
+            _ => Err(Box::new((session, job))),
         }
     }
 }

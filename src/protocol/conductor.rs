@@ -94,7 +94,8 @@ impl Conductor {
             hold,
             held: None,
         });
-        if let Err((mut session, job)) = self.worker.start(session, job, Arc::clone(&control)) {
+        if let Err(back) = self.worker.start(session, job, Arc::clone(&control)) {
+            let (mut session, job) = *back;
             let info = session.search(&job, &control, &mut |_| {});
             self.queue
                 .push_back(Event::Worker(WorkerEvent::Done(session, info)));

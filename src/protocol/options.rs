@@ -149,6 +149,53 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
         target: Target::Param("mobility"),
     },
     EngineOption {
+        uci: "Implicit Minimax",
+        usi: "ImplicitMinimax",
+        kind: Kind::Text,
+        default: "0",
+        target: Target::Param("im"),
+    },
+    EngineOption {
+        uci: "Playout Policy",
+        usi: "PlayoutPolicy",
+        kind: Kind::Combo {
+            vars: &["random", "ipp"],
+        },
+        default: "random",
+        target: Target::Param("policy"),
+    },
+    EngineOption {
+        uci: "Playout Epsilon Greedy",
+        usi: "PlayoutEpsilonGreedy",
+        kind: Kind::Text,
+        default: "0",
+        target: Target::Param("ege"),
+    },
+    EngineOption {
+        uci: "Playout Fixed Termination",
+        usi: "PlayoutFixedTermination",
+        kind: Kind::Spin {
+            min: 0,
+            max: 100_000,
+        },
+        default: "0",
+        target: Target::Param("fet"),
+    },
+    EngineOption {
+        uci: "Playout Dynamic Termination",
+        usi: "PlayoutDynamicTermination",
+        kind: Kind::Text,
+        default: "0",
+        target: Target::Param("det"),
+    },
+    EngineOption {
+        uci: "Progressive Bias",
+        usi: "ProgressiveBias",
+        kind: Kind::Text,
+        default: "0",
+        target: Target::Param("pb"),
+    },
+    EngineOption {
         uci: "Seed",
         usi: "Seed",
         kind: Kind::Spin {

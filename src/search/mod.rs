@@ -7,6 +7,7 @@
 //! value, as an MCTS-Solver does.
 
 mod backup;
+mod heuristic;
 pub mod node;
 pub mod params;
 mod pnmcts;
@@ -20,8 +21,8 @@ use std::time::{Duration, Instant};
 
 use crate::game::{Game, Move, MoveList};
 use crate::rng::Rng;
-use node::{to_bound, Node, NodeId, NONE, PN_INF, TERMINAL};
-pub use params::{Algorithm, Bias, SearchParams};
+use node::{to_bound, to_im, Node, NodeId, NONE, PN_INF, TERMINAL};
+pub use params::{Algorithm, Bias, Policy, SearchParams};
 pub use report::{Proven, RootLine, SearchReport};
 use tree::Tree;
 
@@ -79,6 +80,8 @@ pub struct Search<G: Game, const P: usize> {
     proof_player: u8,
     /// Root moves the search may choose (`searchmoves`); empty: all.
     root_moves: Vec<Move>,
+    /// Second move buffer for the informed playouts (the opponent's replies).
+    replies: MoveList,
 }
 
 impl<G: Game, const P: usize> Search<G, P> {
@@ -100,6 +103,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             stats: RunStats::default(),
             proof_player: 0,
             root_moves: Vec::new(),
+            replies: MoveList::new(),
         }
     }
 
@@ -340,6 +344,9 @@ impl<G: Game, const P: usize> Search<G, P> {
             self.stats.draws += 1;
         }
         self.backup(id, &utilities, created);
+        if created && self.params.uses_node_evaluation() {
+            self.backup_minimax(id);
+        }
     }
 
     /// Allocates the node of `position` below `parent`, with its edges, its initial proof numbers
@@ -377,7 +384,16 @@ impl<G: Game, const P: usize> Search<G, P> {
                 // Only a sole first place proves the target rank; a draw proves nothing.
                 node.pn[p] = if u >= 1.0 - 1e-6 { 0 } else { PN_INF };
             }
-        } else if self.params.mobility_init {
+        }
+        if P == 2 && self.params.uses_node_evaluation() {
+            node.im = if node.is_terminal() {
+                to_im(node::from_bound(node.lo[0]))
+            } else {
+                to_im(position.evaluate(crate::game::Player(0)))
+            };
+        }
+        let open = !node.is_terminal() && self.params.algorithm != Algorithm::PnMcts;
+        if open && self.params.mobility_init {
             let mobility = self.moves.len() as u32;
             for p in 0..P {
                 node.pn[p] = if p == node.mover as usize {
@@ -390,8 +406,12 @@ impl<G: Game, const P: usize> Search<G, P> {
         self.tree.add(node, self.moves.as_slice())
     }
 
-    /// A uniformly random playout from `position`, capped at `playout_cap` plies (a draw).
+    /// A playout from `position`, capped at `playout_cap` plies (a draw): uniformly random, or
+    /// as the heuristic options say ([`Search::informed_playout`]).
     fn playout(&mut self, mut position: G) -> [f32; P] {
+        if self.params.uses_informed_playouts() {
+            return self.informed_playout(position);
+        }
         for _ in 0..self.params.playout_cap {
             match position.random_move(&mut self.rng, &mut self.moves) {
                 Some(m) => position.play(m),

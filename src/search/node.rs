@@ -79,6 +79,18 @@ pub struct Node<const P: usize> {
     pub mover: u8,
     /// [`TERMINAL`], [`PN_DIRTY`].
     pub flags: u8,
+    /// Implicit minimax value for the first player (two-player games), quantised by
+    /// [`IM_SCALE`]: the evaluation of a new leaf, then the minimax of its created children.
+    pub im: i16,
+}
+
+/// The scale of [`Node::im`]: 32767 is utility 1.
+pub const IM_SCALE: f32 = 32767.0;
+
+/// Quantises a value in [-1, 1] for [`Node::im`].
+#[inline]
+pub fn to_im(value: f32) -> i16 {
+    (value.clamp(-1.0, 1.0) * IM_SCALE).round() as i16
 }
 
 const _: () = assert!(
@@ -102,6 +114,7 @@ impl<const P: usize> Node<P> {
             hi: [WIN; P],
             mover,
             flags: 0,
+            im: 0,
         }
     }
 

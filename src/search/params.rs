@@ -69,6 +69,26 @@ impl Bias {
     }
 }
 
+/// How a playout picks its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// Uniformly at random.
+    Random,
+    /// The implicit-minimax paper's improved playout policy ("ipp"): a move that wins at once is
+    /// always played, a move after which the opponent wins at once is avoided where possible,
+    /// and captures are four times as likely as other moves.
+    Informed,
+}
+
+impl Policy {
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Random => "random",
+            Policy::Informed => "ipp",
+        }
+    }
+}
+
 /// Everything that configures one search.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchParams {
@@ -95,6 +115,23 @@ pub struct SearchParams {
     pub draw_layer: bool,
     /// PN-MCTS with the draw layer: take a proven draw when the root's mean value is at most this.
     pub contempt: f32,
+    /// Implicit minimax backups: selection uses (1 - im) * mean + im * the child's minimax-backed
+    /// evaluation (0: off). Two-player games with an evaluation.
+    pub im: f32,
+    /// How playouts choose moves.
+    pub policy: Policy,
+    /// Epsilon-greedy playouts: a random move with probability `ege`, else the move whose
+    /// position evaluates best for the mover (0: off).
+    pub ege: f32,
+    /// Fixed early termination: a playout stops after this many plies and scores the evaluation
+    /// (0: off).
+    pub fet: u32,
+    /// Dynamic early termination: a playout stops as a win (loss) once the evaluation for the
+    /// first player reaches `det` (`-det`) (0: off).
+    pub det: f32,
+    /// Progressive bias: `pb * value / (visits + 1)` added in selection, with the child's
+    /// minimax-backed evaluation as the value (0: off).
+    pub pb: f32,
 }
 
 /// The F, S and U switches of PN-MCTS (written as a string such as `FSU` or `xSU`).
@@ -156,7 +193,25 @@ impl Default for SearchParams {
             solver_visits: 5,
             draw_layer: false,
             contempt: -100.0,
+            im: 0.0,
+            policy: Policy::Random,
+            ege: 0.0,
+            fet: 0,
+            det: 0.0,
+            pb: 0.0,
         }
+    }
+}
+
+impl SearchParams {
+    /// Whether nodes need their evaluation (implicit minimax or progressive bias).
+    pub fn uses_node_evaluation(&self) -> bool {
+        self.im > 0.0 || self.pb > 0.0
+    }
+
+    /// Whether playouts are anything but uniform, uncut random games.
+    pub fn uses_informed_playouts(&self) -> bool {
+        self.policy != Policy::Random || self.ege > 0.0 || self.fet > 0 || self.det > 0.0
     }
 }
 
@@ -207,6 +262,42 @@ pub const OPTIONS: &[OptionSpec] = &[
         default: "true",
         allowed: "true false",
         help: "initialise proof numbers by mobility",
+    },
+    OptionSpec {
+        name: "im",
+        default: "0",
+        allowed: "0..1",
+        help: "implicit minimax weight alpha (0 = off)",
+    },
+    OptionSpec {
+        name: "policy",
+        default: "random",
+        allowed: "random ipp",
+        help: "playout policy (ipp: decisive/anti-decisive moves, captures preferred)",
+    },
+    OptionSpec {
+        name: "ege",
+        default: "0",
+        allowed: "0..1",
+        help: "epsilon-greedy playouts on the evaluation (0 = off)",
+    },
+    OptionSpec {
+        name: "fet",
+        default: "0",
+        allowed: "0..100000",
+        help: "fixed early termination after x playout plies (0 = off)",
+    },
+    OptionSpec {
+        name: "det",
+        default: "0",
+        allowed: "0..1",
+        help: "dynamic early termination threshold (0 = off)",
+    },
+    OptionSpec {
+        name: "pb",
+        default: "0",
+        allowed: "0..100",
+        help: "progressive bias weight on the minimax value (0 = off)",
     },
     OptionSpec {
         name: "seed",
@@ -297,6 +388,22 @@ impl SearchParams {
             "seed" => self.seed = number("seed", value, 0, u64::MAX)?,
             "hash" => self.hash_mb = number("hash", value, 1, 1 << 20)?,
             "pn_flags" | "flags" => self.pn_flags = PnFlags::parse(value)?,
+            "im" | "alpha" => self.im = number("im", value, 0.0, 1.0)?,
+            "policy" | "playout" => {
+                self.policy = match value.to_ascii_lowercase().as_str() {
+                    "random" | "uniform" => Policy::Random,
+                    "ipp" | "informed" => Policy::Informed,
+                    _ => {
+                        return Err(ParamError(format!(
+                            "policy: '{value}' is not random or ipp"
+                        )))
+                    }
+                }
+            }
+            "ege" => self.ege = number("ege", value, 0.0, 1.0)?,
+            "fet" => self.fet = number("fet", value, 0, 100_000)?,
+            "det" => self.det = number("det", value, 0.0, 1.0)?,
+            "pb" => self.pb = number("pb", value, 0.0, 100.0)?,
             "solver_visits" | "t" => {
                 self.solver_visits = number("solver_visits", value, 0, u32::MAX)?
             }
@@ -323,7 +430,7 @@ impl SearchParams {
     pub fn spec(&self) -> String {
         format!(
             "{} bias={} c={} c_pn={} playout_cap={} mobility={} seed={} hash={} pn_flags={} \
-             solver_visits={} draw_layer={} contempt={}",
+             solver_visits={} draw_layer={} contempt={} im={} policy={} ege={} fet={} det={} pb={}",
             self.algorithm.name(),
             self.bias.name(),
             self.c,
@@ -335,7 +442,13 @@ impl SearchParams {
             self.pn_flags.text(),
             self.solver_visits,
             self.draw_layer,
-            self.contempt
+            self.contempt,
+            self.im,
+            self.policy.name(),
+            self.ege,
+            self.fet,
+            self.det,
+            self.pb
         )
     }
 }
@@ -346,8 +459,12 @@ mod tests {
 
     #[test]
     fn spec_round_trips() {
-        let p = SearchParams::parse("gpn bias=max c_pn=2.5 c=0.7 playout_cap=50 seed=9 hash=8")
-            .unwrap();
+        let p = SearchParams::parse(
+            "gpn bias=max c_pn=2.5 c=0.7 playout_cap=50 seed=9 hash=8 im=0.4 policy=ipp ege=0.1 \
+             fet=4 det=0.5 pb=2",
+        )
+        .unwrap();
+        assert_eq!((p.im, p.policy, p.fet), (0.4, Policy::Informed, 4));
         assert_eq!(p.algorithm, Algorithm::Gpn);
         assert_eq!(p.bias, Bias::Max);
         assert_eq!(SearchParams::parse(&p.spec()).unwrap(), p);
@@ -363,6 +480,8 @@ mod tests {
             ("uct frob=1", "unknown search option"),
             ("uct bias=median", "bias"),
             ("uct c_pn", "not name=value"),
+            ("uct im=1.5", "outside"),
+            ("uct policy=greedy", "policy"),
         ] {
             let err = SearchParams::parse(spec).unwrap_err();
             assert!(err.0.contains(needle), "{spec}: {err}");

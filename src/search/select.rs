@@ -25,8 +25,12 @@ impl<G: Game, const P: usize> Search<G, P> {
         let node = *self.tree.node(id);
         let m = node.mover as usize;
         let ln_n = (node.visits.max(1) as f32).ln();
+        // Implicit minimax: a Monte-Carlo mean is mixed with the minimax-backed evaluation.
+        let (im, pb) = (self.params.im, self.params.pb);
         let fpu = if node.visits == 0 {
             FPU_NEW_ROOT
+        } else if im > 0.0 {
+            (1.0 - im) * node.mean(m) + im * self.minimax_value(&node, m)
         } else {
             node.mean(m)
         };
@@ -46,22 +50,36 @@ impl<G: Game, const P: usize> Search<G, P> {
             } else {
                 let child = self.tree.node(edge.child);
                 let explore = (ln_n / child.visits.max(1) as f32).sqrt();
+                // Proven values take precedence; otherwise the mean, mixed with the minimax
+                // value when implicit minimax is on (and kept within the score bounds).
+                let estimate = || {
+                    if im > 0.0 {
+                        (1.0 - im) * child.mean(m) + im * self.minimax_value(child, m)
+                    } else {
+                        child.mean(m)
+                    }
+                };
                 let exploit = if bounds {
                     if child.hi[m] <= node.lo[m] && node.lo[m] < node.hi[m] {
                         PRUNED
                     } else if child.bounds_solved() {
                         from_bound(child.lo[m])
                     } else {
-                        child
-                            .mean(m)
-                            .clamp(from_bound(child.lo[m]), from_bound(child.hi[m]))
+                        estimate().clamp(from_bound(child.lo[m]), from_bound(child.hi[m]))
                     }
                 } else if use_pn && child.pn[m] == 0 {
                     1.0
+                } else if child.is_terminal() {
+                    from_bound(child.lo[m])
                 } else {
-                    child.mean(m)
+                    estimate()
                 };
-                (exploit, explore)
+                let progressive = if pb > 0.0 {
+                    pb * self.minimax_value(child, m) / (child.visits as f32 + 1.0)
+                } else {
+                    0.0
+                };
+                (exploit + progressive, explore)
             };
             let v = exploit + c * explore + c_pn * edge.bias(rank, n);
             if v > best {

@@ -16,11 +16,18 @@ pub type TreeSpec = &'static [Spec];
 
 thread_local! {
     static TREE: std::cell::Cell<TreeSpec> = const { std::cell::Cell::new(&[Spec::End(None)]) };
+    static EVALS: std::cell::Cell<&'static [f32]> = const { std::cell::Cell::new(&[]) };
 }
 
-/// Installs `tree` for `TreeGame` on this thread.
+/// Installs `tree` for `TreeGame` on this thread (with no evaluations: all 0).
 pub fn use_tree(tree: TreeSpec) {
     TREE.with(|t| t.set(tree));
+    EVALS.with(|e| e.set(&[]));
+}
+
+/// Installs evaluations for the first player, per node of the tree (missing ones are 0).
+pub fn use_evals(evals: &'static [f32]) {
+    EVALS.with(|e| e.set(evals));
 }
 
 fn tree() -> TreeSpec {
@@ -104,5 +111,16 @@ impl Game for TreeGame {
 
     fn diagram(&self) -> String {
         format!("node {}", self.0)
+    }
+
+    const HAS_EVALUATION: bool = true;
+
+    fn evaluate(&self, player: Player) -> f32 {
+        let first = EVALS.with(|e| e.get().get(self.0 as usize).copied().unwrap_or(0.0));
+        if player.0 == 0 {
+            first
+        } else {
+            -first
+        }
     }
 }

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use super::node::{NONE, PN_DIRTY, PN_INF};
 use super::select::compute_bias_terms;
-use super::testgame::{use_tree, Spec, TreeGame};
+use super::testgame::{use_evals, use_tree, Spec, TreeGame};
 use super::*;
 use crate::game::breakthrough::Breakthrough;
 use crate::game::connect4::ConnectFour;
@@ -661,5 +661,180 @@ fn incremental_proof_numbers_and_rank_terms_equal_a_full_recomputation() {
             assert_rank_terms_current(&mut c);
             c.advance(r.best_move.unwrap());
         }
+    }
+}
+
+// A depth-3 tree for implicit minimax: A moves at 0, B at 1 and 2, A at 3-6; 7-14 are leaves
+// (draws) whose evaluations differ.
+static IM_TREE: &[Spec] = &[
+    Spec::Inner(A, &[1, 2]),
+    Spec::Inner(B, &[3, 4]),
+    Spec::Inner(B, &[5, 6]),
+    Spec::Inner(A, &[7, 8]),
+    Spec::Inner(A, &[9, 10]),
+    Spec::Inner(A, &[11, 12]),
+    Spec::Inner(A, &[13, 14]),
+    Spec::End(None),
+    Spec::End(None),
+    Spec::End(None),
+    Spec::End(None),
+    Spec::End(None),
+    Spec::End(None),
+    Spec::End(None),
+    Spec::End(None),
+];
+static IM_EVALS: &[f32] = &[
+    0.0, 0.3, -0.2, 0.5, -0.1, 0.4, 0.6, 0.9, -0.5, 0.2, 0.1, -0.8, 0.7, 0.3, 0.35,
+];
+
+/// Minimax of the evaluations over the nodes the search has created below `id` (a node without
+/// created children counts its own evaluation; a finished one its exact value), for A.
+fn tree_minimax(s: &Search<TreeGame, 2>, id: NodeId, pos: &TreeGame) -> f32 {
+    let node = s.tree.node(id);
+    if let Some(o) = pos.outcome() {
+        return o.utility(crate::game::Player(0));
+    }
+    let mut values = Vec::new();
+    for e in s.tree.edges(id) {
+        if e.child != NONE {
+            let mut next = pos.clone();
+            next.play(e.mv);
+            values.push(tree_minimax(s, e.child, &next));
+        }
+    }
+    if values.is_empty() {
+        pos.evaluate(crate::game::Player(0))
+    } else if node.mover == A {
+        values.into_iter().fold(f32::NEG_INFINITY, f32::max)
+    } else {
+        values.into_iter().fold(f32::INFINITY, f32::min)
+    }
+}
+
+fn assert_minimax_values(s: &Search<TreeGame, 2>, id: NodeId, pos: &TreeGame) {
+    let want = tree_minimax(s, id, pos);
+    let got = s.tree.node(id).im as f32 / node::IM_SCALE;
+    assert!(
+        (got - want).abs() < 1e-4,
+        "node {}: im {got}, minimax {want}",
+        pos.0
+    );
+    for e in s.tree.edges(id) {
+        if e.child != NONE {
+            let mut next = pos.clone();
+            next.play(e.mv);
+            assert_minimax_values(s, e.child, &next);
+        }
+    }
+}
+
+#[test]
+fn implicit_minimax_values_equal_the_minimax_of_the_tree_after_every_iteration() {
+    for algo in ["uct", "sb-uct", "gpn", "sb-gpn"] {
+        let mut s = search_tree(&format!("{algo} im=0.5"), IM_TREE);
+        use_evals(IM_EVALS);
+        s.ensure_root();
+        for _ in 0..40 {
+            s.iterate();
+            assert_minimax_values(&s, ROOT, &TreeGame(0));
+        }
+        // The root's value is the full minimax over the leaves' exact values (all draws). The
+        // plain algorithms built the whole tree; the score-bounded ones stopped growing it once
+        // the draw was proven.
+        if !algo.starts_with("sb") {
+            assert_eq!(s.tree.len(), IM_TREE.len(), "{algo}");
+        }
+        assert_eq!(s.minimax_value(s.tree.node(ROOT), 0), 0.0, "{algo}");
+    }
+}
+
+#[test]
+fn partial_trees_back_up_evaluations_by_hand() {
+    // Expand 0 -> 1 -> 3 by hand: 3 evaluates 0.5 for A, so 1 (B to move, one created child)
+    // is 0.5, and so is the root.
+    let mut s = search_tree("uct im=0.5", IM_TREE);
+    use_evals(IM_EVALS);
+    s.ensure_root();
+    let n1 = expand(&mut s, ROOT, 0, [0.0, 0.0]);
+    s.backup_minimax(n1);
+    assert_eq!(s.tree.node(n1).im, node::to_im(0.3));
+    assert_eq!(s.tree.node(ROOT).im, node::to_im(0.3));
+    let n3 = expand(&mut s, n1, 0, [0.0, 0.0]);
+    s.backup_minimax(n3);
+    assert_eq!(s.tree.node(n1).im, node::to_im(0.5));
+    assert_eq!(s.tree.node(ROOT).im, node::to_im(0.5));
+    // 4 evaluates -0.1: B prefers it, so 1 becomes -0.1; the root has only child 1: -0.1.
+    let n4 = expand(&mut s, n1, 1, [0.0, 0.0]);
+    s.backup_minimax(n4);
+    assert_eq!(s.tree.node(n1).im, node::to_im(-0.1));
+    assert_eq!(s.tree.node(ROOT).im, node::to_im(-0.1));
+    // 2 evaluates -0.2 and the root (A) keeps the better -0.1.
+    let n2 = expand(&mut s, ROOT, 1, [0.0, 0.0]);
+    s.backup_minimax(n2);
+    assert_eq!(s.tree.node(ROOT).im, node::to_im(-0.1));
+}
+
+#[test]
+fn implicit_minimax_steers_selection_towards_the_better_evaluation() {
+    // With alpha = 1 and no exploration, selection follows the minimax values alone: after both
+    // root moves are tried, the one whose subtree evaluates better for A is chosen every time.
+    let mut s = search_tree("uct im=1 c=0", IM_TREE);
+    use_evals(IM_EVALS);
+    s.ensure_root();
+    for _ in 0..30 {
+        s.iterate();
+    }
+    let root = s.tree.node(ROOT);
+    let values: Vec<(u32, f32)> = s
+        .tree
+        .edges(ROOT)
+        .iter()
+        .map(|e| {
+            let c = s.tree.node(e.child);
+            (c.visits, s.minimax_value(c, 0))
+        })
+        .collect();
+    let best = if values[0].1 >= values[1].1 { 0 } else { 1 };
+    assert!(
+        values[best].0 > values[1 - best].0,
+        "{values:?} after {}",
+        root.visits
+    );
+}
+
+#[test]
+fn informed_playouts_take_a_win_in_one_and_early_terminations_score_the_evaluation() {
+    use crate::game::connect4::ConnectFour;
+    // x to move with three in a row on the first rank: the informed policy wins at once.
+    let pos = ConnectFour::parse_position("7/7/7/7/7/ooo1xxx w").unwrap();
+    let mut s: Search<ConnectFour, 2> = Search::new(params("uct policy=ipp"), pos.clone());
+    for _ in 0..20 {
+        assert_eq!(s.informed_playout(pos.clone()), [1.0, -1.0]);
+    }
+    // fet 0 plies away is the position's own evaluation; det 0.01 ends at once on any lead.
+    let mut s: Search<TreeGame, 2> = search_tree("uct fet=1", IM_TREE);
+    use_evals(IM_EVALS);
+    let after_one = s.informed_playout(TreeGame(1));
+    assert!(
+        after_one == [0.5, -0.5] || after_one == [-0.1, 0.1],
+        "{after_one:?}"
+    );
+    let mut s: Search<TreeGame, 2> = search_tree("uct det=0.25", IM_TREE);
+    use_evals(IM_EVALS);
+    assert_eq!(s.informed_playout(TreeGame(1)), [1.0, -1.0]);
+    assert_eq!(s.informed_playout(TreeGame(5)), [1.0, -1.0]);
+}
+
+#[test]
+fn epsilon_greedy_playouts_pick_the_best_evaluated_move() {
+    // ege 0 would be off: a tiny epsilon is greedy almost always. At the root (A to move), 1
+    // evaluates 0.3 for A and 2 -0.2; at 1 (B to move), 4 (-0.1 for A) beats 3 (0.5).
+    let mut s = search_tree("uct ege=0.000001", IM_TREE);
+    use_evals(IM_EVALS);
+    for _ in 0..20 {
+        assert_eq!(s.playout_move(&TreeGame(0)), Some(Move(0)));
+        assert_eq!(s.playout_move(&TreeGame(1)), Some(Move(1)));
+        // B at 2 prefers 5 (0.4 for A) over 6 (0.6 for A).
+        assert_eq!(s.playout_move(&TreeGame(2)), Some(Move(0)));
     }
 }

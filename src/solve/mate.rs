@@ -43,7 +43,7 @@ pub fn mate_search<G: Game>(root: &G, cfg: &SolveConfig, max_moves: Option<u32>)
     } else if cfg.algo == Algo::SbGpn {
         let r = sbgpn::solve(root, cfg, &mut budget);
         match (r.value, r.plies) {
-            (super::Value::Win, Some(p)) if max_moves.is_none_or(|n| p < 2 * n) => {
+            (super::Value::Win, Some(p)) if max_moves.map_or(true, |n| p < 2 * n) => {
                 MateAnswer::Mate {
                     plies: Some(p),
                     pv: r.pv,
