@@ -423,6 +423,22 @@ pub trait Game: Clone + PartialEq + Send + Sync + fmt::Debug + 'static {
         false
     }
 
+    /// A move that wins at once for the player to move, if any (`buf` is scratch). The default
+    /// plays every move and looks; games with a cheap test (a runner one step from the goal)
+    /// override it: the informed playout policy asks twice per ply.
+    fn winning_move(&self, buf: &mut MoveList) -> Option<Move> {
+        if self.outcome().is_some() {
+            return None;
+        }
+        let me = self.to_move();
+        self.legal_moves(buf);
+        buf.iter().copied().find(|&m| {
+            let mut next = self.clone();
+            next.play(m);
+            next.outcome().is_some_and(|o| o.winner() == Some(me))
+        })
+    }
+
     /// Whether the player to move is in check (games with a check rule; used by repetition rules).
     fn in_check(&self) -> bool {
         false

@@ -104,16 +104,10 @@ impl<G: Game, const P: usize> Search<G, P> {
             return None;
         }
         let informed = self.params.policy == Policy::Informed && P == 2;
-        let mover = position.to_move();
         if informed {
             // Decisive: a move that wins at once is always played.
-            for i in 0..n {
-                let m = self.moves[i];
-                let mut next = position.clone();
-                next.play(m);
-                if next.outcome().is_some_and(|o| o.winner() == Some(mover)) {
-                    return Some(m);
-                }
+            if let Some(m) = position.winning_move(&mut self.replies) {
+                return Some(m);
             }
         }
         let ege = self.params.ege;
@@ -166,16 +160,7 @@ impl<G: Game, const P: usize> Search<G, P> {
 
     /// Whether the player to move in `position` has a move that wins at once.
     fn wins_at_once(&mut self, position: &G) -> bool {
-        if position.outcome().is_some() {
-            return false;
-        }
-        let mover = position.to_move();
-        position.legal_moves(&mut self.replies);
-        self.replies.iter().any(|&r| {
-            let mut next = position.clone();
-            next.play(r);
-            next.outcome().is_some_and(|o| o.winner() == Some(mover))
-        })
+        position.winning_move(&mut self.replies).is_some()
     }
 
     /// The move of `self.moves` whose position evaluates best for the mover (ties at random).
