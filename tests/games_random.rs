@@ -34,3 +34,72 @@ fn every_game_keeps_its_invariants_over_random_games() {
         assert!(plies >= games, "{}: games ended without a move", info.name);
     }
 }
+
+/// Over random games, `winning_move` (a game's own fast test, or the generic one) finds a move
+/// exactly when some legal move wins at once, and the move it names is legal and wins.
+struct WinningMoves {
+    seed: u64,
+}
+
+impl GameVisitor for WinningMoves {
+    type Output = u64;
+    fn visit<G: Game>(self) -> u64 {
+        use gpn::game::MoveList;
+        let mut rng = gpn::rng::Rng::new(self.seed);
+        let (mut buf, mut legal) = (MoveList::new(), MoveList::new());
+        let mut wins = 0;
+        for _ in 0..40 {
+            let mut pos = G::start();
+            for _ in 0..400 {
+                if pos.outcome().is_some() {
+                    break;
+                }
+                let me = pos.to_move();
+                pos.legal_moves(&mut legal);
+                let winning: Vec<_> = legal
+                    .iter()
+                    .copied()
+                    .filter(|&m| {
+                        let mut next = pos.clone();
+                        next.play(m);
+                        next.outcome().is_some_and(|o| o.winner() == Some(me))
+                    })
+                    .collect();
+                match pos.winning_move(&mut buf) {
+                    Some(m) => {
+                        assert!(
+                            winning.contains(&m),
+                            "{}: {} does not win at once in {}",
+                            G::INFO.name,
+                            pos.format_move(m),
+                            pos.to_position()
+                        );
+                        wins += 1;
+                    }
+                    None => assert!(
+                        winning.is_empty(),
+                        "{}: missed a win at once in {}",
+                        G::INFO.name,
+                        pos.to_position()
+                    ),
+                }
+                let m = pos.random_move(&mut rng, &mut buf).expect("a move");
+                pos.play(m);
+            }
+        }
+        wins
+    }
+}
+
+#[test]
+fn winning_move_finds_exactly_the_wins_in_one() {
+    for (i, info) in GAMES.iter().enumerate() {
+        visit(
+            info.name,
+            WinningMoves {
+                seed: 0x717 + i as u64,
+            },
+        )
+        .unwrap();
+    }
+}
