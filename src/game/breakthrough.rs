@@ -154,7 +154,10 @@ impl<const N: usize> Breakthrough<N> {
         let (mut adv, mut far_w, mut far_b) = (0i32, 0i32, 0i32);
         for row in 0..N {
             let rank = Self::RANK_FIRST << (row * N);
-            let (nw, nb) = ((w & rank).count_ones() as i32, (b & rank).count_ones() as i32);
+            let (nw, nb) = (
+                (w & rank).count_ones() as i32,
+                (b & rank).count_ones() as i32,
+            );
             adv += nw * row as i32 - nb * (N - 1 - row) as i32;
             if nw > 0 {
                 far_w = row as i32;
@@ -189,14 +192,12 @@ impl<const N: usize> Breakthrough<N> {
         let safe = (w & att_w).count_ones() as i32 - (b & att_b).count_ones() as i32;
         let hanging =
             (w & att_b & !att_w).count_ones() as i32 - (b & att_w & !att_b).count_ones() as i32;
-        let home = (w & Self::RANK_FIRST).count_ones() as i32
-            - (b & Self::RANK_LAST).count_ones() as i32;
+        let home =
+            (w & Self::RANK_FIRST).count_ones() as i32 - (b & Self::RANK_LAST).count_ones() as i32;
         let near_w = Self::RANK_LAST >> N | Self::RANK_LAST >> (2 * N);
         let near_b = Self::RANK_FIRST << N | Self::RANK_FIRST << (2 * N);
         let near = (w & near_w).count_ones() as i32 - (b & near_b).count_ones() as i32;
-        let score = self.simple_score()
-            + 0.15 * safe as f32
-            - 0.4 * hanging as f32
+        let score = self.simple_score() + 0.15 * safe as f32 - 0.4 * hanging as f32
             + 0.1 * home as f32
             + 0.3 * near as f32;
         Self::scaled(score, player)

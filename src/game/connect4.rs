@@ -82,7 +82,10 @@ const NEAR_CENTRE: u64 = (0b111111 << (2 * STRIDE)) | (0b111111 << (4 * STRIDE))
 #[inline]
 fn score(stones: [u64; 2], first: usize, mover: usize, drop: u64) -> f32 {
     let empty = BOARD & !(stones[0] | stones[1]);
-    let threats = [threat_cells(stones[0], empty), threat_cells(stones[1], empty)];
+    let threats = [
+        threat_cells(stones[0], empty),
+        threat_cells(stones[1], empty),
+    ];
     let mut side = [0.0f32; 2];
     for (s, t) in threats.iter().enumerate() {
         let own = if s == first { ODD_ROWS } else { !ODD_ROWS };
@@ -641,9 +644,17 @@ mod tests {
         // Three in a row on the bottom row with both ends open, the first player to move: an
         // immediate win is almost +1.
         let three = after("c c d d e g");
-        assert!(three.evaluate(Player(0)) > 0.6, "{}", three.evaluate(Player(0)));
+        assert!(
+            three.evaluate(Player(0)) > 0.6,
+            "{}",
+            three.evaluate(Player(0))
+        );
         // The second player to move against two open ends: nearly lost.
         let double = after("c a d a e");
-        assert!(double.evaluate(Player(1)) < -0.6, "{}", double.evaluate(Player(1)));
+        assert!(
+            double.evaluate(Player(1)) < -0.6,
+            "{}",
+            double.evaluate(Player(1))
+        );
     }
 }

@@ -121,7 +121,10 @@ impl Knightthrough {
         let (mut adv, mut far_w, mut far_b) = (0i32, 0i32, 0i32);
         for row in 0..8 {
             let rank = RANK_1 << (row * 8);
-            let (nw, nb) = ((w & rank).count_ones() as i32, (b & rank).count_ones() as i32);
+            let (nw, nb) = (
+                (w & rank).count_ones() as i32,
+                (b & rank).count_ones() as i32,
+            );
             adv += nw * row - nb * (7 - row);
             if nw > 0 {
                 far_w = row;
