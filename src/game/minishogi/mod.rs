@@ -1031,8 +1031,8 @@ impl Game for Minishogi {
                 * ((bb & self.by_color[0]).count_ones() as i32
                     - (bb & self.by_color[1]).count_ones() as i32);
         }
-        for kind in 0..HAND_KINDS {
-            score += HAND_VALUES[kind] * (self.hand[0][kind] as i32 - self.hand[1][kind] as i32);
+        for (kind, &value) in HAND_VALUES.iter().enumerate() {
+            score += value * (self.hand[0][kind] as i32 - self.hand[1][kind] as i32);
         }
         let v = (score as f32 / 150.0).tanh();
         if player.0 == 0 {
