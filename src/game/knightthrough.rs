@@ -117,22 +117,30 @@ impl Knightthrough {
     #[inline]
     fn score(&self) -> f32 {
         let [w, b] = self.knights;
-        let material = w.count_ones() as i32 - b.count_ones() as i32;
-        let (mut adv, mut far_w, mut far_b) = (0i32, 0i32, 0i32);
-        for row in 0..8 {
-            let rank = RANK_1 << (row * 8);
-            let (nw, nb) = (
-                (w & rank).count_ones() as i32,
-                (b & rank).count_ones() as i32,
-            );
-            adv += nw * row - nb * (7 - row);
-            if nw > 0 {
-                far_w = row;
-            }
-            if nb > 0 && far_b == 0 {
-                far_b = 7 - row;
-            }
-        }
+        let (nw, nb) = (w.count_ones() as i32, b.count_ones() as i32);
+        let material = nw - nb;
+        // Summed row indices by bit-sliced row masks (rows with bit 0, 1, 2 of the index set).
+        const ROW_BITS: [u64; 3] = [
+            0xFF00_FF00_FF00_FF00,
+            0xFFFF_0000_FFFF_0000,
+            0xFFFF_FFFF_0000_0000,
+        ];
+        let rows = |x: u64| {
+            (x & ROW_BITS[0]).count_ones() as i32
+                + 2 * (x & ROW_BITS[1]).count_ones() as i32
+                + 4 * (x & ROW_BITS[2]).count_ones() as i32
+        };
+        let adv = rows(w) - (7 * nb - rows(b));
+        let far_w = if w == 0 {
+            0
+        } else {
+            (63 - w.leading_zeros() as i32) / 8
+        };
+        let far_b = if b == 0 {
+            0
+        } else {
+            7 - b.trailing_zeros() as i32 / 8
+        };
         let near_w = RANK_1 << 40 | RANK_1 << 48;
         let near_b = RANK_1 << 8 | RANK_1 << 16;
         let near = (w & near_w).count_ones() as i32 - (b & near_b).count_ones() as i32;
@@ -581,5 +589,41 @@ mod tests {
             .map(|&m| g.format_move(m))
             .collect();
         assert_eq!(caps, ["b1c3"]);
+    }
+
+    /// The bit tricks of `score` against a square-by-square count.
+    #[test]
+    fn score_matches_a_square_by_square_count() {
+        let reference = |g: &Kt| {
+            let (mut material, mut adv, mut far_w, mut far_b, mut near) = (0, 0, 0, 0, 0);
+            for sq in 0..64 {
+                let row = sq / 8;
+                if g.knights[0] & (1 << sq) != 0 {
+                    material += 1;
+                    adv += row;
+                    far_w = far_w.max(row);
+                    near += (row == 5 || row == 6) as i32;
+                }
+                if g.knights[1] & (1 << sq) != 0 {
+                    material -= 1;
+                    adv -= 7 - row;
+                    far_b = far_b.max(7 - row);
+                    near -= (row == 1 || row == 2) as i32;
+                }
+            }
+            material as f32 + 0.1 * adv as f32 + 0.3 * (far_w - far_b) as f32 + 0.3 * near as f32
+        };
+        let mut rng = Rng::new(22);
+        let mut list = MoveList::new();
+        for _ in 0..30 {
+            let mut g = Kt::start();
+            loop {
+                assert_eq!(g.score(), reference(&g), "{}", g.to_position());
+                match g.random_move(&mut rng, &mut list) {
+                    Some(m) => g.play(m),
+                    None => break,
+                }
+            }
+        }
     }
 }
