@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use crate::game::record::Record;
 use crate::game::registry::GameVisitor;
-use crate::game::{Game, MoveList};
+use crate::game::{Game, MoveList, Player};
 use crate::rng::Rng;
 use crate::search::{Algorithm, Limits, Search, SearchParams};
 
@@ -73,6 +73,76 @@ impl GameVisitor for PlayoutBench {
     type Output = PlayoutReport;
     fn visit<G: Game>(self) -> PlayoutReport {
         random_playouts::<G>(self.playouts, self.seed)
+    }
+}
+
+/// Default number of positions the evaluation bench collects per game.
+pub const DEFAULT_EVAL_POSITIONS: usize = 20_000;
+
+/// One game's [`Game::evaluate`] timing.
+#[derive(Clone, Debug)]
+pub struct EvalReport {
+    pub game: &'static str,
+    /// Whether the game has an evaluation at all ([`Game::HAS_EVALUATION`]).
+    pub has_evaluation: bool,
+    pub calls: u64,
+    pub seconds: f64,
+}
+
+impl EvalReport {
+    pub fn nanos_per_call(&self) -> f64 {
+        self.seconds * 1e9 / self.calls.max(1) as f64
+    }
+}
+
+/// Times [`Game::evaluate`] over `positions` positions of seeded random games of `G` (every
+/// position of each game, finished ones excluded), for each player in turn, in passes until at
+/// least a million calls; the positions are collected before the clock starts.
+pub fn evaluation_speed<G: Game>(positions: usize, seed: u64) -> EvalReport {
+    let mut rng = Rng::new(seed);
+    let mut buf = MoveList::new();
+    let mut pool: Vec<G> = Vec::with_capacity(positions);
+    while pool.len() < positions.max(1) {
+        let mut pos = G::start();
+        let mut plies = 0;
+        while pool.len() < positions.max(1) && plies < G::MAX_PLIES {
+            let Some(m) = pos.random_move(&mut rng, &mut buf) else {
+                break;
+            };
+            pool.push(pos.clone());
+            pos.play(m);
+            plies += 1;
+        }
+    }
+    let passes = (1_000_000 / pool.len()).max(1);
+    let mut sum = 0.0f32;
+    let t0 = Instant::now();
+    for pass in 0..passes {
+        for (i, pos) in pool.iter().enumerate() {
+            let player = Player(((i + pass) % G::NUM_PLAYERS) as u8);
+            sum += std::hint::black_box(pos).evaluate(player);
+        }
+    }
+    let seconds = t0.elapsed().as_secs_f64();
+    std::hint::black_box(sum);
+    EvalReport {
+        game: G::INFO.name,
+        has_evaluation: G::HAS_EVALUATION,
+        calls: (passes * pool.len()) as u64,
+        seconds,
+    }
+}
+
+/// [`evaluation_speed`] as a registry visitor.
+pub struct EvalBench {
+    pub positions: usize,
+    pub seed: u64,
+}
+
+impl GameVisitor for EvalBench {
+    type Output = EvalReport;
+    fn visit<G: Game>(self) -> EvalReport {
+        evaluation_speed::<G>(self.positions, self.seed)
     }
 }
 
@@ -217,5 +287,21 @@ mod tests {
         .unwrap();
         assert_eq!(a[0].signature, b[0].signature);
         assert_eq!(a[0].iterations, 500);
+    }
+
+    #[test]
+    fn evaluation_bench_times_every_game() {
+        for info in GAMES {
+            let r = visit(
+                info.name,
+                EvalBench {
+                    positions: 50,
+                    seed: 1,
+                },
+            )
+            .unwrap();
+            assert!(r.has_evaluation, "{} has no evaluation", info.name);
+            assert!(r.calls >= 1_000_000 && r.seconds > 0.0, "{}", info.name);
+        }
     }
 }

@@ -10,8 +10,8 @@ use crate::arena::agents::RandomAgent;
 use crate::arena::search_agent::SearchAgent;
 use crate::arena::{self, output, AgentFactory, Budget, MatchConfig, SprtConfig};
 use crate::bench::{
-    default_search_engines, PlayoutBench, PlayoutReport, SearchBench, DEFAULT_PLAYOUTS,
-    DEFAULT_SEARCH_ITERATIONS, DEFAULT_SEED,
+    default_search_engines, EvalBench, EvalReport, PlayoutBench, PlayoutReport, SearchBench,
+    DEFAULT_EVAL_POSITIONS, DEFAULT_PLAYOUTS, DEFAULT_SEARCH_ITERATIONS, DEFAULT_SEED,
 };
 use crate::game::perft::{divide, perft};
 use crate::game::registry::{self, GameVisitor, GAMES};
@@ -30,7 +30,8 @@ USAGE:
     gpn perft <game> <depth> [--position <string>] [--moves <m1> <m2> ...]
                                             count move sequences (one line per root move)
     gpn bench [--game <game>] [--playouts <n>] [--iterations <n>] [--seed <s>] [--rounds <k>]
-              [--engine <spec> ...]         random-playout and search speed, and a signature
+              [--engine <spec> ...] [--eval] random-playout and search speed, and a signature;
+                                            --eval adds the evaluation's ns per call
     gpn show <game> [--position <string>] [--moves <m1> ...]
                                             print a position: diagram, string, legal moves
     gpn match <game> --engine1 <agent> --engine2 <agent> [--games <n>]
@@ -312,6 +313,7 @@ fn run_bench(args: &[String]) -> Result<(), CliError> {
     let mut iterations = DEFAULT_SEARCH_ITERATIONS;
     let mut rounds = 1u32;
     let mut engines: Vec<(String, SearchParams)> = Vec::new();
+    let mut eval = false;
     let mut it = args.iter();
     while let Some(flag) = it.next() {
         let mut value = |name: &str| {
@@ -321,6 +323,7 @@ fn run_bench(args: &[String]) -> Result<(), CliError> {
         };
         match flag.as_str() {
             "--game" => game = Some(value("--game")?),
+            "--eval" => eval = true,
             "--playouts" => {
                 let v = value("--playouts")?;
                 playouts = v
@@ -378,6 +381,27 @@ fn run_bench(args: &[String]) -> Result<(), CliError> {
             report.plies
         );
         signature += report.plies;
+    }
+    if eval {
+        for &name in &names {
+            let report: EvalReport = registry::visit(
+                name,
+                EvalBench {
+                    positions: DEFAULT_EVAL_POSITIONS,
+                    seed,
+                },
+            )?;
+            println!(
+                "{:<16} evaluate: {:.1} ns/call{}",
+                report.game,
+                report.nanos_per_call(),
+                if report.has_evaluation {
+                    ""
+                } else {
+                    " (no evaluation)"
+                }
+            );
+        }
     }
     if iterations > 0 {
         signature += search_bench(&names, &engines, iterations, seed, rounds)?;

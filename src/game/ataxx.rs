@@ -677,6 +677,30 @@ impl Game for Ataxx {
             _ => self.format_move(m),
         }
     }
+
+    const HAS_EVALUATION: bool = true;
+
+    /// The piece difference, through tanh into (-1, 1), less a little for pieces next to empty
+    /// squares (a clone next to them turns them).
+    #[inline]
+    fn evaluate(&self, player: Player) -> f32 {
+        let [x, o] = self.pieces;
+        let exposed = dilate(self.empty());
+        let material = popcount(x) as i32 - popcount(o) as i32;
+        let open = popcount(x & exposed) as i32 - popcount(o & exposed) as i32;
+        let v = ((material as f32 - 0.1 * open as f32) / 8.0).tanh();
+        if player.0 == 0 {
+            v
+        } else {
+            -v
+        }
+    }
+
+    /// A move that turns enemy pieces (its destination touches one).
+    #[inline]
+    fn is_capture(&self, m: Move) -> bool {
+        m != PASS && NEIGHBOURS[(m.0 & 63) as usize] & self.opp() != 0
+    }
 }
 
 #[cfg(test)]
@@ -961,5 +985,64 @@ mod tests {
         assert_eq!(a.hash(), b.hash());
         assert_ne!(a.hash(), c.hash());
         assert_ne!(a.hash(), pos("x5o/7/7/3-3/7/7/o5x x 0 1").hash());
+    }
+
+    fn ataxx_mirror(text: &str) -> String {
+        let mut fields = text.split_whitespace();
+        let board: Vec<String> = fields
+            .next()
+            .unwrap()
+            .split('/')
+            .rev()
+            .map(|row| {
+                row.chars()
+                    .map(|c| match c {
+                        'x' => 'o',
+                        'o' => 'x',
+                        c => c,
+                    })
+                    .collect()
+            })
+            .collect();
+        let side = if fields.next() == Some("x") { "o" } else { "x" };
+        let rest: Vec<&str> = fields.collect();
+        format!("{} {side} {}", board.join("/"), rest.join(" "))
+    }
+
+    #[test]
+    fn evaluation_invariants_hold() {
+        crate::game::check::evaluation_invariants(&Ataxx::start(), 60, 61);
+        assert_eq!(Ataxx::start().evaluate(Player(0)), 0.0);
+    }
+
+    #[test]
+    fn evaluation_is_colour_symmetric() {
+        for text in ["x5o/1x5/7/3-3/7/7/o5x o 3 5", "xxx3o/xo5/7/7/7/7/o5x x 0 1"] {
+            crate::game::check::assert_mirrored_evaluation::<Ataxx>(text, &ataxx_mirror(text));
+        }
+    }
+
+    #[test]
+    fn more_pieces_evaluate_higher() {
+        use crate::game::check::evaluation_of;
+        let v = evaluation_of::<Ataxx>("xxx3o/xo5/7/7/7/7/o5x x 0 1", Player(0));
+        assert!(v > 0.2, "{v}");
+        assert!(evaluation_of::<Ataxx>("xxx3o/xo5/7/7/7/7/o5x x 0 1", Player(1)) < -0.2);
+    }
+
+    #[test]
+    fn captures_are_flagged() {
+        let p = pos("x5o/7/7/7/7/7/o5x x 0 1");
+        let mut list = MoveList::new();
+        p.legal_moves(&mut list);
+        assert!(list.iter().all(|&m| !p.is_capture(m)));
+        let p = pos("xo5/7/7/7/7/7/7 x 0 1");
+        p.legal_moves(&mut list);
+        let caps = list.iter().filter(|&&m| p.is_capture(m)).count();
+        // Every clone or jump landing next to the o on b7: a6, b6, c6, c7 and jumps to c5?
+        // (c5 is two away from b7: not adjacent.) Jumps to c6 and c7... are adjacent.
+        assert!(caps >= 3, "{caps}");
+        assert!(p.is_capture(p.parse_move("b6").unwrap()));
+        assert!(!p.is_capture(p.parse_move("a7a5").unwrap()));
     }
 }

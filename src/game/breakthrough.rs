@@ -43,6 +43,23 @@ impl<const N: usize> Breakthrough<N> {
     const RANK_FIRST: u64 = (1u64 << N) - 1;
     const RANK_LAST: u64 = Self::RANK_FIRST << (N * (N - 1));
 
+    /// `ROW_BITS[k]`: the squares of the rows whose index has bit `k` set.
+    const ROW_BITS: [u64; 3] = {
+        let mut m = [0u64; 3];
+        let mut row = 0;
+        while row < N {
+            let mut k = 0;
+            while k < 3 {
+                if row >> k & 1 == 1 {
+                    m[k] |= Self::RANK_FIRST << (row * N);
+                }
+                k += 1;
+            }
+            row += 1;
+        }
+        m
+    };
+
     const fn file_mask(col: usize) -> u64 {
         let mut mask = 0u64;
         let mut row = 0;
@@ -143,6 +160,66 @@ impl<const N: usize> Breakthrough<N> {
             return None;
         }
         Some(((rank - 1) * N + (file - b'a') as usize, used))
+    }
+
+    /// Player 0's side of the simple evaluation (Lorentz & Horey's shape): material, the summed
+    /// row advancement of every pawn and the furthest-advanced pawn, each side from its own home.
+    #[inline]
+    fn simple_score(&self) -> f32 {
+        let [w, b] = self.pawns;
+        let (nw, nb) = (w.count_ones() as i32, b.count_ones() as i32);
+        // Summed row indices by bit-sliced row masks: three popcounts instead of one per row.
+        let rows = |x: u64| {
+            (x & Self::ROW_BITS[0]).count_ones() as i32
+                + 2 * (x & Self::ROW_BITS[1]).count_ones() as i32
+                + 4 * (x & Self::ROW_BITS[2]).count_ones() as i32
+        };
+        let adv = rows(w) - ((N as i32 - 1) * nb - rows(b));
+        let far_w = if w == 0 {
+            0
+        } else {
+            (63 - w.leading_zeros() as i32) / N as i32
+        };
+        let far_b = if b == 0 {
+            0
+        } else {
+            N as i32 - 1 - b.trailing_zeros() as i32 / N as i32
+        };
+        (nw - nb) as f32 + 0.1 * adv as f32 + 0.3 * (far_w - far_b) as f32
+    }
+
+    /// The simple score mapped into (-1, 1) for `player`.
+    #[inline]
+    fn scaled(score: f32, player: Player) -> f32 {
+        let v = (score / 6.0).tanh();
+        if player.0 == 0 {
+            v
+        } else {
+            -v
+        }
+    }
+
+    /// A richer piece-square evaluation for `player`: the simple terms, plus safe pawns (defended
+    /// by an own pawn diagonally behind), attacked undefended pawns, the home-row defence (pawns
+    /// still on the home rank guard against break-ins) and a bonus for pawns on the two ranks
+    /// before the goal; zero-sum and colour-symmetric like [`Game::evaluate`].
+    pub fn evaluate_piece_square(&self, player: Player) -> f32 {
+        let [w, b] = self.pawns;
+        // Squares each side's pawns attack (diagonally forward).
+        let att_w = ((w & !Self::FILE_FIRST) << (N - 1)) | ((w & !Self::FILE_LAST) << (N + 1));
+        let att_b = ((b & !Self::FILE_FIRST) >> (N + 1)) | ((b & !Self::FILE_LAST) >> (N - 1));
+        let safe = (w & att_w).count_ones() as i32 - (b & att_b).count_ones() as i32;
+        let hanging =
+            (w & att_b & !att_w).count_ones() as i32 - (b & att_w & !att_b).count_ones() as i32;
+        let home =
+            (w & Self::RANK_FIRST).count_ones() as i32 - (b & Self::RANK_LAST).count_ones() as i32;
+        let near_w = Self::RANK_LAST >> N | Self::RANK_LAST >> (2 * N);
+        let near_b = Self::RANK_FIRST << N | Self::RANK_FIRST << (2 * N);
+        let near = (w & near_w).count_ones() as i32 - (b & near_b).count_ones() as i32;
+        let score = self.simple_score() + 0.15 * safe as f32 - 0.4 * hanging as f32
+            + 0.1 * home as f32
+            + 0.3 * near as f32;
+        Self::scaled(score, player)
     }
 }
 
@@ -387,6 +464,21 @@ impl<const N: usize> Game for Breakthrough<N> {
         }
         None
     }
+
+    const HAS_EVALUATION: bool = true;
+
+    /// The simple evaluation (see `simple_score`); [`Breakthrough::evaluate_piece_square`] is
+    /// the richer one.
+    #[inline]
+    fn evaluate(&self, player: Player) -> f32 {
+        Self::scaled(self.simple_score(), player)
+    }
+
+    #[inline]
+    fn is_capture(&self, m: Move) -> bool {
+        let (_, to) = unpack(m);
+        self.pawns[1 - self.to_move as usize] & (1 << to) != 0
+    }
 }
 
 #[cfg(test)]
@@ -524,5 +616,124 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn evaluation_invariants_hold() {
+        use crate::game::check::{check_evaluation, evaluation_invariants};
+        evaluation_invariants(&Bt8::start(), 100, 11);
+        evaluation_invariants(&Breakthrough::<7>::start(), 50, 12);
+        evaluation_invariants(&Breakthrough::<6>::start(), 50, 13);
+        // The piece-square variant keeps the same invariants.
+        let mut rng = Rng::new(14);
+        let mut list = MoveList::new();
+        let mut g = Bt8::start();
+        while let Some(m) = g.random_move(&mut rng, &mut list) {
+            check_evaluation(&g);
+            let v = g.evaluate_piece_square(Player(0));
+            assert!(v.is_finite() && v.abs() <= 1.0);
+            assert_eq!(v, -g.evaluate_piece_square(Player(1)));
+            g.play(m);
+        }
+        assert_eq!(Bt8::start().evaluate(Player(0)), 0.0);
+    }
+
+    #[test]
+    fn evaluation_is_colour_symmetric() {
+        use crate::game::check::{assert_mirrored_evaluation, flip_fen};
+        for pos in [
+            "pppppppp/ppp1pppp/8/3P4/8/8/PP1PPPPP/PPPPPPPP b",
+            "8/2p5/8/1P6/8/P7/8/8 w",
+            "pppppp/pppp2/6/2P3/6/PPPPP1 w",
+        ] {
+            let mirrored = flip_fen(pos, ("w", "b"));
+            if pos.len() > 30 && pos.starts_with("pppppppp") {
+                assert_mirrored_evaluation::<Bt8>(pos, &mirrored);
+                let (a, b) = (
+                    Bt8::parse_position(pos).unwrap(),
+                    Bt8::parse_position(&mirrored).unwrap(),
+                );
+                assert_eq!(
+                    a.evaluate_piece_square(Player(0)),
+                    -b.evaluate_piece_square(Player(0))
+                );
+            } else if pos.starts_with("8/") {
+                assert_mirrored_evaluation::<Bt8>(pos, &mirrored);
+            } else {
+                assert_mirrored_evaluation::<Breakthrough<6>>(pos, &mirrored);
+            }
+        }
+    }
+
+    #[test]
+    fn material_and_advancement_evaluate_higher() {
+        use crate::game::check::evaluation_of;
+        // White has an extra pawn.
+        let up = evaluation_of::<Bt8>("pppppppp/ppppppp1/8/8/8/8/PPPPPPPP/PPPPPPPP b", Player(0));
+        assert!(up > 0.05, "{up}");
+        // Equal material, white's pawn is further advanced.
+        let far = "pppppppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPPPPP w";
+        let near = "pppppppp/pppppppp/8/8/8/P7/1PPPPPPP/PPPPPPPP b";
+        let v0 = evaluation_of::<Bt8>(far, Player(0));
+        let v1 = evaluation_of::<Bt8>(near, Player(0));
+        assert!(v1 > v0, "{v1} <= {v0}");
+        // A defended pawn in front is better than a hanging one in the richer evaluation.
+        let hanging = Bt8::parse_position("8/8/8/3p4/4P3/8/8/8 w").unwrap();
+        let defended = Bt8::parse_position("8/8/8/3p4/4P3/3P4/8/8 w").unwrap();
+        assert!(
+            defended.evaluate_piece_square(Player(0)) > hanging.evaluate_piece_square(Player(0))
+        );
+    }
+
+    #[test]
+    fn captures_are_flagged() {
+        let g = Bt8::parse_position("8/8/8/8/3p4/4P3/8/8 w").unwrap();
+        let mut list = MoveList::new();
+        g.legal_moves(&mut list);
+        let caps: Vec<String> = list
+            .iter()
+            .filter(|&&m| g.is_capture(m))
+            .map(|&m| g.format_move(m))
+            .collect();
+        assert_eq!(caps, ["e3d4"]);
+    }
+
+    /// The bit tricks of `simple_score` against a square-by-square count.
+    #[test]
+    fn simple_score_matches_a_square_by_square_count() {
+        fn reference<const N: usize>(g: &Breakthrough<N>) -> f32 {
+            let (mut material, mut adv, mut far_w, mut far_b) = (0i32, 0i32, 0i32, 0i32);
+            for sq in 0..N * N {
+                let row = (sq / N) as i32;
+                if g.pawns[0] & (1 << sq) != 0 {
+                    material += 1;
+                    adv += row;
+                    far_w = far_w.max(row);
+                }
+                if g.pawns[1] & (1 << sq) != 0 {
+                    material -= 1;
+                    adv -= N as i32 - 1 - row;
+                    far_b = far_b.max(N as i32 - 1 - row);
+                }
+            }
+            material as f32 + 0.1 * adv as f32 + 0.3 * (far_w - far_b) as f32
+        }
+        fn check<const N: usize>(seed: u64) {
+            let mut rng = Rng::new(seed);
+            let mut list = MoveList::new();
+            for _ in 0..20 {
+                let mut g = Breakthrough::<N>::start();
+                loop {
+                    assert_eq!(g.simple_score(), reference(&g), "{}", g.to_position());
+                    match g.random_move(&mut rng, &mut list) {
+                        Some(m) => g.play(m),
+                        None => break,
+                    }
+                }
+            }
+        }
+        check::<8>(15);
+        check::<7>(16);
+        check::<6>(17);
     }
 }

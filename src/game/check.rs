@@ -185,3 +185,117 @@ fn check_dialects<G: Game>(pos: &G, list: &mut MoveList) {
         }
     }
 }
+
+/// Plays `games` uniformly random games from `start` and checks [`Game::evaluate`] at every
+/// position on the way (finished ones included): finite, inside [-1, 1], and zero-sum in two-player
+/// games (`evaluate(Player(0)) == -evaluate(Player(1))`). Returns the number of positions checked.
+pub fn evaluation_invariants<G: Game>(start: &G, games: usize, seed: u64) -> u64 {
+    let mut rng = Rng::new(seed);
+    let mut list = MoveList::new();
+    let mut checked = 0u64;
+    for _ in 0..games {
+        let mut pos = start.clone();
+        let mut plies = 0u32;
+        loop {
+            check_evaluation(&pos);
+            checked += 1;
+            if plies >= G::MAX_PLIES {
+                break;
+            }
+            match pos.random_move(&mut rng, &mut list) {
+                Some(m) => pos.play(m),
+                None => break,
+            }
+            plies += 1;
+        }
+    }
+    checked
+}
+
+/// [`evaluation_invariants`]' checks of one position.
+pub fn check_evaluation<G: Game>(pos: &G) {
+    let text = pos.to_position();
+    let mut sum = 0.0f32;
+    for p in 0..G::NUM_PLAYERS {
+        let v = pos.evaluate(Player(p as u8));
+        assert!(v.is_finite(), "evaluation {v} is not finite in {text}");
+        assert!(
+            (-1.0..=1.0).contains(&v),
+            "evaluation {v} is outside [-1, 1] in {text}"
+        );
+        sum += v;
+    }
+    if G::NUM_PLAYERS == 2 {
+        assert_eq!(
+            pos.evaluate(Player(0)),
+            -pos.evaluate(Player(1)),
+            "evaluation is not zero-sum in {text}"
+        );
+    }
+    assert!(sum.abs() < 1e-4, "evaluations sum to {sum} in {text}");
+}
+
+/// Asserts that two positions, each the colour-swapped mirror of the other, evaluate to
+/// negations of each other (within 1e-6), and that the evaluation is not trivially zero there.
+pub fn assert_mirrored_evaluation<G: Game>(pos: &str, mirrored: &str) {
+    let a = G::parse_position(pos).unwrap_or_else(|e| panic!("{pos}: {e}"));
+    let b = G::parse_position(mirrored).unwrap_or_else(|e| panic!("{mirrored}: {e}"));
+    for p in [Player(0), Player(1)] {
+        let (va, vb) = (a.evaluate(p), b.evaluate(p));
+        assert!(
+            (va + vb).abs() < 1e-6,
+            "{pos} evaluates {va} for {p:?}, its mirror {mirrored} {vb}: not negations"
+        );
+    }
+    assert!(
+        a.evaluate(Player(0)) != 0.0,
+        "{pos} evaluates exactly 0: pick a position that tests something"
+    );
+}
+
+/// The evaluation of a position string for `player`.
+pub fn evaluation_of<G: Game>(pos: &str, player: Player) -> f32 {
+    G::parse_position(pos)
+        .unwrap_or_else(|e| panic!("{pos}: {e}"))
+        .evaluate(player)
+}
+
+/// The colour-swapped mirror of a FEN-like `<rows top to bottom> <side> [rest]` string: rows in
+/// reverse order, letter case swapped, the side field's two letters `a`/`b` exchanged (for
+/// example `w`/`b` or `x`/`o`); further fields are kept. For symmetry tests of games whose
+/// board is symmetric under a flip of the ranks.
+pub fn flip_fen(text: &str, sides: (&str, &str)) -> String {
+    let mut fields = text.split_whitespace();
+    let board = fields.next().unwrap_or("");
+    let rows: Vec<String> = board
+        .split('/')
+        .rev()
+        .map(|row| {
+            row.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let mut out = rows.join("/");
+    if let Some(side) = fields.next() {
+        out.push(' ');
+        out.push_str(if side == sides.0 {
+            sides.1
+        } else if side == sides.1 {
+            sides.0
+        } else {
+            side
+        });
+    }
+    for f in fields {
+        out.push(' ');
+        out.push_str(f);
+    }
+    out
+}

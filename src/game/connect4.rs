@@ -51,6 +51,57 @@ fn has_four(b: u64) -> bool {
     false
 }
 
+/// The empty cells that would complete four in a row for the stones `b` (Pons' bitboard
+/// formula): each is a threat of that side.
+#[inline]
+fn threat_cells(b: u64, empty: u64) -> u64 {
+    // Vertical: three below.
+    let mut r = (b << 1) & (b << 2) & (b << 3);
+    for shift in [STRIDE, STRIDE - 1, STRIDE + 1] {
+        let p = (b << shift) & (b << (2 * shift));
+        r |= p & (b << (3 * shift));
+        r |= p & (b >> shift);
+        let p = (b >> shift) & (b >> (2 * shift));
+        r |= p & (b << shift);
+        r |= p & (b >> (3 * shift));
+    }
+    r & empty
+}
+
+/// Cells of odd rows (1, 3, 5 counting from 1 at the bottom: indices 0, 2, 4).
+const ODD_ROWS: u64 = BOTTOM * 0b010101;
+/// The centre column and its two neighbours.
+const CENTRE: u64 = 0b111111 << (3 * STRIDE);
+const NEAR_CENTRE: u64 = (0b111111 << (2 * STRIDE)) | (0b111111 << (4 * STRIDE));
+
+/// The evaluation score of `stones[0]` against `stones[1]` when `first` (0 or 1) is the side that
+/// moved first (it owns the odd-row threats by the zugzwang rule) and `mover` is to move, with the
+/// cells `drop` playable now. Threats on the owner's parity count fully, the others half; the
+/// mover's playable threat is a win next move, and two playable threats of the other side cannot
+/// both be blocked; centre stones get a small bonus.
+#[inline]
+fn score(stones: [u64; 2], first: usize, mover: usize, drop: u64) -> f32 {
+    let empty = BOARD & !(stones[0] | stones[1]);
+    let threats = [
+        threat_cells(stones[0], empty),
+        threat_cells(stones[1], empty),
+    ];
+    let mut side = [0.0f32; 2];
+    for (s, t) in threats.iter().enumerate() {
+        let own = if s == first { ODD_ROWS } else { !ODD_ROWS };
+        side[s] = (t & own).count_ones() as f32 + 0.5 * (t & !own).count_ones() as f32;
+        side[s] += 0.15 * (stones[s] & CENTRE).count_ones() as f32
+            + 0.05 * (stones[s] & NEAR_CENTRE).count_ones() as f32;
+    }
+    let other = 1 - mover;
+    if threats[mover] & drop != 0 {
+        side[mover] += 4.0;
+    } else if (threats[other] & drop).count_ones() >= 2 {
+        side[other] += 4.0;
+    }
+    side[0] - side[1]
+}
+
 impl ConnectFour {
     #[inline]
     fn occupied(&self) -> u64 {
@@ -364,6 +415,21 @@ impl Game for ConnectFour {
     }
     // Reading needs no override: `parse_move` takes `D1`, `d1`, `P@d1` and a bare column in any
     // case, in every dialect.
+
+    const HAS_EVALUATION: bool = true;
+
+    /// Threats with the odd/even rule, immediate wins and centre control (see `score`), through
+    /// tanh into (-1, 1).
+    #[inline]
+    fn evaluate(&self, player: Player) -> f32 {
+        let mover = (self.count & 1) as usize;
+        let v = (score(self.stones, 0, mover, self.drop_cells()) / 5.0).tanh();
+        if player.0 == 0 {
+            v
+        } else {
+            -v
+        }
+    }
 }
 
 #[cfg(test)]
@@ -504,5 +570,91 @@ mod tests {
     fn perft_small_depths() {
         assert_eq!(perft(&ConnectFour::start(), 4), 2401);
         assert_eq!(perft(&ConnectFour::start(), 6), 117649);
+    }
+
+    #[test]
+    fn evaluation_invariants_hold() {
+        crate::game::check::evaluation_invariants(&ConnectFour::start(), 300, 31);
+        assert_eq!(ConnectFour::start().evaluate(Player(0)), 0.0);
+    }
+
+    /// A colour-swapped Connect Four position is not a position (the side to move follows from
+    /// the stone counts), so the colour symmetry is checked on the scoring function with the
+    /// roles exchanged, and the left-right mirror through position strings.
+    #[test]
+    fn evaluation_is_colour_and_mirror_symmetric() {
+        let g = after("d d c e c b a");
+        let [a, b] = g.stones;
+        let mover = (g.count & 1) as usize;
+        let drop = g.drop_cells();
+        let v = score([a, b], 0, mover, drop);
+        assert!(v != 0.0);
+        assert_eq!(score([b, a], 1, 1 - mover, drop), -v);
+        let pos = g.to_position();
+        let mirrored: Vec<String> = pos
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .split('/')
+            .map(|row| {
+                let mut cells = String::new();
+                for c in row.chars() {
+                    match c.to_digit(10) {
+                        Some(d) => cells.extend(std::iter::repeat('.').take(d as usize)),
+                        None => cells.push(c),
+                    }
+                }
+                cells.chars().rev().collect::<String>()
+            })
+            .collect();
+        let text = mirrored
+            .iter()
+            .map(|row| {
+                let mut out = String::new();
+                let mut run = 0;
+                for c in row.chars() {
+                    if c == '.' {
+                        run += 1;
+                    } else {
+                        if run > 0 {
+                            out += &run.to_string();
+                            run = 0;
+                        }
+                        out.push(c);
+                    }
+                }
+                if run > 0 {
+                    out += &run.to_string();
+                }
+                out
+            })
+            .collect::<Vec<_>>()
+            .join("/");
+        let side = pos.split_whitespace().nth(1).unwrap();
+        let m = ConnectFour::parse_position(&format!("{text} {side}")).unwrap();
+        assert_eq!(m.evaluate(Player(0)), g.evaluate(Player(0)));
+    }
+
+    #[test]
+    fn threats_and_centre_evaluate_higher() {
+        // The first player holds the centre, the second the edge.
+        let centre = after("d a");
+        assert!(centre.evaluate(Player(0)) > 0.0);
+        assert!(centre.evaluate(Player(1)) < 0.0);
+        // Three in a row on the bottom row with both ends open, the first player to move: an
+        // immediate win is almost +1.
+        let three = after("c c d d e g");
+        assert!(
+            three.evaluate(Player(0)) > 0.6,
+            "{}",
+            three.evaluate(Player(0))
+        );
+        // The second player to move against two open ends: nearly lost.
+        let double = after("c a d a e");
+        assert!(
+            double.evaluate(Player(1)) < -0.6,
+            "{}",
+            double.evaluate(Player(1))
+        );
     }
 }

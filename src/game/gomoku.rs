@@ -93,6 +93,111 @@ fn read_rank(digits: &str) -> Option<usize> {
     (1..=SIZE).contains(&rank).then(|| rank - 1)
 }
 
+type Bits = [u64; 4];
+
+/// `a` shifted towards lower indices by `k` (< 128) points.
+#[inline(always)]
+fn shift_down(a: &Bits, k: usize) -> Bits {
+    let (w, b) = (k / 64, k % 64);
+    let mut out = [0u64; 4];
+    for (i, o) in out.iter_mut().enumerate() {
+        let lo = if i + w < 4 { a[i + w] } else { 0 };
+        let hi = if i + w + 1 < 4 { a[i + w + 1] } else { 0 };
+        *o = if b == 0 {
+            lo
+        } else {
+            (lo >> b) | (hi << (64 - b))
+        };
+    }
+    out
+}
+
+/// Line steps as (row, column) of the four directions, in [`DIRECTIONS`] order.
+const STEPS: [(i32, i32); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+
+/// Points where a five-point window in each direction starts and stays on the board.
+const WINDOW_STARTS: [Bits; 4] = {
+    let mut out = [[0u64; 4]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let (dr, dc) = STEPS[d];
+        let mut p = 0;
+        while p < 256 {
+            let (r, c) = ((p / STRIDE) as i32, (p % STRIDE) as i32);
+            let (er, ec) = (r + 4 * dr, c + 4 * dc);
+            let size = SIZE as i32;
+            if r < size && c < size && er >= 0 && er < size && ec >= 0 && ec < size {
+                out[d][p / 64] |= 1 << (p % 64);
+            }
+            p += 1;
+        }
+        d += 1;
+    }
+    out
+};
+
+/// Player 0's pattern score minus player 1's, over every five-point window of every line that
+/// holds stones of one side only: 2 stones (a two) count 1, 3 (a three: open when the window
+/// is free) 8, 4 (a four: one move from five) 60. The side to move's patterns count 1.5 times
+/// (it plays first), and a four of the mover is a win next move (+400).
+#[inline]
+fn pattern_score(stones: &[Bits; 2], mover: usize) -> f32 {
+    let mut counts = [[0u32; 3]; 2];
+    for (d, &step) in DIRECTIONS.iter().enumerate() {
+        let step = step as usize;
+        let mut shifted = [[[0u64; 4]; 5]; 2];
+        for side in 0..2 {
+            for (i, s) in shifted[side].iter_mut().enumerate() {
+                *s = shift_down(&stones[side], i * step);
+            }
+        }
+        for w in 0..4 {
+            let starts = WINDOW_STARTS[d][w];
+            if starts == 0 {
+                continue;
+            }
+            for side in 0..2 {
+                let x = &shifted[side];
+                let y = &shifted[1 - side];
+                let blocked = y[0][w] | y[1][w] | y[2][w] | y[3][w] | y[4][w];
+                let clean = starts & !blocked;
+                // Bit-sliced sum of the five inputs: ones + 2 twos + 4 fours.
+                let (a, b, c, e, f) = (x[0][w], x[1][w], x[2][w], x[3][w], x[4][w]);
+                let s1 = a ^ b;
+                let mut twos = a & b;
+                let s2 = s1 ^ c;
+                twos |= s1 & c;
+                let s3 = s2 ^ e;
+                let c3 = s2 & e;
+                let mut fours = twos & c3;
+                twos ^= c3;
+                let ones = s3 ^ f;
+                let c4 = s3 & f;
+                fours |= twos & c4;
+                twos ^= c4;
+                let n4 = clean & fours & !twos & !ones;
+                let n3 = clean & !fours & twos & ones;
+                let n2 = clean & !fours & twos & !ones;
+                counts[side][0] += n2.count_ones();
+                counts[side][1] += n3.count_ones();
+                counts[side][2] += n4.count_ones();
+            }
+        }
+    }
+    let mut score = [0.0f32; 2];
+    for side in 0..2 {
+        let [n2, n3, n4] = counts[side];
+        score[side] = n2 as f32 + 8.0 * n3 as f32 + 60.0 * n4 as f32;
+        if side == mover {
+            score[side] *= 1.5;
+            if n4 > 0 {
+                score[side] += 400.0;
+            }
+        }
+    }
+    score[0] - score[1]
+}
+
 impl<const EXACT: bool> Gomoku<EXACT> {
     const INFO_RULE: GameInfo = if EXACT {
         GameInfo {
@@ -472,6 +577,19 @@ impl<const EXACT: bool> Game for Gomoku<EXACT> {
         let idx = Self::read_gtp(text)?;
         self.drop_on(text, idx)
     }
+
+    const HAS_EVALUATION: bool = true;
+
+    /// Line patterns from five-point windows (see `pattern_score`), through tanh into (-1, 1).
+    #[inline]
+    fn evaluate(&self, player: Player) -> f32 {
+        let v = (pattern_score(&self.stones, (self.count & 1) as usize) / 40.0).tanh();
+        if player.0 == 0 {
+            v
+        } else {
+            -v
+        }
+    }
 }
 
 #[cfg(test)]
@@ -780,5 +898,53 @@ mod tests {
         assert_eq!(perft(&Exact::start(), 1), 225);
         assert_eq!(perft(&Exact::start(), 2), 50400);
         assert_eq!(perft(&Free::start(), 2), 50400);
+    }
+
+    #[test]
+    fn evaluation_invariants_hold() {
+        crate::game::check::evaluation_invariants(&Exact::start(), 20, 111);
+        crate::game::check::evaluation_invariants(&Free::start(), 20, 112);
+        assert_eq!(Exact::start().evaluate(Player(0)), 0.0);
+    }
+
+    /// The colour-swapped twin of a Gomoku position is not a position (the side to move follows
+    /// from the stone counts): the colour symmetry is checked on the scoring function with the
+    /// roles exchanged, and the board's reflection through position strings.
+    #[test]
+    fn evaluation_is_colour_and_mirror_symmetric() {
+        let g: Exact = after("h8 h9 i8 j10 g8 a1 i9");
+        let [a, b] = g.stones;
+        let mover = (g.count & 1) as usize;
+        let v = pattern_score(&[a, b], mover);
+        assert!(v != 0.0);
+        assert_eq!(pattern_score(&[b, a], 1 - mover), -v);
+        let text = g.to_position();
+        let mut fields = text.split_whitespace();
+        let rows: Vec<&str> = fields.next().unwrap().split('/').rev().collect();
+        let flipped = format!("{} {}", rows.join("/"), fields.next().unwrap());
+        let f = Exact::parse_position(&flipped).unwrap();
+        assert!((f.evaluate(Player(0)) - g.evaluate(Player(0))).abs() < 1e-6);
+    }
+
+    #[test]
+    fn patterns_evaluate_higher() {
+        // Black (first) has an open three, white two scattered stones; white to move.
+        let three: Exact = after("h8 a1 i8 o15 j8");
+        assert!(
+            three.evaluate(Player(0)) > 0.1,
+            "{}",
+            three.evaluate(Player(0))
+        );
+        // A four for the side to move is nearly a win.
+        let four: Exact = after("h8 a1 i8 o15 j8 a15 k8");
+        assert!(
+            four.evaluate(Player(1)) < -0.5,
+            "{}",
+            four.evaluate(Player(1))
+        );
+        // The same stones count more for the side to move.
+        let g: Exact = after("h8 h9 i8 j10");
+        let [a, b] = g.stones;
+        assert!(pattern_score(&[a, b], 0) > pattern_score(&[a, b], 1));
     }
 }

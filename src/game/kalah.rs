@@ -391,6 +391,37 @@ impl Game for Kalah {
     fn progress(&self) -> u32 {
         self.store(0) as u32 + self.store(1) as u32
     }
+
+    const HAS_EVALUATION: bool = true;
+
+    /// The store difference over all the seeds (the implicit-minimax paper's evaluation): a
+    /// store cannot hold every seed while the game goes on, so the value stays inside (-1, 1).
+    #[inline]
+    fn evaluate(&self, player: Player) -> f32 {
+        let diff = self.store(0) as i32 - self.store(1) as i32;
+        let v = diff as f32 / TOTAL_SEEDS as f32;
+        if player.0 == 0 {
+            v
+        } else {
+            -v
+        }
+    }
+
+    /// A capture: the last seed lands in an empty own pit across from a non-empty one.
+    #[inline]
+    fn is_capture(&self, m: Move) -> bool {
+        let origin = m.0 as usize & 15;
+        let seeds = self.cell(origin) as usize;
+        let last = LAST[origin][seeds & 63];
+        if last & OWN_PIT == 0 {
+            return false;
+        }
+        let after = Kalah {
+            state: self.state.wrapping_add(SOW[origin][seeds & 63]),
+        };
+        let place = (last & PLACE_MASK) as usize;
+        after.cell(place) == 1 && after.cell(2 * ROW - place) != 0
+    }
 }
 
 #[cfg(test)]
@@ -568,5 +599,49 @@ mod tests {
             over.parse_move("F"),
             Err(GameError::IllegalMove { .. })
         ));
+    }
+
+    #[test]
+    fn evaluation_invariants_hold() {
+        crate::game::check::evaluation_invariants(&Kalah::start(), 300, 41);
+        assert_eq!(Kalah::start().evaluate(Player(0)), 0.0);
+    }
+
+    #[test]
+    fn evaluation_is_colour_symmetric() {
+        // The mirror: each row becomes the other's (read in reverse, as the diagram shows the
+        // north row right to left), the stores and the side to move swap.
+        crate::game::check::assert_mirrored_evaluation::<Kalah>(
+            "0,1,2,3,4,5/6,5,4,3,2,1 8 4 S",
+            "1,2,3,4,5,6/5,4,3,2,1,0 4 8 N",
+        );
+    }
+
+    #[test]
+    fn the_bigger_store_evaluates_higher() {
+        use crate::game::check::evaluation_of;
+        let v = evaluation_of::<Kalah>("0,1,2,3,4,5/6,5,4,3,2,1 8 4 S", Player(0));
+        assert_eq!(v, 4.0 / 48.0);
+        assert_eq!(
+            evaluation_of::<Kalah>("0,1,2,3,4,5/6,5,4,3,2,1 8 4 S", Player(1)),
+            -v
+        );
+    }
+
+    #[test]
+    fn captures_are_flagged() {
+        // South's pit A holds one seed, B is empty and across from north's b: A captures.
+        let g = Kalah::parse_position("4,4,4,4,4,4/1,0,4,4,4,4 0 7 S").unwrap();
+        let mut list = MoveList::new();
+        g.legal_moves(&mut list);
+        let caps: Vec<String> = list
+            .iter()
+            .filter(|&&m| g.is_capture(m))
+            .map(|&m| g.format_move(m))
+            .collect();
+        assert_eq!(caps.len(), 1, "{caps:?}");
+        let mut after = g.clone();
+        after.play(list.iter().copied().find(|&m| g.is_capture(m)).unwrap());
+        assert!(after.store(0) > 1);
     }
 }

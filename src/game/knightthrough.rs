@@ -110,6 +110,42 @@ impl Knightthrough {
             None
         }
     }
+
+    /// Player 0's evaluation score: material, summed row advancement (from each side's own home
+    /// rank), the furthest-advanced knight, and knights already within one leap of the goal
+    /// (ranks 6-7 for player 0, 3-2 for player 1).
+    #[inline]
+    fn score(&self) -> f32 {
+        let [w, b] = self.knights;
+        let (nw, nb) = (w.count_ones() as i32, b.count_ones() as i32);
+        let material = nw - nb;
+        // Summed row indices by bit-sliced row masks (rows with bit 0, 1, 2 of the index set).
+        const ROW_BITS: [u64; 3] = [
+            0xFF00_FF00_FF00_FF00,
+            0xFFFF_0000_FFFF_0000,
+            0xFFFF_FFFF_0000_0000,
+        ];
+        let rows = |x: u64| {
+            (x & ROW_BITS[0]).count_ones() as i32
+                + 2 * (x & ROW_BITS[1]).count_ones() as i32
+                + 4 * (x & ROW_BITS[2]).count_ones() as i32
+        };
+        let adv = rows(w) - (7 * nb - rows(b));
+        let far_w = if w == 0 {
+            0
+        } else {
+            (63 - w.leading_zeros() as i32) / 8
+        };
+        let far_b = if b == 0 {
+            0
+        } else {
+            7 - b.trailing_zeros() as i32 / 8
+        };
+        let near_w = RANK_1 << 40 | RANK_1 << 48;
+        let near_b = RANK_1 << 8 | RANK_1 << 16;
+        let near = (w & near_w).count_ones() as i32 - (b & near_b).count_ones() as i32;
+        material as f32 + 0.1 * adv as f32 + 0.3 * (far_w - far_b) as f32 + 0.3 * near as f32
+    }
 }
 
 impl Game for Knightthrough {
@@ -339,6 +375,25 @@ impl Game for Knightthrough {
         }
         None
     }
+
+    const HAS_EVALUATION: bool = true;
+
+    /// Material and advancement (see `score`), through tanh into (-1, 1).
+    #[inline]
+    fn evaluate(&self, player: Player) -> f32 {
+        let v = (self.score() / 6.0).tanh();
+        if player.0 == 0 {
+            v
+        } else {
+            -v
+        }
+    }
+
+    #[inline]
+    fn is_capture(&self, m: Move) -> bool {
+        let (_, to) = unpack(m);
+        self.knights[1 - self.to_move as usize] & (1 << to) != 0
+    }
 }
 
 #[cfg(test)]
@@ -493,5 +548,82 @@ mod tests {
             );
         }
         assert!(g.parse_move("b1c3").is_ok() && g.parse_move("Nb1-c3").is_ok());
+    }
+
+    #[test]
+    fn evaluation_invariants_hold() {
+        crate::game::check::evaluation_invariants(&Kt::start(), 100, 21);
+        assert_eq!(Kt::start().evaluate(Player(0)), 0.0);
+    }
+
+    #[test]
+    fn evaluation_is_colour_symmetric() {
+        use crate::game::check::{assert_mirrored_evaluation, flip_fen};
+        for pos in [
+            "nnnnnnnn/nnnn1nnn/8/8/8/2N5/NNNNNNNN/NN1NNNNN b",
+            "8/8/2N5/8/n7/8/8/8 w",
+        ] {
+            assert_mirrored_evaluation::<Kt>(pos, &flip_fen(pos, ("w", "b")));
+        }
+    }
+
+    #[test]
+    fn material_and_advancement_evaluate_higher() {
+        use crate::game::check::evaluation_of;
+        let up = evaluation_of::<Kt>("nnnnnnnn/nnnnnnn1/8/8/8/8/NNNNNNNN/NNNNNNNN w", Player(0));
+        assert!(up > 0.05, "{up}");
+        let home = evaluation_of::<Kt>("8/n7/8/8/8/8/7N/8 w", Player(0));
+        let near = evaluation_of::<Kt>("8/n7/7N/8/8/8/8/8 w", Player(0));
+        assert!(near > home, "{near} <= {home}");
+        assert!(evaluation_of::<Kt>("8/n7/7N/8/8/8/8/8 w", Player(1)) < 0.0);
+    }
+
+    #[test]
+    fn captures_are_flagged() {
+        let g = Kt::parse_position("8/8/8/8/8/2n5/8/1N6 w").unwrap();
+        let mut list = MoveList::new();
+        g.legal_moves(&mut list);
+        let caps: Vec<String> = list
+            .iter()
+            .filter(|&&m| g.is_capture(m))
+            .map(|&m| g.format_move(m))
+            .collect();
+        assert_eq!(caps, ["b1c3"]);
+    }
+
+    /// The bit tricks of `score` against a square-by-square count.
+    #[test]
+    fn score_matches_a_square_by_square_count() {
+        let reference = |g: &Kt| {
+            let (mut material, mut adv, mut far_w, mut far_b, mut near) = (0, 0, 0, 0, 0);
+            for sq in 0..64 {
+                let row = sq / 8;
+                if g.knights[0] & (1 << sq) != 0 {
+                    material += 1;
+                    adv += row;
+                    far_w = far_w.max(row);
+                    near += (row == 5 || row == 6) as i32;
+                }
+                if g.knights[1] & (1 << sq) != 0 {
+                    material -= 1;
+                    adv -= 7 - row;
+                    far_b = far_b.max(7 - row);
+                    near -= (row == 1 || row == 2) as i32;
+                }
+            }
+            material as f32 + 0.1 * adv as f32 + 0.3 * (far_w - far_b) as f32 + 0.3 * near as f32
+        };
+        let mut rng = Rng::new(22);
+        let mut list = MoveList::new();
+        for _ in 0..30 {
+            let mut g = Kt::start();
+            loop {
+                assert_eq!(g.score(), reference(&g), "{}", g.to_position());
+                match g.random_move(&mut rng, &mut list) {
+                    Some(m) => g.play(m),
+                    None => break,
+                }
+            }
+        }
     }
 }

@@ -465,6 +465,34 @@ impl Game for Surakarta {
         // Captures never come back: the fewer pieces, the further the game.
         24 - self.pieces[0].count_ones() - self.pieces[1].count_ones()
     }
+
+    const HAS_EVALUATION: bool = true;
+
+    /// Material, less a little for pieces parked in the four corners (no circuit passes there:
+    /// they can neither capture nor be captured), through tanh into (-1, 1).
+    #[inline]
+    fn evaluate(&self, player: Player) -> f32 {
+        const CORNERS: u64 = 1 | 1 << 5 | 1 << 30 | 1 << 35;
+        let (n0, n1) = self.counts();
+        let corners = (self.pieces[0] & CORNERS).count_ones() as i32
+            - (self.pieces[1] & CORNERS).count_ones() as i32;
+        let score = (n0 as i32 - n1 as i32) as f32 - 0.2 * corners as f32;
+        let v = (score / 4.0).tanh();
+        if player.0 == 0 {
+            v
+        } else {
+            -v
+        }
+    }
+
+    #[inline]
+    fn is_capture(&self, m: Move) -> bool {
+        if m == PASS {
+            return false;
+        }
+        let (_, to) = unpack(m);
+        self.pieces[1 - self.to_move as usize] & (1 << to) != 0
+    }
 }
 
 #[cfg(test)]
@@ -694,5 +722,76 @@ mod tests {
     fn random_games_keep_invariants() {
         let stats = random_games(&Surakarta::start(), 1000, 31);
         assert!(stats.decisive > 0 && stats.draws > 0);
+    }
+
+    fn surakarta_mirror(text: &str) -> String {
+        let mut fields = text.split_whitespace();
+        let board: Vec<String> = fields
+            .next()
+            .unwrap()
+            .split('/')
+            .rev()
+            .map(|row| {
+                row.chars()
+                    .map(|c| match c {
+                        'x' => 'o',
+                        'o' => 'x',
+                        c => c,
+                    })
+                    .collect()
+            })
+            .collect();
+        let side = if fields.next() == Some("x") { "o" } else { "x" };
+        let rest: Vec<&str> = fields.collect();
+        format!("{} {side} {}", board.join("/"), rest.join(" "))
+    }
+
+    #[test]
+    fn evaluation_invariants_hold() {
+        crate::game::check::evaluation_invariants(&Surakarta::start(), 60, 71);
+        assert_eq!(Surakarta::start().evaluate(Player(0)), 0.0);
+    }
+
+    #[test]
+    fn evaluation_is_colour_symmetric() {
+        for text in [
+            "oooooo/oo1ooo/6/2x3/xxxxx1/xxxxx1 o 3",
+            "o5/6/2x3/6/6/x4x x 10",
+        ] {
+            crate::game::check::assert_mirrored_evaluation::<Surakarta>(
+                text,
+                &surakarta_mirror(text),
+            );
+        }
+    }
+
+    #[test]
+    fn material_evaluates_higher() {
+        use crate::game::check::evaluation_of;
+        assert!(evaluation_of::<Surakarta>("o5/6/2x3/6/6/x4x x 10", Player(0)) > 0.3);
+        // Same material: the side with a piece stuck in a corner is slightly worse.
+        let corner = evaluation_of::<Surakarta>("o5/6/6/6/1x4/6 x 10", Player(0));
+        let active = evaluation_of::<Surakarta>("1o4/6/6/6/1x4/6 x 10", Player(0));
+        assert!(corner > active, "{corner} <= {active}");
+    }
+
+    #[test]
+    fn captures_are_flagged() {
+        let p = pos(Surakarta::INFO.start);
+        let mut list = MoveList::new();
+        p.legal_moves(&mut list);
+        assert!(list.iter().all(|&m| !p.is_capture(m)));
+        // o on b4 sits on the inner circuit's file b; x on b1 is not on it, so look for any
+        // capture through generated moves and check the flag agrees with the target square.
+        let p = pos("6/1o4/6/6/1x4/6 x 0");
+        p.legal_moves(&mut list);
+        for &m in list.iter() {
+            let (_, to) = unpack(m);
+            assert_eq!(p.is_capture(m), p.pieces[1] & (1 << to) != 0);
+        }
+        assert!(
+            list.iter().any(|&m| p.is_capture(m)),
+            "b2 captures b5 around the loops"
+        );
     }
 }

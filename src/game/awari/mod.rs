@@ -448,6 +448,30 @@ impl Game for Awari {
     fn repetition_outcome(&self, rep: &Repetition) -> Option<Outcome> {
         (rep.count >= 2).then(|| self.collected_outcome())
     }
+
+    const HAS_EVALUATION: bool = true;
+
+    /// The store difference over all the seeds (the implicit-minimax paper's evaluation), inside
+    /// (-1, 1) while the game goes on.
+    #[inline]
+    fn evaluate(&self, player: Player) -> f32 {
+        let diff = self.store(0) as i32 - self.store(1) as i32;
+        let v = diff as f32 / TOTAL_SEEDS as f32;
+        if player.0 == 0 {
+            v
+        } else {
+            -v
+        }
+    }
+
+    /// Whether the move takes seeds (a grand slam takes none).
+    #[inline]
+    fn is_capture(&self, m: Move) -> bool {
+        let me = self.side();
+        let mut after = self.clone();
+        after.play(m);
+        after.store(me) != self.store(me)
+    }
 }
 
 #[cfg(test)]

@@ -438,3 +438,40 @@ fn bad_moves_are_rejected_with_the_right_error() {
     assert!(q.play_text("B").is_err());
     assert_eq!(q, p);
 }
+
+#[test]
+fn evaluation_invariants_hold() {
+    crate::game::check::evaluation_invariants(&Awari::start(), 300, 51);
+    assert_eq!(Awari::start().evaluate(Player(0)), 0.0);
+}
+
+#[test]
+fn evaluation_is_colour_symmetric() {
+    crate::game::check::assert_mirrored_evaluation::<Awari>(
+        "0,1,2,3,4,5/6,5,4,3,2,1 8 4 S",
+        "1,2,3,4,5,6/5,4,3,2,1,0 4 8 N",
+    );
+}
+
+#[test]
+fn the_bigger_store_evaluates_higher() {
+    use crate::game::check::evaluation_of;
+    let v = evaluation_of::<Awari>("0,1,2,3,4,5/6,5,4,3,2,1 8 4 S", Player(0));
+    assert_eq!(v, 4.0 / 48.0);
+    assert!(evaluation_of::<Awari>("0,1,2,3,4,5/6,5,4,3,2,1 4 8 S", Player(0)) < 0.0);
+}
+
+#[test]
+fn captures_are_flagged() {
+    // North's a holds one seed: South's F (one seed) and C (four, the last on a) make it 2 and
+    // capture it; A, B and D (ending on b, which then holds 5) capture nothing.
+    let g = Awari::parse_position("4,4,4,4,4,1/4,4,4,4,0,1 4 6 S").unwrap();
+    let mut list = MoveList::new();
+    g.legal_moves(&mut list);
+    let caps: Vec<String> = list
+        .iter()
+        .filter(|&&m| g.is_capture(m))
+        .map(|&m| g.format_move(m))
+        .collect();
+    assert_eq!(caps.len(), 2, "{caps:?}");
+}

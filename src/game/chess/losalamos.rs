@@ -192,6 +192,29 @@ impl Game for LosAlamos {
     fn repetition_outcome(&self, rep: &Repetition) -> Option<Outcome> {
         (rep.count >= 3).then(|| Outcome::draw(2))
     }
+
+    const HAS_EVALUATION: bool = true;
+
+    /// Material (P 1, N 3, R 5, Q 9), a small centralisation term and pawn advancement, through
+    /// tanh into (-1, 1).
+    #[inline]
+    fn evaluate(&self, player: Player) -> f32 {
+        let b = &self.board;
+        let score = b.material(&super::PIECE_VALUES) as f32
+            + 0.1 * b.centralisation()
+            + 0.05 * b.advancement(b.kind(super::PAWN)) as f32;
+        let v = (score / 8.0).tanh();
+        if player.0 == 0 {
+            v
+        } else {
+            -v
+        }
+    }
+
+    #[inline]
+    fn is_capture(&self, m: Move) -> bool {
+        self.board.is_capture(m)
+    }
 }
 
 #[cfg(test)]
@@ -359,5 +382,41 @@ mod tests {
                 "{illegal}"
             );
         }
+    }
+
+    #[test]
+    fn evaluation_invariants_hold() {
+        crate::game::check::evaluation_invariants(&LosAlamos::start(), 40, 91);
+        assert_eq!(LosAlamos::start().evaluate(Player(0)), 0.0);
+    }
+
+    #[test]
+    fn evaluation_is_colour_symmetric() {
+        use crate::game::check::{assert_mirrored_evaluation, flip_fen};
+        for text in [
+            "rnqk1r/ppp1pp/3p2/2N3/PPPPPP/R1QK1R b - - 0 4",
+            "4k1/2P3/6/1n4/6/2KR2 w - - 0 40",
+        ] {
+            assert_mirrored_evaluation::<LosAlamos>(text, &flip_fen(text, ("w", "b")));
+        }
+    }
+
+    #[test]
+    fn material_evaluates_higher() {
+        use crate::game::check::evaluation_of;
+        // White is a rook up.
+        let up = evaluation_of::<LosAlamos>("rnqkn1/pppppp/6/6/PPPPPP/RNQKNR b - - 0 1", Player(0));
+        assert!(up > 0.4, "{up}");
+        // A centralised knight beats one on the rim.
+        let centre = evaluation_of::<LosAlamos>("3k2/6/6/2N3/6/3K2 w - - 0 40", Player(0));
+        let rim = evaluation_of::<LosAlamos>("3k2/6/6/6/6/N2K2 w - - 0 40", Player(0));
+        assert!(centre > rim, "{centre} <= {rim}");
+    }
+
+    #[test]
+    fn captures_are_flagged() {
+        let p = pos("3k2/6/2p3/6/1N4/3K2 w - - 0 40");
+        assert!(p.is_capture(p.parse_move("b2c4").unwrap()));
+        assert!(!p.is_capture(p.parse_move("b2a4").unwrap()));
     }
 }

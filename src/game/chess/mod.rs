@@ -333,6 +333,30 @@ pub struct Board<V: Variant> {
     variant: PhantomData<V>,
 }
 
+/// Squares at least `margin` files and ranks away from every edge of a `files` x `ranks` board.
+const fn inner_mask(files: usize, ranks: usize, margin: usize) -> u64 {
+    board_mask(files - margin, ranks - margin)
+        & !board_mask(files, margin)
+        & !{
+            // Files below `margin`.
+            let mut m = 0u64;
+            let mut r = 0;
+            while r < ranks {
+                let mut f = 0;
+                while f < margin {
+                    m |= 1 << (r * 8 + f);
+                    f += 1;
+                }
+                r += 1;
+            }
+            m
+        }
+}
+
+/// Conventional piece values in pawns (P, N, B, R, Q; the king counts 0 here: each game that
+/// can lose its king weights it itself).
+pub const PIECE_VALUES: [i32; 6] = [1, 3, 3, 5, 9, 0];
+
 impl<V: Variant> Board<V> {
     pub const MASK: u64 = board_mask(V::FILES, V::RANKS);
     const LAST_RANK: [u64; 2] = [
@@ -348,6 +372,58 @@ impl<V: Variant> Board<V> {
     const Z_CASTLE: usize = 768;
     const Z_EP: usize = 784;
     const Z_SIDE: usize = 800;
+
+    /// The central squares: two files and ranks in from each edge (d4-e5 widened to c3-f6 on
+    /// 8x8, c3-d4 on 6x6).
+    const CENTRE: u64 = inner_mask(V::FILES, V::RANKS, 2);
+    /// One file and rank in from each edge.
+    const INNER: u64 = inner_mask(V::FILES, V::RANKS, 1);
+
+    /// White's material minus black's, by `values` per piece kind (popcounts only).
+    #[inline]
+    pub fn material(&self, values: &[i32; 6]) -> i32 {
+        let (w, b) = (self.colors[0], self.colors[1]);
+        let mut sum = 0;
+        for (k, &v) in values.iter().enumerate() {
+            if v != 0 {
+                let bb = self.kinds[k];
+                sum += v * ((bb & w).count_ones() as i32 - (bb & b).count_ones() as i32);
+            }
+        }
+        sum
+    }
+
+    /// White's minus black's count of pieces (pawns and kings excluded) on the central squares,
+    /// plus half a point per such piece one ring further out: a small centralisation term.
+    #[inline]
+    pub fn centralisation(&self) -> f32 {
+        let minor = !(self.kinds[PAWN] | self.kinds[KING]);
+        let (w, b) = (self.colors[0] & minor, self.colors[1] & minor);
+        let centre =
+            (w & Self::CENTRE).count_ones() as i32 - (b & Self::CENTRE).count_ones() as i32;
+        let inner = (w & Self::INNER).count_ones() as i32 - (b & Self::INNER).count_ones() as i32;
+        centre as f32 + 0.5 * inner as f32
+    }
+
+    /// White's minus black's summed rank advancement (ranks from each side's own back rank) of
+    /// the pieces in `set`.
+    #[inline]
+    pub fn advancement(&self, set: u64) -> i32 {
+        let (w, b) = (self.colors[0] & set, self.colors[1] & set);
+        let mut sum = 0;
+        for r in 0..V::RANKS {
+            let rank = 0xFFu64 << (8 * r);
+            sum += r as i32 * (w & rank).count_ones() as i32
+                - (V::RANKS - 1 - r) as i32 * (b & rank).count_ones() as i32;
+        }
+        sum
+    }
+
+    /// Whether the legal move `m` captures (en passant included); the pass captures nothing.
+    #[inline]
+    pub fn is_capture(&self, m: Move) -> bool {
+        m != PASS && (self.mailbox[move_to(m)] != EMPTY || move_flag(m) == FLAG_EP)
+    }
 
     pub fn empty() -> Self {
         Board {

@@ -196,6 +196,36 @@ impl Game for ReachChess {
     fn in_check(&self) -> bool {
         self.board.in_check()
     }
+
+    const HAS_EVALUATION: bool = true;
+
+    /// Material (chess values; the king 3, as it can reach the goal and its loss only removes
+    /// the check rules) plus the race to the enemy back rank, which decides the game: every
+    /// piece's rank advancement and, worth more, pieces on the two ranks before the goal.
+    #[inline]
+    fn evaluate(&self, player: Player) -> f32 {
+        const VALUES: [i32; 6] = [1, 3, 3, 5, 9, 3];
+        // Ranks 6-7 for white, 3-2 for black.
+        const NEAR: [u64; 2] = [0xFFFF << 40, 0xFFFF << 8];
+        let b = &self.board;
+        let near =
+            (b.color(0) & NEAR[0]).count_ones() as i32 - (b.color(1) & NEAR[1]).count_ones() as i32;
+        let score = b.material(&VALUES) as f32
+            + 0.1 * b.advancement(!0) as f32
+            + 0.8 * near as f32
+            + 0.05 * b.centralisation();
+        let v = (score / 10.0).tanh();
+        if player.0 == 0 {
+            v
+        } else {
+            -v
+        }
+    }
+
+    #[inline]
+    fn is_capture(&self, m: Move) -> bool {
+        self.board.is_capture(m)
+    }
 }
 
 #[cfg(test)]
@@ -403,5 +433,44 @@ mod tests {
                 "{illegal}"
             );
         }
+    }
+
+    #[test]
+    fn evaluation_invariants_hold() {
+        crate::game::check::evaluation_invariants(&ReachChess::start(), 40, 92);
+        assert_eq!(ReachChess::start().evaluate(Player(0)), 0.0);
+    }
+
+    #[test]
+    fn evaluation_is_colour_symmetric() {
+        use crate::game::check::{assert_mirrored_evaluation, flip_fen};
+        for text in [
+            "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b - -",
+            "4k3/8/1P6/8/8/2n5/8/4K3 w - -",
+        ] {
+            assert_mirrored_evaluation::<ReachChess>(text, &flip_fen(text, ("w", "b")));
+        }
+    }
+
+    #[test]
+    fn material_and_the_race_evaluate_higher() {
+        use crate::game::check::evaluation_of;
+        let up = evaluation_of::<ReachChess>(
+            "rnbqkbn1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Qq -",
+            Player(0),
+        );
+        assert!(up > 0.3, "{up}");
+        // Same material: a pawn two steps from the goal against one at home.
+        let near = evaluation_of::<ReachChess>("4k3/p7/1P6/8/8/8/8/4K3 b - -", Player(0));
+        assert!(near > 0.1, "{near}");
+    }
+
+    #[test]
+    fn captures_are_flagged() {
+        let p = pos("4k3/8/8/3p4/4P3/8/8/4K3 w - -");
+        assert!(p.is_capture(p.parse_move("e4d5").unwrap()));
+        assert!(!p.is_capture(p.parse_move("e4e5").unwrap()));
+        let p = pos("4k3/8/8/3pP3/8/8/8/4K3 w - d6");
+        assert!(p.is_capture(p.parse_move("e5d6").unwrap()), "en passant");
     }
 }

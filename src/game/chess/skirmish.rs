@@ -150,6 +150,33 @@ impl Game for Skirmish {
     fn diagram(&self) -> String {
         format!("{}   moves made: {}", self.board.diagram(), self.moves_made)
     }
+
+    const HAS_EVALUATION: bool = true;
+
+    /// The game is scored by the number of pieces when it ends, so the piece count weighs most,
+    /// and more as the move limit nears; the chess value of the pieces (what they can still
+    /// capture or defend, the king 3 as it is capturable) and a little centralisation follow.
+    #[inline]
+    fn evaluate(&self, player: Player) -> f32 {
+        const VALUES: [i32; 6] = [1, 3, 3, 5, 9, 3];
+        let b = &self.board;
+        let count = b.color(0).count_ones() as i32 - b.color(1).count_ones() as i32;
+        let late = self.moves_made.min(MOVE_LIMIT) as f32 / MOVE_LIMIT as f32;
+        let score = (1.0 + 2.0 * late) * count as f32
+            + 0.5 * b.material(&VALUES) as f32
+            + 0.05 * b.centralisation();
+        let v = (score / 10.0).tanh();
+        if player.0 == 0 {
+            v
+        } else {
+            -v
+        }
+    }
+
+    #[inline]
+    fn is_capture(&self, m: Move) -> bool {
+        self.board.is_capture(m)
+    }
 }
 
 #[cfg(test)]
@@ -589,5 +616,43 @@ mod tests {
                 "{illegal}"
             );
         }
+    }
+
+    #[test]
+    fn evaluation_invariants_hold() {
+        crate::game::check::evaluation_invariants(&Skirmish::start(), 40, 93);
+        assert_eq!(Skirmish::start().evaluate(Player(0)), 0.0);
+    }
+
+    #[test]
+    fn evaluation_is_colour_symmetric() {
+        use crate::game::check::{assert_mirrored_evaluation, flip_fen};
+        for text in [
+            "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b - - 3",
+            "4k3/8/1P6/8/8/2n5/8/4K3 w - - 90",
+        ] {
+            assert_mirrored_evaluation::<Skirmish>(text, &flip_fen(text, ("w", "b")));
+        }
+    }
+
+    #[test]
+    fn more_pieces_evaluate_higher() {
+        use crate::game::check::evaluation_of;
+        let up = evaluation_of::<Skirmish>(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 b Qkq - 1",
+            Player(1),
+        );
+        assert!(up > 0.3, "{up}");
+        // The same extra pawn weighs more near the move limit.
+        let early = evaluation_of::<Skirmish>("4k3/8/8/8/8/8/PP6/4K3 w - - 10", Player(0));
+        let late = evaluation_of::<Skirmish>("4k3/8/8/8/8/8/PP6/4K3 w - - 98", Player(0));
+        assert!(late > early && early > 0.0, "{late} {early}");
+    }
+
+    #[test]
+    fn captures_are_flagged() {
+        let p = pos("4k3/8/8/3p4/4P3/8/8/4K3 w - - 10");
+        assert!(p.is_capture(p.parse_move("e4d5").unwrap()));
+        assert!(!p.is_capture(p.parse_move("e4e5").unwrap()));
     }
 }

@@ -167,6 +167,63 @@ impl<const N: usize> Loa<N> {
         }
     }
 
+    /// One side's shape score (Winands' MIA terms, without mobility): concentration (the mean
+    /// Chebyshev distance to the centre of mass beyond the least possible for that many pieces),
+    /// centralisation (the mean Chebyshev distance to the board centre) and the number of
+    /// groups beyond one; higher is better.
+    #[inline]
+    fn side_score(set: u64) -> f32 {
+        let n = set.count_ones() as i32;
+        if n == 0 {
+            return 0.0;
+        }
+        let (mut rows, mut cols) = (0i32, 0i32);
+        let mut rest = set;
+        while rest != 0 {
+            let sq = rest.trailing_zeros() as i32;
+            rest &= rest - 1;
+            rows += sq / N as i32;
+            cols += sq % N as i32;
+        }
+        // Centre of mass and board centre, doubled to stay in integers.
+        let (cr, cc) = ((2 * rows + n / 2) / n, (2 * cols + n / 2) / n);
+        let mid = N as i32 - 1;
+        let (mut spread, mut off_centre) = (0i32, 0i32);
+        let mut rest = set;
+        while rest != 0 {
+            let sq = rest.trailing_zeros() as i32;
+            rest &= rest - 1;
+            let (r2, c2) = (2 * (sq / N as i32), 2 * (sq % N as i32));
+            spread += (r2 - 2 * (cr / 2) - (cr & 1))
+                .abs()
+                .max((c2 - 2 * (cc / 2) - (cc & 1)).abs());
+            off_centre += (r2 - mid).abs().max((c2 - mid).abs());
+        }
+        // The least summed distance of n pieces packed around one square: 8 at 1, 16 at 2, ...
+        let least = match n {
+            0..=1 => 0,
+            2..=9 => n - 1,
+            _ => 8 + 2 * (n - 9),
+        };
+        let concentration = (spread as f32 / 2.0 - least as f32).max(0.0) / n as f32;
+        let centralisation = off_centre as f32 / 2.0 / n as f32;
+        let mut groups = 0;
+        let mut rest = set;
+        while rest != 0 {
+            let mut group = rest & rest.wrapping_neg();
+            loop {
+                let grown = Self::grow(group) & set;
+                if grown == group {
+                    break;
+                }
+                group = grown;
+            }
+            rest &= !group;
+            groups += 1;
+        }
+        -concentration - 0.3 * centralisation - 0.4 * (groups - 1) as f32
+    }
+
     /// The target square of a move from `from` in direction `dir`, if that move is legal.
     #[inline(always)]
     fn target(&self, from: usize, dir: usize, own: u64, opp: u64) -> Option<usize> {
@@ -547,6 +604,25 @@ impl<const N: usize> Game for Loa<N> {
         }
         self.legal_moves(buf);
         Some(buf[rng.below(buf.len() as u32) as usize])
+    }
+
+    const HAS_EVALUATION: bool = true;
+
+    /// See [`Loa::side_score`]: player 0's shape minus player 1's, through tanh into (-1, 1).
+    #[inline]
+    fn evaluate(&self, player: Player) -> f32 {
+        let score = Self::side_score(self.pieces[0]) - Self::side_score(self.pieces[1]);
+        let v = (score / 2.0).tanh();
+        if player.0 == 0 {
+            v
+        } else {
+            -v
+        }
+    }
+
+    #[inline]
+    fn is_capture(&self, m: Move) -> bool {
+        m != PASS && self.pieces[1 - self.side as usize] & (1 << (m.0 >> 6 & 63)) != 0
     }
 }
 

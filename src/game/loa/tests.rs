@@ -580,3 +580,69 @@ fn diagram_shows_board_and_side() {
     let d = Loa7::start().diagram();
     assert!(d.starts_with("7  . x x x x x ."), "{d}");
 }
+
+/// The colour-swapped twin of a position: the board transposed (x's rows become o's columns, as
+/// in the start position), colours and the side to move exchanged.
+fn colour_mirror<const N: usize>(text: &str) -> String {
+    let p = Loa::<N>::parse_position(text).unwrap();
+    let transpose = |bb: u64| {
+        let mut out = 0u64;
+        for sq in 0..N * N {
+            if bb & (1 << sq) != 0 {
+                out |= 1 << ((sq % N) * N + sq / N);
+            }
+        }
+        out
+    };
+    let twin = Loa::<N>::from_parts([transpose(p.pieces[1]), transpose(p.pieces[0])], p.side ^ 1);
+    twin.to_position()
+}
+
+#[test]
+fn evaluation_invariants_hold() {
+    crate::game::check::evaluation_invariants(&Loa8::start(), 60, 101);
+    crate::game::check::evaluation_invariants(&Loa7::start(), 60, 102);
+    assert_eq!(Loa8::start().evaluate(Player(0)), 0.0);
+    assert_eq!(Loa7::start().evaluate(Player(0)), 0.0);
+}
+
+#[test]
+fn evaluation_is_colour_symmetric() {
+    use crate::game::check::assert_mirrored_evaluation;
+    for text in [
+        "1xxxxxx1/o6o/o2x3o/o6o/o6o/o6o/o6o/1xx1xxx1 o",
+        "8/8/2xx4/2xo4/3o4/8/o7/7x x",
+    ] {
+        assert_mirrored_evaluation::<Loa8>(text, &colour_mirror::<8>(text));
+    }
+    let text = "1xxxxx1/o5o/o5o/o1x3o/o5o/o5o/1xxx1x1 o";
+    assert_mirrored_evaluation::<Loa7>(text, &colour_mirror::<7>(text));
+}
+
+#[test]
+fn concentrated_and_central_groups_evaluate_higher() {
+    use crate::game::check::evaluation_of;
+    // x's pieces in one central clump (nearly connected) against o's scattered ones.
+    let v = evaluation_of::<Loa8>("o7/8/8/3xx3/3x1x2/8/8/7o o", Player(0));
+    assert!(v > 0.3, "{v}");
+    // The same three x pieces: two groups in the centre beat three corners.
+    let centre = evaluation_of::<Loa8>("o6o/8/8/3xx3/8/3x4/8/o6o o", Player(0));
+    let corners = evaluation_of::<Loa8>("o6o/x7/8/8/8/8/8/x5xo o", Player(0));
+    assert!(centre > corners, "{centre} <= {corners}");
+}
+
+#[test]
+fn captures_are_flagged() {
+    let p = pos_of("7o/8/8/8/8/o7/8/x6x x");
+    let mut list = MoveList::new();
+    p.legal_moves(&mut list);
+    for &m in list.iter() {
+        let to = (m.0 >> 6 & 63) as usize;
+        assert_eq!(p.is_capture(m), p.pieces[1] & (1 << to) != 0);
+    }
+    assert!(list.iter().any(|&m| p.is_capture(m)));
+}
+
+fn pos_of(text: &str) -> Loa8 {
+    Loa8::parse_position(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}

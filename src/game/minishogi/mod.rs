@@ -769,6 +769,13 @@ fn validate(pos: &Minishogi) -> Result<(), GameError> {
     Ok(())
 }
 
+/// Piece values in tenths of a pawn by kind (P S B R G K +P +S +B +R): the usual minishogi
+/// scale, where the bishop and the rook are strong and a tokin or promoted silver moves like a
+/// gold; the king is not material.
+const BOARD_VALUES: [i32; KINDS] = [10, 50, 80, 100, 60, 0, 60, 60, 110, 130];
+/// In hand a piece is worth a tenth more than its unpromoted value on the board.
+const HAND_VALUES: [i32; HAND_KINDS] = [11, 55, 88, 110, 66];
+
 impl Game for Minishogi {
     const INFO: GameInfo = GameInfo {
         name: "minishogi",
@@ -1009,6 +1016,35 @@ impl Game for Minishogi {
             return Self::parse_position(text);
         }
         parse_sfen(text)
+    }
+
+    const HAS_EVALUATION: bool = true;
+
+    /// Material, pieces in hand included (worth a tenth more than on the board: a drop goes
+    /// anywhere), promoted pieces at their promoted values; through tanh into (-1, 1).
+    #[inline]
+    fn evaluate(&self, player: Player) -> f32 {
+        let mut score = 0i32;
+        for (kind, &value) in BOARD_VALUES.iter().enumerate() {
+            let bb = self.by_kind[kind];
+            score += value
+                * ((bb & self.by_color[0]).count_ones() as i32
+                    - (bb & self.by_color[1]).count_ones() as i32);
+        }
+        for (kind, &value) in HAND_VALUES.iter().enumerate() {
+            score += value * (self.hand[0][kind] as i32 - self.hand[1][kind] as i32);
+        }
+        let v = (score as f32 / 150.0).tanh();
+        if player.0 == 0 {
+            v
+        } else {
+            -v
+        }
+    }
+
+    #[inline]
+    fn is_capture(&self, m: Move) -> bool {
+        m.0 & DROP_FLAG == 0 && self.board[move_to(m)] != EMPTY
     }
 }
 

@@ -513,3 +513,91 @@ fn usi_dialect_agrees_with_fairy_stockfish() {
         "only {positions} positions in minishogi-fsf-usi.txt"
     );
 }
+
+/// The colour-swapped twin of a position string: the board turned half a turn, letter case
+/// (colour) swapped in the board and the hands, the side to move exchanged.
+fn colour_mirror(text: &str) -> String {
+    let mut fields = text.split_whitespace();
+    let first = fields.next().unwrap();
+    let (board, hand) = match first.find('[') {
+        Some(i) => (&first[..i], &first[i..]),
+        None => (first, ""),
+    };
+    let swap = |c: char| {
+        if c.is_ascii_uppercase() {
+            c.to_ascii_lowercase()
+        } else {
+            c.to_ascii_uppercase()
+        }
+    };
+    let rows: Vec<String> = board
+        .split('/')
+        .rev()
+        .map(|row| {
+            // Tokens: a digit run, or a piece letter with its '+'.
+            let mut tokens: Vec<String> = Vec::new();
+            let mut plus = false;
+            for c in row.chars() {
+                if c == '+' {
+                    plus = true;
+                } else {
+                    let mut t = String::new();
+                    if plus {
+                        t.push('+');
+                        plus = false;
+                    }
+                    t.push(swap(c));
+                    tokens.push(t);
+                }
+            }
+            tokens.reverse();
+            tokens.concat()
+        })
+        .collect();
+    let hand: String = hand.chars().map(swap).collect();
+    let side = if fields.next() == Some("w") { "b" } else { "w" };
+    format!("{}{hand} {side}", rows.join("/"))
+}
+
+#[test]
+fn evaluation_invariants_hold() {
+    crate::game::check::evaluation_invariants(&Minishogi::start(), 40, 121);
+    assert_eq!(Minishogi::start().evaluate(Player(0)), 0.0);
+}
+
+#[test]
+fn evaluation_is_colour_symmetric() {
+    use crate::game::check::assert_mirrored_evaluation;
+    for text in [
+        "r2gk/G3p/2s1R/P3B/K1S2[B] w",
+        "rbsgk/5/5/P3+P/KGSBR[-] b",
+        "rbsgk/4p/5/P4/KGSB1[R] b",
+    ] {
+        let mirrored = colour_mirror(text);
+        assert_mirrored_evaluation::<Minishogi>(text, &mirrored);
+    }
+}
+
+#[test]
+fn material_and_hand_evaluate_higher() {
+    use crate::game::check::evaluation_of;
+    // Sente has captured gote's rook: a rook in hand.
+    let up = evaluation_of::<Minishogi>("1bsgk/4p/5/P4/KGSBR[R] w", Player(0));
+    assert!(up > 0.05, "{up}");
+    // The same pawn counts more in hand than on the board, and a tokin more than a pawn.
+    let hand = evaluation_of::<Minishogi>("rbsgk/4p/5/5/KGSBR[P] w", Player(0));
+    let board = evaluation_of::<Minishogi>("rbsgk/4p/5/P4/KGSBR[-] w", Player(0));
+    let tokin = evaluation_of::<Minishogi>("rbsgk/4p/5/+P4/KGSBR[-] w", Player(0));
+    assert!(hand > board && tokin > board, "{hand} {board} {tokin}");
+}
+
+#[test]
+fn captures_are_flagged() {
+    let p = pos("rbsgk/4p/4P/5/KGSB1[-] w");
+    let mut list = MoveList::new();
+    p.legal_moves(&mut list);
+    for &m in list.iter() {
+        let text = p.format_move(m);
+        assert_eq!(p.is_capture(m), text.starts_with("e3e4"), "{text}");
+    }
+}

@@ -360,6 +360,37 @@ impl Reversi {
     }
 }
 
+impl Reversi {
+    /// The mover's heuristic score in (-1, 1): mobility (own placements against the opponent's,
+    /// normalised), corners held, X-squares next to an empty corner (they give the corner away),
+    /// and the disc difference weighted by the square of how full the board is (low early,
+    /// decisive late), through tanh.
+    #[inline]
+    fn mover_score(&self) -> f32 {
+        const CORNERS: u64 = 0x8100_0000_0000_0081;
+        let mobility = {
+            let own = self.moves.count_ones() as f32;
+            let opp = placements(self.opp, self.own).count_ones() as f32;
+            (own - opp) / (own + opp + 2.0)
+        };
+        let corners =
+            (self.own & CORNERS).count_ones() as f32 - (self.opp & CORNERS).count_ones() as f32;
+        // X-squares b2, g2, b7, g7 whose corner (a1, h1, a8, h8) is still empty.
+        let empty = !(self.own | self.opp);
+        let x_squares = ((empty & 1) << 9)
+            | ((empty & 1 << 7) << 7)
+            | ((empty & 1 << 56) >> 7)
+            | ((empty & 1 << 63) >> 9);
+        let xs =
+            (self.own & x_squares).count_ones() as f32 - (self.opp & x_squares).count_ones() as f32;
+        let (d_own, d_opp) = (self.own.count_ones() as f32, self.opp.count_ones() as f32);
+        let fullness = (d_own + d_opp) / 64.0;
+        let discs = (d_own - d_opp) / (d_own + d_opp).max(1.0);
+        let score = mobility + 0.4 * corners - 0.2 * xs + 1.5 * fullness * fullness * discs;
+        (score / 1.5).tanh()
+    }
+}
+
 impl Game for Reversi {
     const INFO: GameInfo = GameInfo {
         name: "reversi",
@@ -568,6 +599,19 @@ impl Game for Reversi {
         match dialect {
             Dialect::Gtp if m != PASS => self.format_move(m).to_ascii_uppercase(),
             _ => self.format_move(m),
+        }
+    }
+
+    const HAS_EVALUATION: bool = true;
+
+    /// See [`Reversi::mover_score`]; the value is the mover's, negated for the other player.
+    #[inline]
+    fn evaluate(&self, player: Player) -> f32 {
+        let v = self.mover_score();
+        if player.0 == self.side {
+            v
+        } else {
+            -v
         }
     }
 }

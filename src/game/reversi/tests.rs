@@ -303,3 +303,38 @@ fn gtp_writes_upper_case_and_reads_any_case() {
         assert_eq!(q.parse_move_in(text, Dialect::Gtp), Ok(PASS), "{text}");
     }
 }
+
+#[test]
+fn evaluation_invariants_hold() {
+    crate::game::check::evaluation_invariants(&Reversi::start(), 100, 81);
+    assert_eq!(Reversi::start().evaluate(Player(0)), 0.0);
+}
+
+#[test]
+fn evaluation_is_colour_symmetric() {
+    // Othello's board has no orientation: the colour swap only exchanges x/o and the mover.
+    for (a, b) in [
+        ("8/8/3x4/3xx3/3xo3/8/8/8 o", "8/8/3o4/3oo3/3ox3/8/8/8 x"),
+        (
+            "x7/1o6/2xo4/3xo3/3oxx2/8/8/8 x",
+            "o7/1x6/2ox4/3ox3/3xoo2/8/8/8 o",
+        ),
+    ] {
+        crate::game::check::assert_mirrored_evaluation::<Reversi>(a, b);
+    }
+}
+
+#[test]
+fn corners_and_mobility_evaluate_higher() {
+    use crate::game::check::evaluation_of;
+    // Same discs, but x holds a corner instead of an edge square.
+    let corner = evaluation_of::<Reversi>("x7/1o6/2xo4/3xo3/3oxx2/8/8/8 o", Player(0));
+    let edge = evaluation_of::<Reversi>("1x6/1o6/2xo4/3xo3/3oxx2/8/8/8 o", Player(0));
+    assert!(corner > edge, "{corner} <= {edge}");
+    // Late in the game the disc count weighs: x owns almost the whole board.
+    let late = evaluation_of::<Reversi>(
+        "xxxxxxxx/xxxxxxxx/xxxxxxxx/xxxxxxxx/xxxxxxxx/xxxxxxxx/xxxxxxoo/xxxxxo2 x",
+        Player(0),
+    );
+    assert!(late > 0.5, "{late}");
+}
