@@ -437,6 +437,33 @@ impl<const N: usize> Game for Breakthrough<N> {
         out
     }
 
+    /// A step onto the goal rank, read off the target masks; otherwise only leaving the opponent
+    /// without a move wins, and one move takes at most four of theirs (the three of a captured
+    /// pawn and a blocked straight step), so the slow test runs only when they have four or fewer.
+    fn winning_move(&self, buf: &mut MoveList) -> Option<Move> {
+        if self.goal_winner().is_some() {
+            return None;
+        }
+        let goal = if self.to_move == 0 {
+            Self::RANK_LAST
+        } else {
+            Self::RANK_FIRST
+        };
+        for (targets, offset) in self.targets().into_iter().zip(self.source_offsets()) {
+            let hit = targets & goal;
+            if hit != 0 {
+                let to = hit.trailing_zeros() as usize;
+                return Some(pack((to as isize + offset) as usize, to));
+            }
+        }
+        let mut them = self.clone();
+        them.to_move ^= 1;
+        if them.count_moves() > 4 {
+            return None;
+        }
+        super::first_winning_move(self, buf)
+    }
+
     /// Picks the k-th move over the three target masks without building the list.
     #[inline]
     fn random_move(&self, rng: &mut Rng, _buf: &mut MoveList) -> Option<Move> {

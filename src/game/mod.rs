@@ -427,16 +427,7 @@ pub trait Game: Clone + PartialEq + Send + Sync + fmt::Debug + 'static {
     /// plays every move and looks; games with a cheap test (a runner one step from the goal)
     /// override it: the informed playout policy asks twice per ply.
     fn winning_move(&self, buf: &mut MoveList) -> Option<Move> {
-        if self.outcome().is_some() {
-            return None;
-        }
-        let me = self.to_move();
-        self.legal_moves(buf);
-        buf.iter().copied().find(|&m| {
-            let mut next = self.clone();
-            next.play(m);
-            next.outcome().is_some_and(|o| o.winner() == Some(me))
-        })
+        first_winning_move(self, buf)
     }
 
     /// Whether the player to move is in check (games with a check rule; used by repetition rules).
@@ -492,6 +483,21 @@ pub trait Game: Clone + PartialEq + Send + Sync + fmt::Debug + 'static {
 
 /// Finds the legal move whose canonical notation is `text`'s canonical form, for games whose
 /// `parse_move` first normalises the text. Returns an `IllegalMove` error listing nothing huge.
+/// The first legal move that wins at once for the player to move, by playing each one (the
+/// default [`Game::winning_move`]; `buf` is scratch).
+pub fn first_winning_move<G: Game>(game: &G, buf: &mut MoveList) -> Option<Move> {
+    if game.outcome().is_some() {
+        return None;
+    }
+    let me = game.to_move();
+    game.legal_moves(buf);
+    buf.iter().copied().find(|&m| {
+        let mut next = game.clone();
+        next.play(m);
+        next.outcome().is_some_and(|o| o.winner() == Some(me))
+    })
+}
+
 pub fn find_legal<G: Game>(game: &G, text: &str, candidate: Move) -> Result<Move, GameError> {
     if game.outcome().is_some() {
         return Err(GameError::illegal(text, "the game is over"));
