@@ -26,9 +26,10 @@ for part in "${parts[@]}"; do
     cfour-subset) # every solver on the first 30 (the slow ones take up to 420 s per position)
       run cfour30-ppns-pr $data/cfour-30x12.txt 35000000 420 --algo ppns --pr 0.00001
       for a in ppns mcpns sb-gpn dfpn pns; do run "cfour30-$a" $data/cfour-30x12.txt 35000000 420 --algo $a; done ;;
-    othello)
+    othello) # 10 positions per stage for the fast ones, 3 per stage for the slow ones
       run othello-ppns-pr $data/othello-5x10.txt 8000000 600 --algo ppns --pr 0.00001
-      for a in dfpn pns ppns mcpns sb-gpn; do run "othello-$a" $data/othello-5x10.txt 8000000 600 --algo $a; done ;;
+      for a in dfpn pns; do run "othello-$a" $data/othello-5x10.txt 8000000 600 --algo $a; done
+      for a in ppns mcpns sb-gpn; do run "othello3-$a" $data/othello-5x3.txt 8000000 600 --algo $a; done ;;
     *) echo "unknown part '$part'" >&2; exit 2 ;;
   esac
 done
