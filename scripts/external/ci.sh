@@ -33,7 +33,8 @@ if ! "$VENV/bin/python" -c 'import pyffish, pyspiel, ataxx.uai' 2>/dev/null; the
 fi
 
 cargo build --release -q
-GPN=target/release/gpn
+# Where cargo put it (CARGO_TARGET_DIR moves the build out of the tree).
+GPN="${CARGO_TARGET_DIR:-target}/release/gpn"
 mkdir -p "$OUT"
 
 echo "== gpn vs Fairy-Stockfish, UCI breakthrough, $GAMES games, 5+0.05, gpn ponders"
