@@ -689,11 +689,7 @@ impl Game for Ataxx {
         let material = popcount(x) as i32 - popcount(o) as i32;
         let open = popcount(x & exposed) as i32 - popcount(o & exposed) as i32;
         let v = ((material as f32 - 0.1 * open as f32) / 8.0).tanh();
-        if player.0 == 0 {
-            v
-        } else {
-            -v
-        }
+        crate::game::zero_sum(v, player)
     }
 
     /// A move that turns enemy pieces (its destination touches one).

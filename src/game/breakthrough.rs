@@ -192,11 +192,7 @@ impl<const N: usize> Breakthrough<N> {
     #[inline]
     fn scaled(score: f32, player: Player) -> f32 {
         let v = (score / 6.0).tanh();
-        if player.0 == 0 {
-            v
-        } else {
-            -v
-        }
+        crate::game::zero_sum(v, player)
     }
 
     /// A richer piece-square evaluation for `player`: the simple terms, plus safe pawns (defended

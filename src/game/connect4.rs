@@ -424,11 +424,7 @@ impl Game for ConnectFour {
     fn evaluate(&self, player: Player) -> f32 {
         let mover = (self.count & 1) as usize;
         let v = (score(self.stones, 0, mover, self.drop_cells()) / 5.0).tanh();
-        if player.0 == 0 {
-            v
-        } else {
-            -v
-        }
+        crate::game::zero_sum(v, player)
     }
 }
 

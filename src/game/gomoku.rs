@@ -584,11 +584,7 @@ impl<const EXACT: bool> Game for Gomoku<EXACT> {
     #[inline]
     fn evaluate(&self, player: Player) -> f32 {
         let v = (pattern_score(&self.stones, (self.count & 1) as usize) / 40.0).tanh();
-        if player.0 == 0 {
-            v
-        } else {
-            -v
-        }
+        crate::game::zero_sum(v, player)
     }
 }
 

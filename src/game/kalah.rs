@@ -400,11 +400,7 @@ impl Game for Kalah {
     fn evaluate(&self, player: Player) -> f32 {
         let diff = self.store(0) as i32 - self.store(1) as i32;
         let v = diff as f32 / TOTAL_SEEDS as f32;
-        if player.0 == 0 {
-            v
-        } else {
-            -v
-        }
+        crate::game::zero_sum(v, player)
     }
 
     /// A capture: the last seed lands in an empty own pit across from a non-empty one.

@@ -405,11 +405,7 @@ impl Game for Knightthrough {
     #[inline]
     fn evaluate(&self, player: Player) -> f32 {
         let v = (self.score() / 6.0).tanh();
-        if player.0 == 0 {
-            v
-        } else {
-            -v
-        }
+        crate::game::zero_sum(v, player)
     }
 
     #[inline]

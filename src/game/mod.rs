@@ -483,6 +483,17 @@ pub trait Game: Clone + PartialEq + Send + Sync + fmt::Debug + 'static {
 
 /// Finds the legal move whose canonical notation is `text`'s canonical form, for games whose
 /// `parse_move` first normalises the text. Returns an `IllegalMove` error listing nothing huge.
+/// The value for `player` of a two-player zero-sum value `first` for the first player (what
+/// every [`Game::evaluate`] returns: its own score, negated for the second player).
+#[inline]
+pub fn zero_sum(first: f32, player: Player) -> f32 {
+    if player.0 == 0 {
+        first
+    } else {
+        -first
+    }
+}
+
 /// The first legal move that wins at once for the player to move, by playing each one (the
 /// default [`Game::winning_move`]; `buf` is scratch).
 pub fn first_winning_move<G: Game>(game: &G, buf: &mut MoveList) -> Option<Move> {

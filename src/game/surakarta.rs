@@ -478,11 +478,7 @@ impl Game for Surakarta {
             - (self.pieces[1] & CORNERS).count_ones() as i32;
         let score = (n0 as i32 - n1 as i32) as f32 - 0.2 * corners as f32;
         let v = (score / 4.0).tanh();
-        if player.0 == 0 {
-            v
-        } else {
-            -v
-        }
+        crate::game::zero_sum(v, player)
     }
 
     #[inline]

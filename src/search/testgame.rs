@@ -117,10 +117,6 @@ impl Game for TreeGame {
 
     fn evaluate(&self, player: Player) -> f32 {
         let first = EVALS.with(|e| e.get().get(self.0 as usize).copied().unwrap_or(0.0));
-        if player.0 == 0 {
-            first
-        } else {
-            -first
-        }
+        crate::game::zero_sum(first, player)
     }
 }

@@ -204,11 +204,7 @@ impl Game for LosAlamos {
             + 0.1 * b.centralisation()
             + 0.05 * b.advancement(b.kind(super::PAWN)) as f32;
         let v = (score / 8.0).tanh();
-        if player.0 == 0 {
-            v
-        } else {
-            -v
-        }
+        crate::game::zero_sum(v, player)
     }
 
     #[inline]

@@ -215,11 +215,7 @@ impl Game for ReachChess {
             + 0.8 * near as f32
             + 0.05 * b.centralisation();
         let v = (score / 10.0).tanh();
-        if player.0 == 0 {
-            v
-        } else {
-            -v
-        }
+        crate::game::zero_sum(v, player)
     }
 
     #[inline]

@@ -613,11 +613,7 @@ impl<const N: usize> Game for Loa<N> {
     fn evaluate(&self, player: Player) -> f32 {
         let score = Self::side_score(self.pieces[0]) - Self::side_score(self.pieces[1]);
         let v = (score / 2.0).tanh();
-        if player.0 == 0 {
-            v
-        } else {
-            -v
-        }
+        crate::game::zero_sum(v, player)
     }
 
     #[inline]

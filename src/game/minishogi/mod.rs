@@ -1035,11 +1035,7 @@ impl Game for Minishogi {
             score += value * (self.hand[0][kind] as i32 - self.hand[1][kind] as i32);
         }
         let v = (score as f32 / 150.0).tanh();
-        if player.0 == 0 {
-            v
-        } else {
-            -v
-        }
+        crate::game::zero_sum(v, player)
     }
 
     #[inline]
