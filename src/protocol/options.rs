@@ -196,6 +196,16 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
         target: Target::Param("pb"),
     },
     EngineOption {
+        uci: "Node Priors",
+        usi: "NodePriors",
+        kind: Kind::Spin {
+            min: 0,
+            max: 100_000,
+        },
+        default: "0",
+        target: Target::Param("np"),
+    },
+    EngineOption {
         uci: "Seed",
         usi: "Seed",
         kind: Kind::Spin {

@@ -386,11 +386,20 @@ impl<G: Game, const P: usize> Search<G, P> {
             }
         }
         if P == 2 && self.params.uses_node_evaluation() {
-            node.im = if node.is_terminal() {
-                to_im(node::from_bound(node.lo[0]))
+            if node.is_terminal() {
+                node.im = to_im(node::from_bound(node.lo[0]));
             } else {
-                to_im(position.evaluate(crate::game::Player(0)))
-            };
+                let value = position.evaluate(crate::game::Player(0));
+                node.im = to_im(value);
+                // Node priors (not at the root, whose value selects nothing; not in PN-MCTS,
+                // where a node's first visit is its playout).
+                let np = self.params.np;
+                if np > 0 && parent != NONE && self.params.algorithm != Algorithm::PnMcts {
+                    node.visits = np;
+                    node.total[0] = np as f32 * value;
+                    node.total[1] = -(np as f32) * value;
+                }
+            }
         }
         let open = !node.is_terminal() && self.params.algorithm != Algorithm::PnMcts;
         if open && self.params.mobility_init {

@@ -132,6 +132,9 @@ pub struct SearchParams {
     /// Progressive bias: `pb * value / (visits + 1)` added in selection, with the child's
     /// minimax-backed evaluation as the value (0: off).
     pub pb: f32,
+    /// Node priors: a new node starts with `np` virtual visits whose mean is its evaluation, so
+    /// the first playouts cannot swing it far (0: off; not used by PN-MCTS).
+    pub np: u32,
 }
 
 /// The F, S and U switches of PN-MCTS (written as a string such as `FSU` or `xSU`).
@@ -199,6 +202,7 @@ impl Default for SearchParams {
             fet: 0,
             det: 0.0,
             pb: 0.0,
+            np: 0,
         }
     }
 }
@@ -206,7 +210,7 @@ impl Default for SearchParams {
 impl SearchParams {
     /// Whether nodes need their evaluation (implicit minimax or progressive bias).
     pub fn uses_node_evaluation(&self) -> bool {
-        self.im > 0.0 || self.pb > 0.0
+        self.im > 0.0 || self.pb > 0.0 || self.np > 0
     }
 
     /// Whether playouts are anything but uniform, uncut random games.
@@ -298,6 +302,12 @@ pub const OPTIONS: &[OptionSpec] = &[
         default: "0",
         allowed: "0..100",
         help: "progressive bias weight on the minimax value (0 = off)",
+    },
+    OptionSpec {
+        name: "np",
+        default: "0",
+        allowed: "0..100000",
+        help: "node priors: virtual visits at the evaluation for a new node (0 = off)",
     },
     OptionSpec {
         name: "seed",
@@ -404,6 +414,7 @@ impl SearchParams {
             "fet" => self.fet = number("fet", value, 0, 100_000)?,
             "det" => self.det = number("det", value, 0.0, 1.0)?,
             "pb" => self.pb = number("pb", value, 0.0, 100.0)?,
+            "np" | "priors" => self.np = number("np", value, 0, 100_000)?,
             "solver_visits" | "t" => {
                 self.solver_visits = number("solver_visits", value, 0, u32::MAX)?
             }
@@ -430,7 +441,7 @@ impl SearchParams {
     pub fn spec(&self) -> String {
         format!(
             "{} bias={} c={} c_pn={} playout_cap={} mobility={} seed={} hash={} pn_flags={} \
-             solver_visits={} draw_layer={} contempt={} im={} policy={} ege={} fet={} det={} pb={}",
+             solver_visits={} draw_layer={} contempt={} im={} policy={} ege={} fet={} det={} pb={} np={}",
             self.algorithm.name(),
             self.bias.name(),
             self.c,
@@ -448,7 +459,8 @@ impl SearchParams {
             self.ege,
             self.fet,
             self.det,
-            self.pb
+            self.pb,
+            self.np
         )
     }
 }
@@ -461,9 +473,10 @@ mod tests {
     fn spec_round_trips() {
         let p = SearchParams::parse(
             "gpn bias=max c_pn=2.5 c=0.7 playout_cap=50 seed=9 hash=8 im=0.4 policy=ipp ege=0.1 \
-             fet=4 det=0.5 pb=2",
+             fet=4 det=0.5 pb=2 np=10",
         )
         .unwrap();
+        assert_eq!(p.np, 10);
         assert_eq!((p.im, p.policy, p.fet), (0.4, Policy::Informed, 4));
         assert_eq!(p.algorithm, Algorithm::Gpn);
         assert_eq!(p.bias, Bias::Max);

@@ -838,3 +838,37 @@ fn epsilon_greedy_playouts_pick_the_best_evaluated_move() {
         assert_eq!(s.playout_move(&TreeGame(2)), Some(Move(0)));
     }
 }
+
+#[test]
+fn node_priors_start_a_new_node_at_its_evaluation() {
+    // Node 1 evaluates 0.3 for A: with np=10 it is created with 10 virtual visits at mean 0.3
+    // for A (-0.3 for B); the backed-up playout (a win for A) then counts as the 11th visit.
+    let mut s = search_tree("uct np=10", IM_TREE);
+    use_evals(IM_EVALS);
+    s.ensure_root();
+    assert_eq!(s.tree.node(ROOT).visits, 0, "the root gets no prior");
+    let n1 = expand(&mut s, ROOT, 0, [1.0, -1.0]);
+    let node = s.tree.node(n1);
+    assert_eq!(node.visits, 11);
+    assert!((node.mean(0) - (10.0 * 0.3 + 1.0) / 11.0).abs() < 1e-6);
+    assert!((node.mean(1) + (10.0 * 0.3 + 1.0) / 11.0).abs() < 1e-6);
+    // Without priors the same expansion holds only the playout.
+    let mut plain = search_tree("uct", IM_TREE);
+    use_evals(IM_EVALS);
+    plain.ensure_root();
+    let p1 = expand(&mut plain, ROOT, 0, [1.0, -1.0]);
+    assert_eq!(plain.tree.node(p1).visits, 1);
+    assert_eq!(plain.tree.node(p1).mean(0), 1.0);
+    // PN-MCTS keeps its first-visit playout: no priors there.
+    let mut pn = search_tree("pn-mcts np=10", IM_TREE);
+    use_evals(IM_EVALS);
+    pn.ensure_root();
+    for _ in 0..10 {
+        pn.iterate();
+    }
+    for e in pn.tree.edges(ROOT) {
+        if e.child != NONE {
+            assert!(pn.tree.node(e.child).visits < 10, "a prior in PN-MCTS");
+        }
+    }
+}
