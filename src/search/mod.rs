@@ -45,9 +45,14 @@ pub struct Limits {
     pub stop_when_solved: bool,
 }
 
-/// How often (in iterations) the clock, the stop flag and the hook of [`Search::run_with`] are
-/// consulted.
+/// The most iterations between two looks at the clock, the stop flag and the hook of
+/// [`Search::run_with`].
 pub const CHECK_EVERY: u64 = 64;
+
+/// About how much search time passes between two looks: the interval (1 to [`CHECK_EVERY`]
+/// iterations) adapts to the iteration speed, because 64 iterations with heavy playouts (LOA or
+/// Los Alamos with `policy=ipp`) take several milliseconds and would overrun a short move time.
+const CHECK_PERIOD: Duration = Duration::from_micros(200);
 
 /// How far a [`Search::run_with`] has got.
 #[derive(Clone, Copy, Debug)]
@@ -184,9 +189,10 @@ impl<G: Game, const P: usize> Search<G, P> {
         self.run_with(limits, |_, _| true)
     }
 
-    /// [`Search::run`] with a hook called every few iterations (every [`CHECK_EVERY`]) with the
-    /// search and the iterations and time of this run so far; the search stops when it returns
-    /// false. The engine uses it for its clock, info lines and early stops.
+    /// [`Search::run`] with a hook called every few iterations (at most [`CHECK_EVERY`], about
+    /// every 0.2 ms) with the search and the iterations and time of this run so far; the search
+    /// stops when it returns false. The engine uses it for its clock, info lines and early
+    /// stops.
     pub fn run_with<F>(&mut self, limits: &Limits, mut hook: F) -> SearchReport
     where
         F: FnMut(&Self, &Progress) -> bool,
@@ -198,16 +204,29 @@ impl<G: Game, const P: usize> Search<G, P> {
             return self.report();
         }
         let deadline = limits.time.map(|t| start + t);
+        let mut interval = 1;
+        let mut next_check = 1;
+        let mut last_check = start;
         loop {
             if let Some(max) = limits.iterations {
                 if self.stats.iterations >= max {
                     break;
                 }
             }
-            if self.stats.iterations % CHECK_EVERY == 0 && self.stats.iterations > 0 {
-                if deadline.is_some_and(|d| Instant::now() >= d) {
+            if self.stats.iterations >= next_check {
+                let now = Instant::now();
+                if deadline.is_some_and(|d| now >= d) {
                     break;
                 }
+                // Double the interval while checks come too often, halve it when too seldom.
+                let since = now - last_check;
+                if since < CHECK_PERIOD / 2 {
+                    interval = (interval * 2).min(CHECK_EVERY);
+                } else if since > CHECK_PERIOD * 2 {
+                    interval = (interval / 2).max(1);
+                }
+                last_check = now;
+                next_check = self.stats.iterations + interval;
                 if limits
                     .stop
                     .as_ref()

@@ -30,7 +30,7 @@ pub fn solve<G: Game>(root: &G, cfg: &SolveConfig, budget: &mut Budget) -> Answe
         ..Limits::default()
     };
     // A full tree stops growing but the search would run on: stop it there too (unknown).
-    // The report that says so is not free, so look every 16th call (1024 iterations).
+    // The report that says so is not free, so look every 16th call (at most 1024 iterations).
     let mut calls = 0u32;
     let report = search.run_with(&limits, |s, _| {
         calls = calls.wrapping_add(1);
