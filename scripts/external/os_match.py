@@ -54,10 +54,8 @@ def gpn_key(game, move):
     m = move.strip()
     if game == "cfour":
         return m[0].lower()
-    if game == "awari":
-        return m
-    if game == "kalah":
-        return m  # A-F / a-f, the case already says whose
+    if game in ("awari", "kalah"):
+        return m  # A-F / a-f: the case says whose pit
     return m.lower()
 
 

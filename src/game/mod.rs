@@ -481,8 +481,6 @@ pub trait Game: Clone + PartialEq + Send + Sync + fmt::Debug + 'static {
     }
 }
 
-/// Finds the legal move whose canonical notation is `text`'s canonical form, for games whose
-/// `parse_move` first normalises the text. Returns an `IllegalMove` error listing nothing huge.
 /// The value for `player` of a two-player zero-sum value `first` for the first player (what
 /// every [`Game::evaluate`] returns: its own score, negated for the second player).
 #[inline]
@@ -509,6 +507,8 @@ pub fn first_winning_move<G: Game>(game: &G, buf: &mut MoveList) -> Option<Move>
     })
 }
 
+/// Finds the legal move whose canonical notation is `text`'s canonical form, for games whose
+/// `parse_move` first normalises the text. Returns an `IllegalMove` error listing nothing huge.
 pub fn find_legal<G: Game>(game: &G, text: &str, candidate: Move) -> Result<Move, GameError> {
     if game.outcome().is_some() {
         return Err(GameError::illegal(text, "the game is over"));

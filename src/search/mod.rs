@@ -415,8 +415,10 @@ impl<G: Game, const P: usize> Search<G, P> {
                 let np = self.params.np;
                 if np > 0 && parent != NONE && self.params.algorithm != Algorithm::PnMcts {
                     node.visits = np;
-                    node.total[0] = np as f32 * value;
-                    node.total[1] = -(np as f32) * value;
+                    for (p, total) in node.total.iter_mut().enumerate() {
+                        *total =
+                            np as f32 * crate::game::zero_sum(value, crate::game::Player(p as u8));
+                    }
                 }
             }
         }
