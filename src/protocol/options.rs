@@ -132,6 +132,16 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
         target: Target::Param("c_pn"),
     },
     EngineOption {
+        uci: "PN Decay",
+        usi: "PnDecay",
+        kind: Kind::Spin {
+            min: 0,
+            max: 100_000_000,
+        },
+        default: "0",
+        target: Target::Param("pn_decay"),
+    },
+    EngineOption {
         uci: "Playout Cap",
         usi: "PlayoutCap",
         kind: Kind::Spin {

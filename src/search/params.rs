@@ -98,6 +98,10 @@ pub struct SearchParams {
     pub c: f32,
     /// Weight of the proof-number bias term.
     pub c_pn: f32,
+    /// Decay of the proof-number bias with the child's visits: the term is weighted by
+    /// `pn_decay / (pn_decay + visits)`, so it halves at `pn_decay` visits (0: no decay, the
+    /// papers' constant bias).
+    pub pn_decay: u32,
     /// Playout length cap in plies; a capped playout scores as a draw.
     pub playout_cap: u32,
     /// Initialise a new node's non-mover proof numbers with its number of moves.
@@ -184,6 +188,7 @@ impl Default for SearchParams {
             bias: Bias::Rank,
             c: std::f32::consts::SQRT_2,
             c_pn: 1.0,
+            pn_decay: 0,
             playout_cap: 200,
             mobility_init: true,
             seed: 1,
@@ -254,6 +259,12 @@ pub const OPTIONS: &[OptionSpec] = &[
         default: "1",
         allowed: "0..1000",
         help: "weight of the proof-number bias",
+    },
+    OptionSpec {
+        name: "pn_decay",
+        default: "0",
+        allowed: "0..100000000",
+        help: "proof-number bias halves at this many child visits (0 = constant bias)",
     },
     OptionSpec {
         name: "playout_cap",
@@ -391,6 +402,7 @@ impl SearchParams {
             }
             "c" => self.c = number("c", value, 0.0, 100.0)?,
             "c_pn" | "cpn" => self.c_pn = number("c_pn", value, 0.0, 1000.0)?,
+            "pn_decay" | "decay" => self.pn_decay = number("pn_decay", value, 0, 100_000_000)?,
             "playout_cap" => self.playout_cap = number("playout_cap", value, 1, 100_000)?,
             "mobility" => self.mobility_init = boolean("mobility", value)?,
             "draw_layer" | "l2" => self.draw_layer = boolean("draw_layer", value)?,
@@ -440,12 +452,13 @@ impl SearchParams {
     /// The spec that [`SearchParams::parse`] reads back to these parameters.
     pub fn spec(&self) -> String {
         format!(
-            "{} bias={} c={} c_pn={} playout_cap={} mobility={} seed={} hash={} pn_flags={} \
+            "{} bias={} c={} c_pn={} pn_decay={} playout_cap={} mobility={} seed={} hash={} pn_flags={} \
              solver_visits={} draw_layer={} contempt={} im={} policy={} ege={} fet={} det={} pb={} np={}",
             self.algorithm.name(),
             self.bias.name(),
             self.c,
             self.c_pn,
+            self.pn_decay,
             self.playout_cap,
             self.mobility_init,
             self.seed,
@@ -472,11 +485,11 @@ mod tests {
     #[test]
     fn spec_round_trips() {
         let p = SearchParams::parse(
-            "gpn bias=max c_pn=2.5 c=0.7 playout_cap=50 seed=9 hash=8 im=0.4 policy=ipp ege=0.1 \
+            "gpn bias=max c_pn=2.5 pn_decay=300 c=0.7 playout_cap=50 seed=9 hash=8 im=0.4 policy=ipp ege=0.1 \
              fet=4 det=0.5 pb=2 np=10",
         )
         .unwrap();
-        assert_eq!(p.np, 10);
+        assert_eq!((p.np, p.pn_decay), (10, 300));
         assert_eq!((p.im, p.policy, p.fet), (0.4, Policy::Informed, 4));
         assert_eq!(p.algorithm, Algorithm::Gpn);
         assert_eq!(p.bias, Bias::Max);

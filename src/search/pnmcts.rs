@@ -109,7 +109,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             }
             let v = c.mean(m)
                 + self.params.c * (ln_n / c.visits.max(1) as f32).sqrt()
-                + c_pn * e.bias(true, n);
+                + c_pn * self.pn_weight(c.visits) * e.bias(true, n);
             if v > best {
                 (best, pick, ties) = (v, i, 1);
             } else if v == best {

@@ -45,8 +45,8 @@ impl<G: Game, const P: usize> Search<G, P> {
             if restricted && !self.allowed(id, edge.mv) {
                 continue;
             }
-            let (exploit, explore) = if edge.child == NONE {
-                (fpu, ln_n.sqrt())
+            let (exploit, explore, child_visits) = if edge.child == NONE {
+                (fpu, ln_n.sqrt(), 0)
             } else {
                 let child = self.tree.node(edge.child);
                 let explore = (ln_n / child.visits.max(1) as f32).sqrt();
@@ -79,9 +79,10 @@ impl<G: Game, const P: usize> Search<G, P> {
                 } else {
                     0.0
                 };
-                (exploit + progressive, explore)
+                (exploit + progressive, explore, child.visits)
             };
-            let v = exploit + c * explore + c_pn * edge.bias(rank, n);
+            let v =
+                exploit + c * explore + c_pn * self.pn_weight(child_visits) * edge.bias(rank, n);
             if v > best {
                 best = v;
                 pick = i;
@@ -95,6 +96,18 @@ impl<G: Game, const P: usize> Search<G, P> {
             }
         }
         pick
+    }
+
+    /// How much of the proof-number bias a child with `visits` visits still gets: 1 without
+    /// decay, else `pn_decay / (pn_decay + visits)`. A constant bias keeps steering a child that
+    /// the Monte-Carlo values already judge well, more so the longer the search runs; decaying it
+    /// like a progressive bias lets it guide the first visits and hands over to the values.
+    #[inline]
+    pub(super) fn pn_weight(&self, visits: u32) -> f32 {
+        match self.params.pn_decay {
+            0 => 1.0,
+            k => k as f32 / (k as f32 + visits as f32),
+        }
     }
 
     /// Recomputes the cached bias term of every edge of `id` from its children's proof numbers

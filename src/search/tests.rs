@@ -872,3 +872,38 @@ fn node_priors_start_a_new_node_at_its_evaluation() {
         }
     }
 }
+
+// Root A to move: move 0 leads to a node where B has 2 moves (A's proof number 2), move 1 to one
+// where B has 4 (A's proof number 4), so move 0 has the better proof-number rank.
+static DECAY_TREE: &[Spec] = &[
+    Spec::Inner(A, &[1, 2]),
+    Spec::Inner(B, &[3, 3]),
+    Spec::Inner(B, &[3, 3, 3, 3]),
+    Spec::End(None),
+];
+
+#[test]
+fn a_decaying_proof_number_bias_hands_a_well_visited_child_over_to_its_value() {
+    // Move 0: rank bonus 1/2, but 1000 visits at mean -0.2 for A. Move 1: no bonus, 1 visit at
+    // mean 0. No exploration (c = 0), so only the value and the bias decide.
+    let pick = |spec: &str| {
+        let mut s = search_tree(spec, DECAY_TREE);
+        s.ensure_root();
+        let good_rank = expand(&mut s, ROOT, 0, [0.0, 0.0]);
+        expand(&mut s, ROOT, 1, [0.0, 0.0]);
+        s.rebuild_bias_terms(ROOT);
+        let n = s.tree.node_mut(good_rank);
+        n.visits = 1000;
+        n.total = [-200.0, 200.0];
+        s.tree.node_mut(ROOT).visits = 1002;
+        s.select(ROOT)
+    };
+    // Constant bias: -0.2 + 0.5 beats 0.
+    assert_eq!(pick("gpn c=0 c_pn=1"), 0);
+    // Halved at 100 visits: the bonus left after 1000 is 0.5 * 100 / 1100 = 0.045 < 0.2.
+    assert_eq!(pick("gpn c=0 c_pn=1 pn_decay=100"), 1);
+    // Halved only at 100000 visits: the bonus is still 0.495.
+    assert_eq!(pick("gpn c=0 c_pn=1 pn_decay=100000"), 0);
+    let s = search_tree("gpn pn_decay=100", DECAY_TREE);
+    assert_eq!((s.pn_weight(0), s.pn_weight(100)), (1.0, 0.5));
+}
