@@ -213,7 +213,7 @@ impl Default for SearchParams {
 }
 
 impl SearchParams {
-    /// Whether nodes need their evaluation (implicit minimax or progressive bias).
+    /// Whether nodes need their evaluation (implicit minimax, progressive bias or node priors).
     pub fn uses_node_evaluation(&self) -> bool {
         self.im > 0.0 || self.pb > 0.0 || self.np > 0
     }
