@@ -152,8 +152,10 @@ impl<G: Game, const P: usize> Search<G, P> {
                 } else if o == *x {
                     return self.recompute(id); // the minimum rose: rescan
                 }
-            } else if o == PN_INF || n == PN_INF || *x >= PN_INF - 1 {
-                return self.recompute(id); // infinity or saturation: rescan
+            } else if o == PN_INF || n == PN_INF || *x >= PN_INF - 1 || *x < o {
+                // Infinity or saturation, or a sum that no longer covers the child (after a
+                // recycling): rescan.
+                return self.recompute(id);
             } else {
                 *x = pn_add(*x - o, n);
             }
@@ -216,6 +218,24 @@ impl<G: Game, const P: usize> Search<G, P> {
             let q = 1 - m;
             lo[q] = -hi[m];
             hi[q] = -lo[m];
+        }
+        // Facts only accumulate: a node keeps its proofs, disproofs and bounds even when the
+        // children that gave them were recycled (without recycling this changes nothing, since
+        // the children's facts only accumulate too).
+        if use_bounds {
+            for p in 0..P {
+                lo[p] = lo[p].max(node.lo[p]);
+                hi[p] = hi[p].min(node.hi[p]);
+                debug_assert!(lo[p] <= hi[p], "contradictory bounds at node {id}");
+            }
+        }
+        if node.pn.contains(&0) {
+            pn = node.pn;
+        }
+        for (x, &old) in pn.iter_mut().zip(&node.pn) {
+            if old == PN_INF {
+                *x = PN_INF;
+            }
         }
         if let Some(proven) = pn.iter().position(|&x| x == 0) {
             for (p, x) in pn.iter_mut().enumerate() {

@@ -11,6 +11,7 @@ mod heuristic;
 pub mod node;
 pub mod params;
 mod pnmcts;
+mod recycle;
 mod report;
 mod select;
 pub mod tree;
@@ -35,7 +36,8 @@ pub const ROOT: NodeId = 0;
 pub struct Limits {
     /// Iterations in this call.
     pub iterations: Option<u64>,
-    /// Nodes in the tree.
+    /// Nodes in the tree at the start plus the nodes this call created (the tree's size had
+    /// nothing been recycled).
     pub nodes: Option<u64>,
     /// Wall-clock time of this call.
     pub time: Option<Duration>,
@@ -69,6 +71,10 @@ struct RunStats {
     max_depth: u32,
     draws: u64,
     elapsed: Duration,
+    /// Nodes created, recyclings and the nodes they dropped.
+    created: u64,
+    recycles: u64,
+    recycled_nodes: u64,
 }
 
 /// A search over game `G` with `P` players (`P` must equal `G::NUM_PLAYERS`).
@@ -87,6 +93,10 @@ pub struct Search<G: Game, const P: usize> {
     root_moves: Vec<Move>,
     /// Second move buffer for the informed playouts (the opponent's replies).
     replies: MoveList,
+    /// Recycling could not make room (the kept part fills the budget): the tree stops growing
+    /// and selection stays among existing children, so every visit is still recorded on the
+    /// path it took. Cleared when the root changes.
+    frozen: bool,
 }
 
 impl<G: Game, const P: usize> Search<G, P> {
@@ -100,7 +110,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         let budget = params.hash_mb.saturating_mul(1 << 20);
         Search {
             rng: Rng::new(params.seed),
-            tree: Tree::new(budget, 32),
+            tree: Tree::new(budget),
             params,
             root_position: root,
             moves: MoveList::new(),
@@ -109,6 +119,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             proof_player: 0,
             root_moves: Vec::new(),
             replies: MoveList::new(),
+            frozen: false,
         }
     }
 
@@ -139,6 +150,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         self.root_position = root;
         self.root_moves.clear();
         self.tree.clear();
+        self.frozen = false;
         self.rng = Rng::new(self.params.seed);
     }
 
@@ -156,6 +168,7 @@ impl<G: Game, const P: usize> Search<G, P> {
                 .find(|e| e.mv == m)
                 .map_or(NONE, |e| e.child)
         };
+        self.frozen = false;
         if child == NONE {
             self.tree.clear();
             false
@@ -173,6 +186,16 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// Nodes in the tree.
     pub fn tree_nodes(&self) -> usize {
         self.tree.len()
+    }
+
+    /// Bytes the tree's arenas have written: the most they hold resident (at most Hash).
+    pub fn tree_resident_bytes(&self) -> usize {
+        self.tree.resident_bytes()
+    }
+
+    /// True when the tree can no longer grow, even by recycling.
+    pub fn tree_frozen(&self) -> bool {
+        self.frozen
     }
 
     /// Visits of the root (0 before the first search).
@@ -204,6 +227,8 @@ impl<G: Game, const P: usize> Search<G, P> {
             return self.report();
         }
         let deadline = limits.time.map(|t| start + t);
+        // The root, if this call created it, counts among the created nodes.
+        let nodes_at_start = (self.tree.len() as u64).saturating_sub(self.stats.created);
         let mut interval = 1;
         let mut next_check = 1;
         let mut last_check = start;
@@ -243,7 +268,10 @@ impl<G: Game, const P: usize> Search<G, P> {
                     break;
                 }
             }
-            if limits.nodes.is_some_and(|n| self.tree.len() as u64 >= n) {
+            if limits
+                .nodes
+                .is_some_and(|n| nodes_at_start + self.stats.created >= n)
+            {
                 break;
             }
             if limits.stop_when_solved && self.root_solved() {
@@ -304,6 +332,9 @@ impl<G: Game, const P: usize> Search<G, P> {
 
     /// One iteration: selection, expansion of one node, playout, backup.
     pub fn iterate(&mut self) {
+        if self.tree.is_full() && !self.frozen {
+            self.recycle();
+        }
         let mut position = self.root_position.clone();
         let mut id = ROOT;
         let mut depth = 0u32;
@@ -433,7 +464,9 @@ impl<G: Game, const P: usize> Search<G, P> {
                 };
             }
         }
-        self.tree.add(node, self.moves.as_slice())
+        let id = self.tree.add(node, self.moves.as_slice());
+        self.stats.created += u64::from(id.is_some());
+        id
     }
 
     /// A playout from `position`, capped at `playout_cap` plies (a draw): uniformly random, or

@@ -51,6 +51,9 @@ pub fn from_bound(bound: i8) -> f32 {
 pub const TERMINAL: u8 = 1;
 /// Node flag: a child's proof number changed since the bias terms were last built.
 pub const PN_DIRTY: u8 = 2;
+/// Node flag: recycling dropped some of this node's children (their edges lost their nodes);
+/// the search rebuilds what it derived from them. Cleared by the search after the recycling.
+pub const CHILDREN_DROPPED: u8 = 4;
 
 /// One position in the tree, for a game of `P` players (36-40 bytes for two players).
 #[derive(Clone, Copy, Debug)]
@@ -77,7 +80,7 @@ pub struct Node<const P: usize> {
     pub hi: [i8; P],
     /// The player to move in this position.
     pub mover: u8,
-    /// [`TERMINAL`], [`PN_DIRTY`].
+    /// [`TERMINAL`], [`PN_DIRTY`], [`CHILDREN_DROPPED`].
     pub flags: u8,
     /// Implicit minimax value for the first player (two-player games), quantised by
     /// [`IM_SCALE`]: the evaluation of a new leaf, then the minimax of its created children.

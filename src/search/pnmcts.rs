@@ -150,8 +150,11 @@ impl<G: Game, const P: usize> Search<G, P> {
             sum = pn_add(sum, c_pn[sum_i]);
         }
         let mut pn = node.pn;
-        pn[min_i] = min;
-        pn[sum_i] = sum;
+        // A proof or disproof stays, also when recycling dropped the children behind it.
+        if !node.pn.contains(&0) {
+            pn[min_i] = min;
+            pn[sum_i] = sum;
+        }
         let n = self.tree.node_mut(id);
         n.flags |= PN_DIRTY;
         let changed = pn != n.pn;

@@ -40,8 +40,16 @@ pub struct SearchReport {
     /// Bytes of the tree in use, and the budget.
     pub memory_bytes: usize,
     pub memory_budget: usize,
-    /// True when the tree hit its memory cap (the search then runs on without growing it).
+    /// Bytes the tree's arenas have written (their resident memory at most; never above the
+    /// budget).
+    pub memory_resident: usize,
+    /// True when the tree is full and recycling cannot make room (the search then runs on
+    /// without growing it).
     pub full: bool,
+    /// Nodes created by this run, recyclings in it and the nodes they dropped.
+    pub created: u64,
+    pub recycles: u64,
+    pub recycled_nodes: u64,
 }
 
 impl SearchReport {
@@ -161,7 +169,11 @@ impl<G: Game, const P: usize> Search<G, P> {
             elapsed: stats.elapsed,
             memory_bytes: self.tree.used_bytes(),
             memory_budget: self.tree.budget_bytes(),
-            full: self.tree.is_full(),
+            memory_resident: self.tree.resident_bytes(),
+            full: self.frozen,
+            created: stats.created,
+            recycles: stats.recycles,
+            recycled_nodes: stats.recycled_nodes,
         };
         if self.tree.is_empty() {
             return report;

@@ -12,8 +12,21 @@ const PRUNED: f32 = -10_000.0;
 const FPU_NEW_ROOT: f32 = 10_000.0;
 
 impl<G: Game, const P: usize> Search<G, P> {
-    /// Picks the edge to follow at node `id` (which has moves).
+    /// Picks the edge to follow at node `id` (which has moves). In a frozen tree (full, and
+    /// recycling cannot make room) only edges with a child compete while the node has any, so
+    /// that every iteration records its visit on the edge it took.
     pub(super) fn select(&mut self, id: NodeId) -> usize {
+        if self.frozen {
+            if let Some(i) = self.select_among(id, true) {
+                return i;
+            }
+        }
+        self.select_among(id, false).unwrap_or(0)
+    }
+
+    /// The UCB choice at node `id`, among the edges with a child only when `existing_only`;
+    /// `None` when no edge qualifies.
+    fn select_among(&mut self, id: NodeId, existing_only: bool) -> Option<usize> {
         let algorithm = self.params.algorithm;
         let use_pn = algorithm.uses_proof_numbers() && self.params.c_pn != 0.0;
         let rank = self.params.bias == Bias::Rank;
@@ -38,11 +51,11 @@ impl<G: Game, const P: usize> Search<G, P> {
         let (c, c_pn) = (self.params.c, if use_pn { self.params.c_pn } else { 0.0 });
         let n = node.num_edges as usize;
         let mut best = f32::NEG_INFINITY;
-        let mut pick = 0;
+        let mut pick = None;
         let mut ties = 0u32;
         let restricted = id == super::ROOT && !self.root_moves.is_empty();
         for (i, edge) in self.tree.edges(id).iter().enumerate() {
-            if restricted && !self.allowed(id, edge.mv) {
+            if (restricted && !self.allowed(id, edge.mv)) || (existing_only && edge.child == NONE) {
                 continue;
             }
             let (exploit, explore, child_visits) = if edge.child == NONE {
@@ -83,15 +96,15 @@ impl<G: Game, const P: usize> Search<G, P> {
             };
             let v =
                 exploit + c * explore + c_pn * self.pn_weight(child_visits) * edge.bias(rank, n);
-            if v > best {
+            if v > best || pick.is_none() {
                 best = v;
-                pick = i;
+                pick = Some(i);
                 ties = 1;
             } else if v == best {
                 // Uniform tie-break: keep the i-th tied candidate with probability 1/i.
                 ties += 1;
                 if self.rng.below(ties) == 0 {
-                    pick = i;
+                    pick = Some(i);
                 }
             }
         }

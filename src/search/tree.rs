@@ -1,42 +1,118 @@
-//! The node and edge arenas: bump allocation under a byte budget, and re-rooting by copying the
-//! kept subtree (Cheney's breadth-first copy), so memory never grows over a game.
+//! The node and edge arenas: bump allocation under a hard byte cap, and in-place compaction that
+//! serves both re-rooting (keep one subtree) and node recycling (keep the valuable part of the
+//! tree when it is full), so resident memory never exceeds the budget over any search or game.
+//!
+//! # Memory model
+//! Both arenas reserve their largest possible size once (address space only: a page becomes
+//! resident when it is first written). The cap is enforced on the *high-water marks* of the two
+//! arenas, the slots that have ever been written, so `resident_bytes()` is what the arenas can
+//! hold in RAM at most and it never exceeds the budget, whatever the mix of nodes and edges over
+//! time. Compaction moves the kept nodes down in place: no second arena, no copy outside the
+//! budget. Its only scratch is a keep bitmap and a rank index, 1.5 bits per node.
+//!
+//! # Compaction
+//! Nodes are created after their parents and compaction keeps their order, so a parent's index
+//! is always smaller than its children's, and a node's edge block comes after its parent's. One
+//! ascending pass decides what survives (a node survives if its parent does and the caller's
+//! rule accepts it), a rank index over the keep bitmap gives every survivor its new index, and a
+//! second ascending pass slides nodes and edge blocks down. An edge whose child was dropped
+//! becomes an edge without a child; its node is flagged [`CHILDREN_DROPPED`] so that the search
+//! can rebuild what it derived from the children (the node keeps its own statistics, proofs and
+//! bounds: see `docs/recycling.md`).
 
-use super::node::{Edge, Node, NodeId, NONE};
+use super::node::{Edge, Node, NodeId, CHILDREN_DROPPED, NONE};
 use crate::game::Move;
 
 /// The search tree of a game of `P` players. Node 0 is the root.
 pub struct Tree<const P: usize> {
     nodes: Vec<Node<P>>,
     edges: Vec<Edge>,
-    /// The arenas of the next re-rooting, kept to reuse their allocations.
-    spare_nodes: Vec<Node<P>>,
-    spare_edges: Vec<Edge>,
+    /// The most nodes / edges the arenas have ever held since they were allocated: the slots
+    /// that may be resident.
+    node_high: usize,
+    edge_high: usize,
     budget_bytes: usize,
+    /// An allocation was refused since the last compaction.
     full: bool,
+}
+
+/// A keep bitmap with a rank index: which old node indices survive a compaction, and the new
+/// index of each survivor (the number of survivors before it).
+struct Survivors {
+    bits: Vec<u64>,
+    /// Survivors in the words before word `w`.
+    rank: Vec<u32>,
+}
+
+impl Survivors {
+    fn new(n: usize) -> Survivors {
+        Survivors {
+            bits: vec![0; n.div_ceil(64)],
+            rank: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn set(&mut self, i: usize) {
+        self.bits[i / 64] |= 1 << (i % 64);
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> bool {
+        self.bits[i / 64] >> (i % 64) & 1 != 0
+    }
+
+    /// Builds the rank index; returns the number of survivors.
+    fn index(&mut self) -> usize {
+        let mut total = 0u32;
+        self.rank = self
+            .bits
+            .iter()
+            .map(|w| {
+                let before = total;
+                total += w.count_ones();
+                before
+            })
+            .collect();
+        total as usize
+    }
+
+    /// The new index of surviving node `i`.
+    #[inline]
+    fn new_index(&self, i: usize) -> NodeId {
+        let below = self.bits[i / 64] & ((1u64 << (i % 64)) - 1);
+        self.rank[i / 64] + below.count_ones()
+    }
 }
 
 impl<const P: usize> Tree<P> {
     pub const NODE_BYTES: usize = std::mem::size_of::<Node<P>>();
     pub const EDGE_BYTES: usize = std::mem::size_of::<Edge>();
 
-    /// An empty tree that will never hold more than `budget_bytes` of nodes and edges.
-    /// `branching` (the expected moves per node) sizes the initial reservations.
-    pub fn new(budget_bytes: usize, branching: usize) -> Tree<P> {
-        let per_node = Self::NODE_BYTES + Self::EDGE_BYTES * branching.max(1);
-        let nodes = (budget_bytes / per_node).max(16);
-        // Reserve a modest start; the vectors grow (amortised) up to the budget.
-        let reserve = nodes.min(1 << 16);
+    /// An empty tree whose arenas never hold more than `budget_bytes` (at least one node with
+    /// 1024 edges). The address space for the largest possible arenas is reserved now; if the
+    /// system refuses it, the arenas grow on demand instead (and a refused growth counts as a
+    /// full tree, never an abort).
+    pub fn new(budget_bytes: usize) -> Tree<P> {
+        let budget_bytes = budget_bytes.max(Self::NODE_BYTES + Self::EDGE_BYTES * 1024);
+        let mut nodes = Vec::new();
+        let mut edges = Vec::new();
+        if nodes.try_reserve_exact(budget_bytes / Self::NODE_BYTES).is_err()
+            || edges.try_reserve_exact(budget_bytes / Self::EDGE_BYTES).is_err()
+        {
+            log::warn!("tree: could not reserve {budget_bytes} bytes up front; growing on demand");
+        }
         Tree {
-            nodes: Vec::with_capacity(reserve),
-            edges: Vec::with_capacity(reserve * branching.max(1)),
-            spare_nodes: Vec::new(),
-            spare_edges: Vec::new(),
-            budget_bytes: budget_bytes.max(Self::NODE_BYTES + Self::EDGE_BYTES * 1024),
+            nodes,
+            edges,
+            node_high: 0,
+            edge_high: 0,
+            budget_bytes,
             full: false,
         }
     }
 
-    /// Removes every node.
+    /// Removes every node (the arenas stay allocated, at most the budget).
     pub fn clear(&mut self) {
         self.nodes.clear();
         self.edges.clear();
@@ -57,11 +133,17 @@ impl<const P: usize> Tree<P> {
         self.nodes.len() * Self::NODE_BYTES + self.edges.len() * Self::EDGE_BYTES
     }
 
+    /// Bytes the arenas have ever written since they were allocated: the most they can hold
+    /// resident. Never above [`Tree::budget_bytes`].
+    pub fn resident_bytes(&self) -> usize {
+        self.node_high * Self::NODE_BYTES + self.edge_high * Self::EDGE_BYTES
+    }
+
     pub fn budget_bytes(&self) -> usize {
         self.budget_bytes
     }
 
-    /// True once an allocation was refused: the search keeps running on the existing tree.
+    /// True once an allocation was refused (since the last compaction or clear).
     pub fn is_full(&self) -> bool {
         self.full
     }
@@ -69,11 +151,18 @@ impl<const P: usize> Tree<P> {
     /// Adds a node with one edge per move; `None` (and the tree marked full) when the budget
     /// would be exceeded.
     pub fn add(&mut self, mut node: Node<P>, moves: &[Move]) -> Option<NodeId> {
-        let need = Self::NODE_BYTES + Self::EDGE_BYTES * moves.len();
-        if self.used_bytes() + need > self.budget_bytes || self.nodes.len() >= NONE as usize {
+        let node_high = self.node_high.max(self.nodes.len() + 1);
+        let edge_high = self.edge_high.max(self.edges.len() + moves.len());
+        let resident = node_high * Self::NODE_BYTES + edge_high * Self::EDGE_BYTES;
+        if resident > self.budget_bytes
+            || self.nodes.len() >= NONE as usize
+            || self.nodes.try_reserve(1).is_err()
+            || self.edges.try_reserve(moves.len()).is_err()
+        {
             self.full = true;
             return None;
         }
+        (self.node_high, self.edge_high) = (node_high, edge_high);
         node.first_edge = self.edges.len() as u32;
         node.num_edges = moves.len() as u16;
         self.edges.extend(moves.iter().map(|&m| Edge::new(m)));
@@ -89,6 +178,11 @@ impl<const P: usize> Tree<P> {
     #[inline]
     pub fn node_mut(&mut self, id: NodeId) -> &mut Node<P> {
         &mut self.nodes[id as usize]
+    }
+
+    /// Every node, in index order (a parent before its children).
+    pub fn nodes(&self) -> &[Node<P>] {
+        &self.nodes
     }
 
     /// The edges of node `id`.
@@ -122,40 +216,65 @@ impl<const P: usize> Tree<P> {
         (&self.nodes, &mut self.edges[range])
     }
 
-    /// Makes `new_root` the root, keeping its subtree (statistics, proofs and bounds) and
-    /// reclaiming everything else. Cost: proportional to the kept subtree.
+    /// Makes `new_root` the root, keeping its whole subtree (statistics, proofs and bounds) and
+    /// reclaiming everything else, in place. Cost: one pass over the tree.
     pub fn reroot(&mut self, new_root: NodeId) {
-        let mut nodes = std::mem::take(&mut self.spare_nodes);
-        let mut edges = std::mem::take(&mut self.spare_edges);
-        nodes.clear();
-        edges.clear();
-        let mut root = self.nodes[new_root as usize];
-        root.parent = NONE;
-        nodes.push(root);
-        // Breadth-first: `scan` walks the copied nodes, copying their edges and children.
-        let mut scan = 0;
-        while scan < nodes.len() {
-            let old = nodes[scan];
-            let first = edges.len() as u32;
-            let range = old.first_edge as usize..old.first_edge as usize + old.num_edges as usize;
-            for edge in &self.edges[range] {
-                let mut copy = *edge;
-                if edge.child != NONE {
-                    let mut child = self.nodes[edge.child as usize];
-                    child.parent = scan as NodeId;
-                    copy.child = nodes.len() as NodeId;
-                    nodes.push(child);
-                }
-                edges.push(copy);
+        self.compact(new_root, |_| true);
+    }
+
+    /// Keeps `new_root` and every node below it that `keep` accepts and whose parent is kept;
+    /// drops the rest and slides the survivors down in place (their order, and so the
+    /// parent-before-child invariant, is kept). `new_root` becomes node 0. Survivors that lost a
+    /// child are flagged [`CHILDREN_DROPPED`]. Returns the number of nodes dropped.
+    pub fn compact(&mut self, new_root: NodeId, mut keep: impl FnMut(&Node<P>) -> bool) -> usize {
+        let root = new_root as usize;
+        let n = self.nodes.len();
+        let mut alive = Survivors::new(n);
+        alive.set(root);
+        for i in root + 1..n {
+            let node = &self.nodes[i];
+            let parent = node.parent as usize;
+            // Children come after their parents, so the parent's fate is already decided.
+            if node.parent != NONE && parent >= root && alive.get(parent) && keep(node) {
+                alive.set(i);
             }
-            nodes[scan].first_edge = first;
-            scan += 1;
         }
-        self.spare_nodes = std::mem::replace(&mut self.nodes, nodes);
-        self.spare_edges = std::mem::replace(&mut self.edges, edges);
-        self.spare_nodes.clear();
-        self.spare_edges.clear();
+        let survivors = alive.index();
+        let mut edge_top = 0usize;
+        for i in root..n {
+            if !alive.get(i) {
+                continue;
+            }
+            let mut node = self.nodes[i];
+            let to = alive.new_index(i) as usize;
+            node.parent = if i == root {
+                NONE
+            } else {
+                alive.new_index(node.parent as usize)
+            };
+            let from = node.first_edge as usize;
+            let count = node.num_edges as usize;
+            // Survivors keep their order, so blocks only move down: copy_within is safe.
+            self.edges.copy_within(from..from + count, edge_top);
+            for edge in &mut self.edges[edge_top..edge_top + count] {
+                if edge.child == NONE {
+                    continue;
+                }
+                if alive.get(edge.child as usize) {
+                    edge.child = alive.new_index(edge.child as usize);
+                } else {
+                    edge.child = NONE;
+                    node.flags |= CHILDREN_DROPPED;
+                }
+            }
+            node.first_edge = edge_top as u32;
+            edge_top += count;
+            self.nodes[to] = node;
+        }
+        self.nodes.truncate(survivors);
+        self.edges.truncate(edge_top);
         self.full = false;
+        n - survivors
     }
 }
 
@@ -170,7 +289,7 @@ mod tests {
     #[test]
     fn budget_is_never_exceeded() {
         let budget = 64 * 1024;
-        let mut tree: Tree<2> = Tree::new(budget, 10);
+        let mut tree: Tree<2> = Tree::new(budget);
         let mut added = 0;
         while tree.add(Node::new(NONE, 0), &moves(10)).is_some() {
             added += 1;
@@ -182,7 +301,7 @@ mod tests {
 
     #[test]
     fn reroot_keeps_the_subtree_and_drops_the_rest() {
-        let mut tree: Tree<2> = Tree::new(1 << 20, 3);
+        let mut tree: Tree<2> = Tree::new(1 << 20);
         let root = tree.add(Node::new(NONE, 0), &moves(3)).unwrap();
         let a = tree.add(Node::new(root, 1), &moves(2)).unwrap();
         let b = tree.add(Node::new(root, 1), &moves(2)).unwrap();

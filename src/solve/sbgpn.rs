@@ -29,14 +29,10 @@ pub fn solve<G: Game>(root: &G, cfg: &SolveConfig, budget: &mut Budget) -> Answe
         stop_when_solved: true,
         ..Limits::default()
     };
-    // A full tree stops growing but the search would run on: stop it there too (unknown).
-    // The report that says so is not free, so look every 16th call (at most 1024 iterations).
-    let mut calls = 0u32;
-    let report = search.run_with(&limits, |s, _| {
-        calls = calls.wrapping_add(1);
-        !(s.root_solved() || (calls % 16 == 0 && full(s)))
-    });
-    budget.nodes += report.nodes as u64;
+    // A full tree is recycled and the search goes on (the node and time limits end it); a tree
+    // that recycling cannot shrink stops growing, so stop there too (unknown).
+    let report = search.run_with(&limits, |s, _| !(s.root_solved() || s.tree_frozen()));
+    budget.nodes += report.created;
     let (value, plies) = match report.proven {
         Some(Proven::Win { plies }) => (Value::Win, Some(plies)),
         Some(Proven::Draw { plies }) => (Value::Draw, Some(plies)),
@@ -57,8 +53,4 @@ pub fn solve<G: Game>(root: &G, cfg: &SolveConfig, budget: &mut Budget) -> Answe
         },
         plies,
     }
-}
-
-fn full<G: Game>(s: &Search<G, 2>) -> bool {
-    s.report().full
 }
