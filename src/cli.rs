@@ -35,7 +35,7 @@ USAGE:
     gpn show <game> [--position <string>] [--moves <m1> ...]
                                             print a position: diagram, string, legal moves
     gpn match <game> --engine1 <agent> --engine2 <agent> [--games <n>]
-              [--iterations <n> | --movetime <ms>] [--concurrency <n>] [--openings <plies>]
+              [--iterations <n> | --movetime <ms>] [--odds <k>] [--concurrency <n>] [--openings <plies>]
               [--seed <s>] [--max-plies <n>] [--sprt <elo0>,<elo1>[,<alpha>,<beta>]]
               [--csv <file>] [--json <file>] [--games-file <file>] [--quiet]
                                             play games between two agents (random or a search spec)
@@ -566,6 +566,8 @@ struct MatchArgs {
     engines: [(String, AgentSpec); 2],
     games: u32,
     budget: Budget,
+    /// Engine 1's budget multiplier.
+    odds: u32,
     concurrency: usize,
     openings: u32,
     seed: u64,
@@ -593,6 +595,7 @@ fn parse_match_args(args: &[String]) -> Result<MatchArgs, CliError> {
     let mut engines: [Option<(String, AgentSpec)>; 2] = [None, None];
     let mut games = 100;
     let mut budget = Budget::Iterations(1000);
+    let mut odds = 1;
     let mut concurrency = 1;
     let mut openings = 0;
     let mut seed = 1;
@@ -631,6 +634,7 @@ fn parse_match_args(args: &[String]) -> Result<MatchArgs, CliError> {
                 budget = Budget::Time(Duration::from_millis(positive("--movetime", value)?))
             }
             "--concurrency" => concurrency = positive("--concurrency", value)?,
+            "--odds" => odds = positive("--odds", value)?,
             "--openings" => {
                 openings = value
                     .parse()
@@ -658,6 +662,7 @@ fn parse_match_args(args: &[String]) -> Result<MatchArgs, CliError> {
         engines: [e1, e2],
         games,
         budget,
+        odds,
         concurrency,
         openings,
         seed,
@@ -699,6 +704,7 @@ impl GameVisitor for MatchVisitor {
         let config = MatchConfig {
             games: args.games,
             budget: args.budget,
+            odds: args.odds,
             opening_plies: args.openings,
             concurrency: args.concurrency,
             seed: args.seed,

@@ -3,7 +3,9 @@
 # pondering) and gpn vs gtp-rhino over GTP (Othello, 20 s per side), 20 games each, every move
 # checked by an independent referee (pyffish, OpenSpiel); gpn driven over UAI by a real UAI
 # client, python-ataxx's `ataxx.uai.Engine` (Ataxx, 20 games of gpn vs gpn, 3+0.05, every move
-# checked by python-ataxx's board); then the protocol latency against Fairy-Stockfish. Installs
+# checked by python-ataxx's board); gpn against itself with both clocks kept at 20+0 ms, 100+0 ms
+# and 1+0.01 s in cfour, breakthrough and awari (zero time losses allowed); then the protocol
+# latency against Fairy-Stockfish. Installs
 # what is missing (apt: fairy-stockfish, grhino; a venv with pyffish, open_spiel and ataxx).
 # Fails on any forfeit: illegal move or PV, time loss, protocol error, crash.
 #
@@ -49,6 +51,15 @@ echo "== gpn vs gtp-rhino, GTP Othello, $GAMES games, 20 s per side"
 echo "== gpn over UAI driven by python-ataxx (ataxx.uai.Engine), $GAMES games, gpn vs gpn, 3+0.05"
 "$VENV/bin/python" scripts/external/uai_ataxx.py --engine "$GPN --protocol uai" \
     --games "$GAMES" --tc 3+0.05 | tee "$OUT/uai-ataxx.txt"
+
+echo "== time losses: gpn vs gpn with both clocks kept (no margin: a move longer than the clock loses)"
+for variant in cfour breakthrough awari; do
+    for tc in 0.02+0 0.1+0 1+0.01; do
+        "$VENV/bin/python" scripts/external/match.py uci --a "$GPN --protocol uci" \
+            --b "$GPN --protocol uci" --variant "$variant" --games "$GAMES" --tc "$tc" \
+            --margin-ms 0 --opening-plies 2 --quiet --json "$OUT/clock-$variant-$tc.json"
+    done
+done
 
 echo "== latency during a search (ms), gpn and Fairy-Stockfish"
 python3 scripts/latency.py --trials 50 "$GPN" "$FSF"

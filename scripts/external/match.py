@@ -5,7 +5,9 @@ independent rules referee, and fails (exit 1) on any forfeit cause.
 Modes
   uci  Both engines speak UCI (e.g. gpn --protocol uci vs /usr/games/fairy-stockfish).
        Variants: breakthrough, minishogi (anything pyffish knows works the same way).
-       Referee: pyffish. Time control and ponder flow as cutechess-cli does them.
+       Referee: pyffish (awari and cfour, which pyffish lacks: OpenSpiel's oware and
+       connect_four). Time control and
+       ponder flow as cutechess-cli does them.
   gtp  Both engines speak GTP and play Othello (e.g. gpn --protocol gtp vs gtp-rhino).
        Referee: OpenSpiel 'othello'. Absolute time via time_settings/time_left.
 
@@ -310,6 +312,85 @@ class FfishReferee:
                     bad = (len(pv) - 1, pv[-1])
             self._pv_cache[key] = bad
         return self._pv_cache[key]
+
+
+class SpielReferee:
+    """OpenSpiel as the rules referee of a UCI game that pyffish does not know (awari is
+    OpenSpiel's 'oware'; gpn writes its moves as OpenSpiel does). The 'fen' of a position is its
+    move list, which is all a UCI engine is sent."""
+
+    def __init__(self, game, notation=None):
+        try:
+            import pyspiel
+        except ImportError:
+            sys.exit("match.py: this variant needs the 'open_spiel' package (pip install open_spiel)")
+        self.game = pyspiel.load_game(game)
+        # notation(moves played, action) -> the UCI move; default: OpenSpiel's own string
+        self.notation = notation
+        self._pos = {}
+
+    def actions(self, state, moves):
+        """The legal moves of `state` (reached by `moves`) in UCI notation, with their actions."""
+        p = state.current_player()
+        if self.notation is None:
+            return {state.action_to_string(p, a): a for a in state.legal_actions()}
+        return {self.notation(moves, a): a for a in state.legal_actions()}
+
+    def state(self, moves):
+        state = self.game.new_initial_state()
+        for i, mv in enumerate(moves):
+            actions = self.actions(state, moves[:i])
+            if mv not in actions:
+                return None
+            state.apply_action(actions[mv])
+        return state
+
+    def pos(self, moves):
+        key = tuple(moves)
+        if key not in self._pos:
+            if len(self._pos) > 64:
+                self._pos.clear()
+            state = self.state(moves)
+            end, legal, side = None, set(), 0
+            if state.is_terminal():
+                r = state.returns()
+                side = len(moves) % 2   # only the value's sign for the player to move matters
+                end = (r[side], "game over (OpenSpiel)")
+            else:
+                side = state.current_player()
+                legal = set(self.actions(state, list(moves)))
+            self._pos[key] = (" ".join(moves) or "startpos", legal, end, side)
+        return self._pos[key]
+
+    def fen(self, moves):
+        return self.pos(moves)[0]
+
+    def legal(self, moves):
+        return self.pos(moves)[1]
+
+    def end(self, moves):
+        return self.pos(moves)[2]
+
+    def side(self, moves):
+        return self.pos(moves)[3]
+
+    def bad_pv_move(self, fen, pv):
+        base = [] if fen == "startpos" else fen.split()
+        for i, mv in enumerate(pv):
+            if self.end(base + list(pv[:i])) or mv not in self.legal(base + list(pv[:i])):
+                return (i, mv)
+        return None
+
+
+def connect_four_move(moves, action):
+    """OpenSpiel's connect_four action (a column) as Fairy-Stockfish writes it: P@<file><rank>,
+    the rank where the piece lands."""
+    file = "abcdefg"[action]
+    return f"P@{file}{1 + sum(1 for m in moves if m[2] == file)}"
+
+
+# UCI variants refereed by OpenSpiel instead of pyffish: (OpenSpiel game, notation).
+SPIEL_VARIANTS = {"awari": ("oware", None), "cfour": ("connect_four", connect_four_move)}
 
 
 class UciEngine:
@@ -975,7 +1056,8 @@ def main(argv=None):
     setup_error = None
     try:
         if args.mode == "uci":
-            ref = FfishReferee(args.variant)
+            ref = (SpielReferee(*SPIEL_VARIANTS[args.variant]) if args.variant in SPIEL_VARIANTS
+                   else FfishReferee(args.variant))
             pond = {"none": "", "a": "A", "b": "B", "both": "AB"}[args.ponder]
             eng = [UciEngine("A", args.a, args.a_option, "A" in pond, args, log, failures),
                    UciEngine("B", args.b, args.b_option, "B" in pond, args, log, failures)]

@@ -44,6 +44,16 @@ pub enum Budget {
     Time(std::time::Duration),
 }
 
+impl Budget {
+    /// This budget `k` times over.
+    pub fn times(self, k: u32) -> Budget {
+        match self {
+            Budget::Iterations(n) => Budget::Iterations(n.saturating_mul(k as u64)),
+            Budget::Time(d) => Budget::Time(d.saturating_mul(k)),
+        }
+    }
+}
+
 impl fmt::Display for Budget {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -63,6 +73,8 @@ pub struct MatchConfig {
     pub games: u32,
     /// Per-move budget handed to both agents.
     pub budget: Budget,
+    /// Engine A's budget is this many times `budget` (time odds; 1 = even).
+    pub odds: u32,
     /// Uniformly random plies played from the start before the agents take over; the same for
     /// both games of a pair. An opening that would end the game is redrawn (or cut short).
     pub opening_plies: u32,
@@ -85,6 +97,7 @@ impl MatchConfig {
         MatchConfig {
             games: 100,
             budget: Budget::Iterations(1000),
+            odds: 1,
             opening_plies: 0,
             concurrency: 1,
             seed: 1,

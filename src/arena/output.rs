@@ -73,10 +73,15 @@ pub fn format_report(report: &MatchReport) -> String {
         report.game, report.names.0, report.names.1
     );
     out += &format!(
-        "games {} of {}, budget {}, opening {} plies, max plies {}, seed {}, concurrency {}\n",
+        "games {} of {}, budget {}{}, opening {} plies, max plies {}, seed {}, concurrency {}\n",
         report.games.len(),
         cfg.games,
         cfg.budget,
+        if cfg.odds > 1 {
+            format!(" (A: {})", cfg.budget.times(cfg.odds))
+        } else {
+            String::new()
+        },
         cfg.opening_plies,
         cfg.max_plies,
         cfg.seed,
@@ -309,9 +314,9 @@ pub fn write_json<W: Write>(report: &MatchReport, w: &mut W) -> io::Result<()> {
     writeln!(w, "  \"engine_b\": {},", json_string(&report.names.1))?;
     writeln!(
         w,
-        "  \"config\": {{\"games\":{},\"budget\":{},\"opening_plies\":{},\"concurrency\":{},\
+        "  \"config\": {{\"games\":{},\"budget\":{},\"odds\":{},\"opening_plies\":{},\"concurrency\":{},\
          \"seed\":{},\"max_plies\":{},\"sprt\":{}}},",
-        cfg.games, budget, cfg.opening_plies, cfg.concurrency, cfg.seed, cfg.max_plies, sprt_config
+        cfg.games, budget, cfg.odds, cfg.opening_plies, cfg.concurrency, cfg.seed, cfg.max_plies, sprt_config
     )?;
     writeln!(w, "  \"played\": {},", report.games.len())?;
     writeln!(w, "  \"results\": {},", json_wdl(&wdl))?;

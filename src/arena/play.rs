@@ -91,6 +91,7 @@ pub fn play_game<G: Game>(
     }
     let opening_text = moves.clone();
 
+    let budgets = [config.budget.times(config.odds), config.budget];
     let mut think = [Vec::new(), Vec::new()];
     let mut legal = MoveList::new();
     let (outcome, termination) = loop {
@@ -100,7 +101,7 @@ pub fn play_game<G: Game>(
         let mover = record.position().to_move();
         let who = usize::from(mover != a_seat);
         let t0 = Instant::now();
-        let m = agents[who].choose(&record, &config.budget);
+        let m = agents[who].choose(&record, &budgets[who]);
         think[who].push(t0.elapsed());
         record.position().legal_moves(&mut legal);
         if !legal.contains(m) {

@@ -18,6 +18,13 @@ use crate::solve::{Algo, SolveConfig, Value};
 const MAX_PLIES: u32 = 10_000;
 /// Below this share of the soft budget, early stops are not considered (estimates are noise).
 const MIN_ITERATIONS_FOR_EARLY_STOP: u64 = 256;
+/// A forced move (one legal move) still searches this long at most, so that its score is the
+/// best gpn knows (a reused tree's value or proof) rather than a blank.
+const FORCED_MOVE_TIME: Duration = Duration::from_millis(2);
+const FORCED_MOVE_ITERATIONS: u64 = 512;
+/// `go depth` is judged on at least this many iterations (and four per legal move), so that the
+/// first iterations through a reused, deep tree do not end it at once.
+const MIN_ITERATIONS_FOR_DEPTH: u64 = 64;
 /// A snapshot is sent early (before the heartbeat interval) when the best move changed, but not
 /// more often than this.
 const MIN_INFO_GAP: Duration = Duration::from_millis(100);
@@ -485,10 +492,10 @@ impl<G: Game> Session for GameSession<G> {
         if let Some(solve) = &job.solve {
             return self.solve(job, solve, control);
         }
-        if legal.len() == 1 && !control.unlimited() {
-            // One legal move: play it at once (pondering and infinite searches still search).
-            return self.immediate(job, &legal);
-        }
+        // One legal move: a very short search (pondering and infinite searches search as
+        // usual), which reports the reused tree's value or proof for it.
+        let forced = legal.len() == 1 && !control.unlimited();
+        let depth_sample = MIN_ITERATIONS_FOR_DEPTH.max(4 * legal.len() as u64);
         self.search.restrict_root(&allowed);
         let limits = Limits {
             stop: Some(control.stop_flag()),
@@ -508,9 +515,14 @@ impl<G: Game> Session for GameSession<G> {
                 {
                     return false;
                 }
+                if forced
+                    && (iterations >= FORCED_MOVE_ITERATIONS
+                        || progress.elapsed >= FORCED_MOVE_TIME)
+                {
+                    return false;
+                }
                 if let Some(depth) = job.depth {
-                    let mean = search.mean_depth();
-                    if mean >= depth as f32 {
+                    if iterations >= depth_sample && search.mean_depth() >= depth as f32 {
                         return false;
                     }
                 }

@@ -5,8 +5,9 @@ use std::time::Duration;
 
 /// Moves we expect still to play when the clock does not say (sudden death).
 pub const DEFAULT_MOVES_TO_GO: u32 = 30;
-/// The least a timed move is given, so that a nearly empty clock still produces a move.
-pub const MIN_MOVE_TIME: Duration = Duration::from_millis(1);
+/// The most of a fixed move time that the overhead may take: a short `movetime` (cutechess
+/// `st=0.05`) still searches most of it.
+pub const FIXED_OVERHEAD_SHARE: u32 = 10;
 
 /// Our clock at the start of a move.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -31,14 +32,17 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// A fixed time per move (`movetime`), less the overhead.
+    /// A fixed time per move (`movetime`), less the overhead, but never less than 90 % of it:
+    /// the overhead protects a clock, and a fixed move time has none to run out.
     pub fn fixed(time: Duration, overhead: Duration) -> Budget {
-        let t = time.saturating_sub(overhead).max(MIN_MOVE_TIME);
+        let t = time - overhead.min(time / FIXED_OVERHEAD_SHARE);
         Budget { soft: t, hard: t }
     }
 
     /// The budget of one move from the clock. `overhead` is what the transport and the client
-    /// lose per move (the `Move Overhead` option); it is kept out of every budget.
+    /// lose per move (the `Move Overhead` option); it is kept out of every budget. A budget that
+    /// rounds to zero (a bullet clock, or one below the overhead) means "answer at once": the
+    /// search stops at its first look at the clock, after one iteration.
     pub fn from_clock(clock: &Clock, overhead: Duration) -> Budget {
         let usable = clock.remaining.saturating_sub(overhead);
         let byoyomi = clock.byoyomi.saturating_sub(overhead);
@@ -56,7 +60,7 @@ impl Budget {
         } else {
             usable / 5 * 2
         };
-        let soft = share.min(cap).saturating_add(byoyomi).max(MIN_MOVE_TIME);
+        let soft = share.min(cap).saturating_add(byoyomi);
         let hard = share
             .saturating_mul(3)
             .min(cap)
@@ -118,9 +122,21 @@ mod tests {
         assert_eq!(
             empty,
             Budget {
-                soft: MIN_MOVE_TIME,
-                hard: MIN_MOVE_TIME
+                soft: Duration::ZERO,
+                hard: Duration::ZERO
             }
+        );
+        // 20 ms + 0 with no overhead: a share of what is left, well under a millisecond.
+        let bullet = Budget::from_clock(
+            &Clock {
+                remaining: ms(20),
+                ..Clock::default()
+            },
+            ms(0),
+        );
+        assert!(
+            bullet.hard < ms(2) && bullet.soft <= bullet.hard,
+            "{bullet:?}"
         );
     }
 
@@ -172,8 +188,10 @@ mod tests {
     }
 
     #[test]
-    fn fixed_time_subtracts_the_overhead() {
+    fn fixed_time_subtracts_the_overhead_in_proportion() {
         assert_eq!(Budget::fixed(ms(1_000), ms(30)).hard, ms(970));
-        assert_eq!(Budget::fixed(ms(10), ms(30)).hard, MIN_MOVE_TIME);
+        assert_eq!(Budget::fixed(ms(50), ms(50)).hard, ms(45));
+        assert_eq!(Budget::fixed(ms(10), ms(30)).hard, ms(9));
+        assert_eq!(Budget::fixed(ms(0), ms(30)).hard, ms(0));
     }
 }

@@ -121,6 +121,6 @@ mod tests {
         let per = Tree::<2>::NODE_BYTES + 4 * Tree::<2>::EDGE_BYTES;
         let lowest = threshold(&tree, 30 * per);
         let kept = tree.nodes().iter().filter(|n| bucket(n) >= lowest).count();
-        assert!(kept <= 30 && kept >= 15, "{kept}");
+        assert!((15..=30).contains(&kept), "{kept}");
     }
 }

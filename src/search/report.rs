@@ -139,16 +139,20 @@ impl<G: Game, const P: usize> Search<G, P> {
         }
     }
 
-    /// The value of node `c` for player `m`: its mean, within its score bounds when the
-    /// algorithm keeps them.
+    /// The value of node `c` for player `m` as reported: its mean shrunk towards 0 by one
+    /// virtual draw (`n / (n + 1)`), so that a handful of visits cannot claim a near-certain
+    /// result (only proofs give mate scores; three won playouts read 0.75, not 1), within its
+    /// score bounds when the algorithm keeps them.
     fn bounded_mean(&self, c: &super::node::Node<P>, m: usize) -> f32 {
+        let n = c.visits as f32;
+        let mean = c.mean(m) * n / (n + 1.0);
         if self.params.algorithm.uses_bounds() {
-            c.mean(m).clamp(
+            mean.clamp(
                 super::node::from_bound(c.lo[m]),
                 super::node::from_bound(c.hi[m]),
             )
         } else {
-            c.mean(m)
+            mean
         }
     }
 

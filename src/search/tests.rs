@@ -999,7 +999,10 @@ fn a_tiny_hash_keeps_spreading_visits_long_after_it_fills() {
 fn solved_connect_four(plies: std::ops::RangeInclusive<u32>) -> Vec<(ConnectFour, i8)> {
     let text = include_str!("../../tests/data/cfour-solved.txt");
     let mut out = Vec::new();
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let (main, comment) = line.split_once('#').expect("a comment");
         let (pos, value) = main.split_once('|').expect("a value");
         let n: u32 = comment.split_whitespace().nth(1).unwrap().parse().unwrap();
@@ -1028,7 +1031,10 @@ fn assert_tree_values_exact<G: Game>(s: &Search<G, 2>, memo: &mut HashMap<u64, i
         let truth = minimax(&pos, memo);
         let (lo, hi) = (from_bound(node.lo[m]), from_bound(node.hi[m]));
         let text = pos.to_position();
-        assert!(lo <= truth as f32 && truth as f32 <= hi, "{text}: [{lo}, {hi}] vs {truth}");
+        assert!(
+            lo <= truth as f32 && truth as f32 <= hi,
+            "{text}: [{lo}, {hi}] vs {truth}"
+        );
         if let Some(v) = s.known_value(&node, m) {
             assert_eq!(from_bound(v), truth as f32, "{text}");
             known += 1;
@@ -1151,4 +1157,26 @@ fn a_frozen_tree_records_every_visit_on_its_path() {
     assert_eq!(s.root_visits() - root, 20_000);
     assert_eq!(children_visits(&s) - children, 20_000);
     assert_tree_consistent(&s);
+}
+
+#[test]
+fn a_few_visits_never_claim_a_near_certain_value() {
+    // 207 iterations over Gomoku's 225 moves: the best move has a visit or two, and its value
+    // must not read like a mate (it used to print cp 10458).
+    let mut s: Search<crate::game::gomoku::Gomoku<true>, 2> = Search::new(
+        params("sb-gpn"),
+        crate::game::gomoku::Gomoku::<true>::start(),
+    );
+    let r = s.run(&Limits {
+        iterations: Some(207),
+        ..Limits::default()
+    });
+    assert!(r.proven.is_none());
+    let visits = s.root_lines(1)[0].visits as f32;
+    assert!(
+        r.value.abs() <= visits / (visits + 1.0) + 1e-6,
+        "{} from {visits} visits",
+        r.value
+    );
+    assert!(r.value.abs() < 0.9);
 }

@@ -97,8 +97,12 @@ impl<const P: usize> Tree<P> {
         let budget_bytes = budget_bytes.max(Self::NODE_BYTES + Self::EDGE_BYTES * 1024);
         let mut nodes = Vec::new();
         let mut edges = Vec::new();
-        if nodes.try_reserve_exact(budget_bytes / Self::NODE_BYTES).is_err()
-            || edges.try_reserve_exact(budget_bytes / Self::EDGE_BYTES).is_err()
+        if nodes
+            .try_reserve_exact(budget_bytes / Self::NODE_BYTES)
+            .is_err()
+            || edges
+                .try_reserve_exact(budget_bytes / Self::EDGE_BYTES)
+                .is_err()
         {
             log::warn!("tree: could not reserve {budget_bytes} bytes up front; growing on demand");
         }
