@@ -240,7 +240,22 @@ UCI_INFO_KEYS = {"depth", "seldepth", "time", "nodes", "pv", "multipv", "score",
                  "tbhits", "sbhits", "cpuload", "string", "refutation", "currline", "wdl"}
 
 
-class FfishReferee:
+class Referee:
+    """What the game loops ask a referee; `pos(moves)` gives (fen, legal moves, end, ...) for the
+    start position plus `moves`, where end is None or (value for the side to move: >0 win, <0
+    loss, 0 draw, reason)."""
+
+    def fen(self, moves):
+        return self.pos(moves)[0]
+
+    def legal(self, moves):
+        return self.pos(moves)[1]
+
+    def end(self, moves):
+        return self.pos(moves)[2]
+
+
+class FfishReferee(Referee):
     """pyffish as the rules referee. Every pyffish call costs ~2-3 ms whatever it does, so the
     facts about a position are computed once and cached, and PVs are checked after the game
     with one get_san_moves call each (it raises ValueError on the first illegal move)."""
@@ -281,15 +296,6 @@ class FfishReferee:
             self._pos[key] = (fen, legal, end)
         return self._pos[key]
 
-    def fen(self, moves):
-        return self.pos(moves)[0]
-
-    def legal(self, moves):
-        return self.pos(moves)[1]
-
-    def end(self, moves):
-        return self.pos(moves)[2]
-
     def side(self, moves):
         """0 for the first player ('w' in Fairy-Stockfish FENs), 1 for the second."""
         return 0 if self.fen(moves).split()[1] == "w" else 1
@@ -314,7 +320,7 @@ class FfishReferee:
         return self._pv_cache[key]
 
 
-class SpielReferee:
+class SpielReferee(Referee):
     """OpenSpiel as the rules referee of a UCI game that pyffish does not know (awari is
     OpenSpiel's 'oware'; gpn writes its moves as OpenSpiel does). The 'fen' of a position is its
     move list, which is all a UCI engine is sent."""
@@ -361,15 +367,6 @@ class SpielReferee:
                 legal = set(self.actions(state, list(moves)))
             self._pos[key] = (" ".join(moves) or "startpos", legal, end, side)
         return self._pos[key]
-
-    def fen(self, moves):
-        return self.pos(moves)[0]
-
-    def legal(self, moves):
-        return self.pos(moves)[1]
-
-    def end(self, moves):
-        return self.pos(moves)[2]
 
     def side(self, moves):
         return self.pos(moves)[3]

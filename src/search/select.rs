@@ -17,16 +17,17 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// that every iteration records its visit on the edge it took.
     pub(super) fn select(&mut self, id: NodeId) -> usize {
         if self.frozen {
-            if let Some(i) = self.select_among(id, true) {
+            if let Some(i) = self.select_among::<true>(id) {
                 return i;
             }
         }
-        self.select_among(id, false).unwrap_or(0)
+        self.select_among::<false>(id).unwrap_or(0)
     }
 
-    /// The UCB choice at node `id`, among the edges with a child only when `existing_only`;
+    /// The UCB choice at node `id`, among the edges with a child only when `EXISTING_ONLY`;
     /// `None` when no edge qualifies.
-    fn select_among(&mut self, id: NodeId, existing_only: bool) -> Option<usize> {
+    #[inline(always)]
+    fn select_among<const EXISTING_ONLY: bool>(&mut self, id: NodeId) -> Option<usize> {
         let algorithm = self.params.algorithm;
         let use_pn = algorithm.uses_proof_numbers() && self.params.c_pn != 0.0;
         let rank = self.params.bias == Bias::Rank;
@@ -51,11 +52,11 @@ impl<G: Game, const P: usize> Search<G, P> {
         let (c, c_pn) = (self.params.c, if use_pn { self.params.c_pn } else { 0.0 });
         let n = node.num_edges as usize;
         let mut best = f32::NEG_INFINITY;
-        let mut pick = None;
+        let mut pick = usize::MAX;
         let mut ties = 0u32;
         let restricted = id == super::ROOT && !self.root_moves.is_empty();
         for (i, edge) in self.tree.edges(id).iter().enumerate() {
-            if (restricted && !self.allowed(id, edge.mv)) || (existing_only && edge.child == NONE) {
+            if (restricted && !self.allowed(id, edge.mv)) || (EXISTING_ONLY && edge.child == NONE) {
                 continue;
             }
             let (exploit, explore, child_visits) = if edge.child == NONE {
@@ -96,19 +97,19 @@ impl<G: Game, const P: usize> Search<G, P> {
             };
             let v =
                 exploit + c * explore + c_pn * self.pn_weight(child_visits) * edge.bias(rank, n);
-            if v > best || pick.is_none() {
+            if v > best {
                 best = v;
-                pick = Some(i);
+                pick = i;
                 ties = 1;
             } else if v == best {
                 // Uniform tie-break: keep the i-th tied candidate with probability 1/i.
                 ties += 1;
                 if self.rng.below(ties) == 0 {
-                    pick = Some(i);
+                    pick = i;
                 }
             }
         }
-        pick
+        (pick != usize::MAX).then_some(pick)
     }
 
     /// How much of the proof-number bias a child with `visits` visits still gets: 1 without

@@ -154,14 +154,17 @@ impl<const P: usize> Tree<P> {
 
     /// Adds a node with one edge per move; `None` (and the tree marked full) when the budget
     /// would be exceeded.
+    #[inline]
     pub fn add(&mut self, mut node: Node<P>, moves: &[Move]) -> Option<NodeId> {
         let node_high = self.node_high.max(self.nodes.len() + 1);
         let edge_high = self.edge_high.max(self.edges.len() + moves.len());
         let resident = node_high * Self::NODE_BYTES + edge_high * Self::EDGE_BYTES;
         if resident > self.budget_bytes
             || self.nodes.len() >= NONE as usize
-            || self.nodes.try_reserve(1).is_err()
-            || self.edges.try_reserve(moves.len()).is_err()
+            // Only when the up-front reservation was refused do the arenas grow here.
+            || (self.nodes.len() == self.nodes.capacity() && self.nodes.try_reserve(1).is_err())
+            || (self.edges.capacity() - self.edges.len() < moves.len()
+                && self.edges.try_reserve(moves.len()).is_err())
         {
             self.full = true;
             return None;
