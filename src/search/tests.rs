@@ -1056,7 +1056,7 @@ fn recycling_keeps_every_proof_and_bound_exact() {
     let mut recycled = 0;
     for (pos, value) in solved_connect_four(24..=26).into_iter().take(6) {
         assert_eq!(minimax(&pos, &mut memo), value, "{}", pos.to_position());
-        for algo in ["sb-gpn", "sb-uct", "gpn"] {
+        for algo in ["sb-gpn", "sb-uct", "gpn", "pn-mcts"] {
             let mut s: Search<ConnectFour, 2> =
                 Search::new(params(&format!("{algo} hash=1")), pos.clone());
             for _ in 0..4 {
@@ -1067,7 +1067,7 @@ fn recycling_keeps_every_proof_and_bound_exact() {
                 recycled += r.recycles;
                 assert_tree_consistent(&s);
                 let known = assert_tree_values_exact(&s, &mut memo);
-                assert!(known > 0 || algo == "gpn");
+                assert!(known > 0 || algo == "gpn" || algo == "pn-mcts");
             }
         }
     }

@@ -332,4 +332,42 @@ mod tests {
             2 * Tree::<2>::NODE_BYTES + 3 * Tree::<2>::EDGE_BYTES
         );
     }
+
+    #[test]
+    fn compaction_drops_rejected_subtrees_in_place_and_flags_their_parents() {
+        let mut tree: Tree<2> = Tree::new(1 << 20);
+        // root -> a, b; a -> a0; b -> b0 (b rejected, so b0 goes too).
+        let root = tree.add(Node::new(NONE, 0), &moves(2)).unwrap();
+        let a = tree.add(Node::new(root, 1), &moves(1)).unwrap();
+        let b = tree.add(Node::new(root, 1), &moves(1)).unwrap();
+        let a0 = tree.add(Node::new(a, 0), &moves(3)).unwrap();
+        let b0 = tree.add(Node::new(b, 0), &moves(4)).unwrap();
+        tree.edges_mut(root)[0].child = a;
+        tree.edges_mut(root)[1].child = b;
+        tree.edges_mut(a)[0].child = a0;
+        tree.edges_mut(b)[0].child = b0;
+        for (id, v) in [(root, 10), (a, 6), (b, 1), (a0, 5), (b0, 9)] {
+            tree.node_mut(id).visits = v;
+        }
+        let resident = tree.resident_bytes();
+        let dropped = tree.compact(root, |n| n.visits >= 5);
+        assert_eq!(dropped, 2);
+        assert_eq!(tree.len(), 3);
+        assert_eq!(tree.node(0).flags & CHILDREN_DROPPED, CHILDREN_DROPPED);
+        assert_eq!(tree.edges(0)[1].child, NONE);
+        let a = tree.edges(0)[0].child;
+        assert_eq!((tree.node(a).visits, tree.node(a).parent), (6, 0));
+        let a0 = tree.edges(a)[0].child;
+        assert_eq!((tree.node(a0).visits, tree.node(a0).parent), (5, a));
+        assert_eq!(tree.edges(a0).len(), 3);
+        assert_eq!(tree.node(a).flags & CHILDREN_DROPPED, 0);
+        assert_eq!(
+            tree.used_bytes(),
+            3 * Tree::<2>::NODE_BYTES + 6 * Tree::<2>::EDGE_BYTES
+        );
+        // The written slots stay counted: reuse them before writing new ones.
+        assert_eq!(tree.resident_bytes(), resident);
+        tree.add(Node::new(0, 1), &moves(2)).unwrap();
+        assert_eq!(tree.resident_bytes(), resident);
+    }
 }
