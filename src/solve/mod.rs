@@ -123,7 +123,7 @@ impl Goal {
 pub struct SolveConfig {
     pub algo: Algo,
     /// Nodes over both proofs (tree nodes for the best-first solvers, MID calls for DFPN,
-    /// tree nodes for sb-gpn).
+    /// nodes created for sb-gpn, whose tree is recycled when full).
     pub max_nodes: Option<u64>,
     pub max_time: Option<Duration>,
     /// Memory for the tree or the transposition table, in MB.
