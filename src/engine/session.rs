@@ -169,21 +169,31 @@ impl<G: Game> GameSession<G> {
     }
 }
 
-/// `moves` from the search root, written in `dialect`.
-fn format_line<G: Game>(search: &Search<G, 2>, moves: &[Move], dialect: Dialect) -> Vec<String> {
-    let mut position = search.position().clone();
-    moves
-        .iter()
-        .map(|&m| {
-            let text = position.format_move_in(m, dialect);
-            position.play(m);
-            text
-        })
-        .collect()
+/// `moves` from the game's current position (`record`, the search root), written in
+/// `dialect`, cut after a move that ends the game by the record's rules: the search does not
+/// see the game's history, so its lines can run on past a repetition that ends the game
+/// (awari's first repetition since a capture).
+fn format_line<G: Game>(record: &Record<G>, moves: &[Move], dialect: Dialect) -> Vec<String> {
+    let mut line = record.clone();
+    let mut out = Vec::with_capacity(moves.len());
+    for &m in moves {
+        if line.outcome().is_some() {
+            break;
+        }
+        out.push(line.position().format_move_in(m, dialect));
+        line.play(m);
+    }
+    out
 }
 
-/// The snapshot of `search` as it is now (`report` is its current report).
-fn snapshot<G: Game>(search: &Search<G, 2>, report: &SearchReport, job: &SearchJob) -> SearchInfo {
+/// The snapshot of `search` as it is now (`report` is its current report) in the game of
+/// `record`.
+fn snapshot<G: Game>(
+    search: &Search<G, 2>,
+    record: &Record<G>,
+    report: &SearchReport,
+    job: &SearchJob,
+) -> SearchInfo {
     let lines = search
         .root_lines(job.multipv.max(1))
         .into_iter()
@@ -196,7 +206,7 @@ fn snapshot<G: Game>(search: &Search<G, 2>, report: &SearchReport, job: &SearchJ
                 (line.value, wdl_of(line.value, line.proven), line.proven)
             };
             InfoLine {
-                pv: format_line(search, &line.pv, job.dialect),
+                pv: format_line(record, &line.pv, job.dialect),
                 value,
                 wdl: per_mille(wdl),
                 proven,
@@ -336,7 +346,7 @@ impl<G: Game> GameSession<G> {
         } else {
             pv
         };
-        let pv_text = format_line(&self.search, &pv, job.dialect);
+        let pv_text = format_line(&self.record, &pv, job.dialect);
         let lines = if pv_text.is_empty() {
             Vec::new()
         } else {
@@ -506,6 +516,7 @@ impl<G: Game> Session for GameSession<G> {
         };
         let mut last_info = Instant::now();
         let mut last_best = None;
+        let record = &self.record;
         let report = self.search.run_with(&limits, |search, progress| {
             if !control.unlimited() {
                 let iterations = progress.iterations;
@@ -550,12 +561,12 @@ impl<G: Game> Session for GameSession<G> {
                     last_best = best;
                     last_info = now;
                     let report = search.report();
-                    emit(snapshot(search, &report, job));
+                    emit(snapshot(search, record, &report, job));
                 }
             }
             true
         });
-        snapshot(&self.search, &report, job)
+        snapshot(&self.search, &self.record, &report, job)
     }
 }
 
@@ -596,6 +607,22 @@ mod tests {
         s.set_position(Some(&one.to_position()), &[], Dialect::Native)
             .unwrap();
         assert!(s.search.root_visits() > 0);
+    }
+
+    #[test]
+    fn a_reported_line_stops_where_the_game_record_ends() {
+        // The search does not see the record's history rules (repetition, the length cap):
+        // a line that runs past the end of the game is cut after the move that ends it.
+        let s = searched::<Ataxx>(3000);
+        let pv = s.search.root_lines(1)[0].pv.clone();
+        assert!(pv.len() >= 3, "a line of three plies");
+        let full = format_line(&s.record, &pv, Dialect::Native);
+        assert_eq!(full.len(), pv.len());
+        let capped = Record::new(Ataxx::start(), 2);
+        assert_eq!(
+            format_line(&capped, &pv, Dialect::Native),
+            full[..2].to_vec()
+        );
     }
 
     #[test]
