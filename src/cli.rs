@@ -38,7 +38,8 @@ USAGE:
               [--iterations <n> | --movetime <ms>] [--odds <k>] [--concurrency <n>] [--openings <plies>]
               [--seed <s>] [--max-plies <n>] [--sprt <elo0>,<elo1>[,<alpha>,<beta>]]
               [--csv <file>] [--json <file>] [--games-file <file>] [--quiet]
-                                            play games between two agents (random or a search spec)
+                                            play games between two agents (random, default =
+                                            the game's defaults row, or a search spec)
     gpn solve <game> [--position <string>] [--moves <m1,m2 ...>] --algo <algo>[,<algo>...]
               [--max-nodes <n>] [--max-time <seconds>] [--memory <MB>] [--playouts <k>]
               [--theta <x>] [--pr <x>] [--epsilon <x>] [--seed <s>]
@@ -507,6 +508,9 @@ pub enum AgentSpec {
     Random,
     /// The search with these parameters ([`SearchAgent`]).
     Search(SearchParams),
+    /// The search with the game's row of the defaults table, then these options
+    /// (`default [key=value ...]`).
+    Defaults(String),
 }
 
 /// Reads an agent spec: a kind followed by optional space-separated `key=value` options (one
@@ -529,8 +533,16 @@ pub fn parse_agent_spec(text: &str) -> Result<AgentSpec, String> {
             Some((key, _)) => Err(format!("agent 'random' has no option '{key}'")),
             None => Ok(AgentSpec::Random),
         },
+        "default" => {
+            let extra = text.trim_start()[kind.len()..].trim().to_string();
+            let mut check = SearchParams::default();
+            check
+                .apply_spec(&extra)
+                .map_err(|e| format!("agent '{text}': {e}"))?;
+            Ok(AgentSpec::Defaults(extra))
+        }
         _ => SearchParams::parse(text).map(AgentSpec::Search).map_err(|e| {
-            format!("agent '{text}': {e} (agents: random, or uct / sb-uct / gpn / sb-gpn with key=value options)")
+            format!("agent '{text}': {e} (agents: random, default, or uct / sb-uct / gpn / sb-gpn / pn-mcts with key=value options)")
         }),
     }
 }
@@ -541,6 +553,14 @@ pub fn agent_factory<G: Game>(spec: &AgentSpec) -> Box<AgentFactory<G>> {
         AgentSpec::Random => Box::new(|seed| Box::new(RandomAgent::new(seed))),
         AgentSpec::Search(params) => {
             let params = params.clone();
+            Box::new(move |seed| Box::new(SearchAgent::<G>::new(&params, seed)))
+        }
+        AgentSpec::Defaults(extra) => {
+            let mut params = SearchParams::for_game(G::INFO.name);
+            // Checked by `parse_agent_spec`.
+            if let Err(e) = params.apply_spec(extra) {
+                log::warn!("agent 'default {extra}': {e}");
+            }
             Box::new(move |seed| Box::new(SearchAgent::<G>::new(&params, seed)))
         }
     }
@@ -716,11 +736,20 @@ impl GameVisitor for MatchVisitor {
         let mut json = create(&args.json)?;
         let mut games = create(&args.games_file)?;
         let [(name_a, spec_a), (name_b, spec_b)] = &args.engines;
+        // A `default` agent is labelled with the game's row, so that a report says what played.
+        let label = |name: &String, spec: &AgentSpec| match spec {
+            AgentSpec::Defaults(_) => format!(
+                "{name} [{}]",
+                crate::search::defaults::defaults_spec(G::INFO.name)
+            ),
+            _ => name.clone(),
+        };
+        let (label_a, label_b) = (label(name_a, spec_a), label(name_b, spec_b));
         let report = arena::run_match::<G>(
             &config,
             &*agent_factory::<G>(spec_a),
             &*agent_factory::<G>(spec_b),
-            (name_a, name_b),
+            (&label_a, &label_b),
         );
         print!("{}", output::format_report(&report));
         let io = |e: std::io::Error| CliError::Io(format!("cannot write output: {e}"));
@@ -1201,6 +1230,17 @@ mod tests {
         assert_eq!(parse_agent_spec("random"), Ok(AgentSpec::Random));
         assert_eq!(parse_agent_spec("  Random "), Ok(AgentSpec::Random));
         assert!(parse_agent_spec("").unwrap_err().contains("empty"));
+        assert_eq!(
+            parse_agent_spec(" default  c_pn=0.5"),
+            Ok(AgentSpec::Defaults("c_pn=0.5".into()))
+        );
+        assert_eq!(
+            parse_agent_spec("default"),
+            Ok(AgentSpec::Defaults("".into()))
+        );
+        assert!(parse_agent_spec("default frob=1")
+            .unwrap_err()
+            .contains("unknown search option"));
         let err = parse_agent_spec("alphazero").unwrap_err();
         assert!(
             err.contains("agent 'alphazero'") && err.contains("algorithm"),

@@ -901,3 +901,35 @@ fn fuzz_gtp() {
         "=424242 gpn",
     );
 }
+
+/// The `info string search` line of `d`: the settings the next search uses.
+fn search_line(e: &mut Engine) -> String {
+    e.send("d");
+    let lines = e.until(|l| l.starts_with("info string legal"));
+    lines
+        .iter()
+        .find_map(|l| l.strip_prefix("info string search "))
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn each_game_starts_from_its_defaults_row_and_options_set_survive_a_variant_change() {
+    use gpn::search::SearchParams;
+    let mut e = uci("cfour");
+    assert_eq!(search_line(&mut e), SearchParams::for_game("cfour").spec());
+    e.send("setoption name C_pn value 0.375");
+    e.send("setoption name PN Decay value not-a-number");
+    let errors = e.sync();
+    assert!(
+        errors.iter().any(|l| l.starts_with("info string error")),
+        "{errors:?}"
+    );
+    for game in ["breakthrough", "reversi", "cfour"] {
+        e.send(&format!("setoption name UCI_Variant value {game}"));
+        let mut expected = SearchParams::for_game(game);
+        expected.c_pn = 0.375;
+        assert_eq!(search_line(&mut e), expected.spec(), "{game}");
+    }
+    e.close();
+}

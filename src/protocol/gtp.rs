@@ -16,7 +16,7 @@ use crate::engine::{
 };
 use crate::game::registry::{self, GAMES};
 use crate::game::{Dialect, Player};
-use crate::search::{Proven, SearchParams};
+use crate::search::{Proven, SearchParams, UserParams};
 use crate::solve::Algo;
 
 /// Every command gpn answers, in `list_commands` order.
@@ -75,7 +75,10 @@ enum TimeSystem {
 struct Controller {
     out: Output,
     conductor: Conductor,
+    /// The search parameters of the game being played: its defaults row plus `user`.
     params: SearchParams,
+    /// The search options set with `gpn-setoption`, re-applied over each game's defaults.
+    user: UserParams,
     overhead: Duration,
     move_time: Duration,
     /// A cap on any move's time, whatever the clock allows (`gpn-setoption maxmovetime`).
@@ -166,19 +169,20 @@ fn board_size(board: &str) -> Option<u32> {
 
 /// Runs GTP until `quit` or end of input.
 pub fn run(settings: Settings, tx: Sender<Event>, rx: Receiver<Event>) {
-    let params = SearchParams::default();
     let game = settings
         .game
         .clone()
         .unwrap_or_else(|| "reversi".to_string());
-    let Ok(session) = new_session(&game, params.clone()) else {
+    let Ok(session) = new_session(&game, SearchParams::for_game(&game)) else {
         return;
     };
+    let params = session.params().clone();
     let worker = Worker::spawn(tx);
     let mut c = Controller {
         out: Output::new(),
         conductor: Conductor::new(session, worker, rx),
         params,
+        user: UserParams::default(),
         overhead: Duration::from_millis(50),
         move_time: DEFAULT_MOVE_TIME,
         max_move_time: None,
@@ -321,8 +325,8 @@ impl Controller {
         let value = options::check_value(option, value)?;
         match option.target {
             Target::Variant => return self.set_game(&[value.as_str()]),
-            Target::Hash => options::apply_param(&mut self.params, "hash", &value)?,
-            Target::Param(p) => options::apply_param(&mut self.params, p, &value)?,
+            Target::Hash => self.set_param("hash", &value)?,
+            Target::Param(p) => self.set_param(p, &value)?,
             Target::MoveOverhead => {
                 self.overhead = Duration::from_millis(value.parse().unwrap_or(50))
             }
@@ -349,9 +353,23 @@ impl Controller {
                     .map(|g| g.name)
             })
             .ok_or("unsupported game".to_string())?;
-        let session = new_session(game, self.params.clone()).map_err(|e| e.to_string())?;
+        let params = self.user.resolve(game);
+        let session = new_session(game, params.clone()).map_err(|e| e.to_string())?;
         self.conductor.replace_session(session);
+        self.params = params;
         Ok(String::new())
+    }
+
+    /// Records a search option the user set and recomputes the current game's parameters.
+    fn set_param(&mut self, name: &str, value: &str) -> Result<(), String> {
+        self.user
+            .set(&self.params, name, value)
+            .map_err(|e| e.to_string())?;
+        let game = self.conductor.session().map(|s| s.game().name);
+        if let Some(game) = game {
+            self.params = self.user.resolve(game);
+        }
+        Ok(())
     }
 
     /// `boardsize N`: a new game; the current game's size, or the game of the same family with

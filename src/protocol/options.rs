@@ -2,7 +2,6 @@
 //! ranges, from which `option` lines are written and `setoption` is applied.
 
 use crate::game::registry::GAMES;
-use crate::search::SearchParams;
 
 /// What an option sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,6 +139,13 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
         },
         default: "0",
         target: Target::Param("pn_decay"),
+    },
+    EngineOption {
+        uci: "PN Explore",
+        usi: "PnExplore",
+        kind: Kind::Check,
+        default: "false",
+        target: Target::Param("pn_explore"),
     },
     EngineOption {
         uci: "Playout Cap",
@@ -303,17 +309,10 @@ pub fn check_value(option: &EngineOption, value: &str) -> Result<String, String>
     }
 }
 
-/// Applies a search-parameter option to `params` (validated by the parameter parser).
-pub fn apply_param(params: &mut SearchParams, name: &str, value: &str) -> Result<(), String> {
-    let mut next = params.clone();
-    next.set(name, value).map_err(|e| e.to_string())?;
-    *params = next;
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::SearchParams;
 
     #[test]
     fn every_default_is_accepted_and_names_are_unique() {
@@ -324,7 +323,7 @@ mod tests {
             assert!(std::ptr::eq(find(o.usi).unwrap(), o));
             if let Target::Param(p) = o.target {
                 let mut params = SearchParams::default();
-                apply_param(&mut params, p, o.default).unwrap();
+                params.set(p, o.default).unwrap();
             }
         }
         assert!(find("move overhead").is_some() && find("MOVEOVERHEAD").is_some());

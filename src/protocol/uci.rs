@@ -19,7 +19,7 @@ use crate::engine::{
 };
 use crate::game::registry;
 use crate::game::Dialect;
-use crate::search::{Proven, SearchParams};
+use crate::search::{Proven, SearchParams, UserParams};
 use crate::solve::Algo;
 
 /// The `go` keywords; `searchmoves` takes moves until the next one of these.
@@ -176,7 +176,10 @@ struct Controller {
     dialect: Dialect,
     out: Output,
     conductor: Conductor,
+    /// The search parameters of the game being played: its defaults row plus `user`.
     params: SearchParams,
+    /// The search options set with `setoption`, re-applied over each game's defaults.
+    user: UserParams,
     ponder: bool,
     overhead: Duration,
     multipv: usize,
@@ -205,17 +208,17 @@ pub fn run(protocol: Protocol, settings: Settings, tx: Sender<Event>, rx: Receiv
             .clone()
             .unwrap_or_else(|| if usi { "minishogi" } else { "breakthrough" }.to_string()),
     };
-    let params = SearchParams::default();
-    let session = match new_session(&game, params.clone()) {
+    let session = match new_session(&game, SearchParams::for_game(&game)) {
         Ok(s) => s,
         Err(e) => {
             out.send(&format!("info string error {e}; playing breakthrough"));
-            match new_session("breakthrough", params.clone()) {
+            match new_session("breakthrough", SearchParams::for_game("breakthrough")) {
                 Ok(s) => s,
                 Err(_) => return,
             }
         }
     };
+    let params = session.params().clone();
     let worker = Worker::spawn(tx);
     let mut c = Controller {
         protocol,
@@ -224,6 +227,7 @@ pub fn run(protocol: Protocol, settings: Settings, tx: Sender<Event>, rx: Receiv
         out,
         conductor: Conductor::new(session, worker, rx),
         params,
+        user: UserParams::default(),
         ponder: false,
         overhead: Duration::from_millis(50),
         multipv: 1,
@@ -378,8 +382,12 @@ impl Controller {
                         .session()
                         .is_some_and(|s| s.game().name == game);
                     if !same {
-                        match new_session(game, self.params.clone()) {
-                            Ok(s) => self.conductor.replace_session(s),
+                        let params = self.user.resolve(game);
+                        match new_session(game, params.clone()) {
+                            Ok(s) => {
+                                self.conductor.replace_session(s);
+                                self.params = params;
+                            }
                             Err(e) => self.error(&e.to_string()),
                         }
                     }
@@ -399,14 +407,14 @@ impl Controller {
     }
 
     fn set_param(&mut self, name: &str, value: &str) {
-        match options::apply_param(&mut self.params, name, value) {
+        match self.user.set(&self.params, name, value) {
             Ok(()) => {
-                let params = self.params.clone();
                 if let Some(s) = self.conductor.session() {
-                    s.set_params(params);
+                    self.params = self.user.resolve(s.game().name);
+                    s.set_params(self.params.clone());
                 }
             }
-            Err(e) => self.error(&e),
+            Err(e) => self.error(&e.to_string()),
         }
     }
 
@@ -614,6 +622,8 @@ impl Controller {
             // Trailing blanks are invisible in a GUI log and fragile in transcripts.
             text.push_str(&format!("info string {}\n", line.trim_end()));
         }
+        // The settings that will search: the game's defaults row plus the options set.
+        text.push_str(&format!("info string search {}\n", s.params().spec()));
         text.push_str(&format!(
             "info string game {} position {}\ninfo string legal",
             s.game().name,

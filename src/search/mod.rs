@@ -7,6 +7,7 @@
 //! value, as an MCTS-Solver does.
 
 mod backup;
+pub mod defaults;
 mod heuristic;
 pub mod node;
 pub mod params;
@@ -22,6 +23,7 @@ use std::time::{Duration, Instant};
 
 use crate::game::{Game, Move, MoveList};
 use crate::rng::Rng;
+pub use defaults::UserParams;
 use node::{to_bound, to_im, Node, NodeId, NONE, PN_INF, TERMINAL};
 pub use params::{Algorithm, Bias, Policy, SearchParams};
 pub use report::{Proven, RootLine, SearchReport};

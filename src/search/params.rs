@@ -102,6 +102,11 @@ pub struct SearchParams {
     /// `pn_decay / (pn_decay + visits)`, so it halves at `pn_decay` visits (0: no decay, the
     /// papers' constant bias).
     pub pn_decay: u32,
+    /// The bias scales the exploration term instead of being added to the value:
+    /// `(c + c_pn * bias) * sqrt(ln N / n)`. It then shrinks as the UCB term does, so it orders
+    /// exploration without overriding what the values say after many visits (the constant bias
+    /// overrides them more the longer a search runs).
+    pub pn_explore: bool,
     /// Playout length cap in plies; a capped playout scores as a draw.
     pub playout_cap: u32,
     /// Initialise a new node's non-mover proof numbers with its number of moves.
@@ -189,6 +194,7 @@ impl Default for SearchParams {
             c: std::f32::consts::SQRT_2,
             c_pn: 1.0,
             pn_decay: 0,
+            pn_explore: false,
             playout_cap: 200,
             mobility_init: true,
             seed: 1,
@@ -265,6 +271,12 @@ pub const OPTIONS: &[OptionSpec] = &[
         default: "0",
         allowed: "0..100000000",
         help: "proof-number bias halves at this many child visits (0 = constant bias)",
+    },
+    OptionSpec {
+        name: "pn_explore",
+        default: "false",
+        allowed: "true false",
+        help: "proof-number bias scales the exploration term: (c + c_pn*bias)*sqrt(ln N/n)",
     },
     OptionSpec {
         name: "playout_cap",
@@ -403,6 +415,7 @@ impl SearchParams {
             "c" => self.c = number("c", value, 0.0, 100.0)?,
             "c_pn" | "cpn" => self.c_pn = number("c_pn", value, 0.0, 1000.0)?,
             "pn_decay" | "decay" => self.pn_decay = number("pn_decay", value, 0, 100_000_000)?,
+            "pn_explore" => self.pn_explore = boolean("pn_explore", value)?,
             "playout_cap" => self.playout_cap = number("playout_cap", value, 1, 100_000)?,
             "mobility" => self.mobility_init = boolean("mobility", value)?,
             "draw_layer" | "l2" => self.draw_layer = boolean("draw_layer", value)?,
@@ -439,26 +452,34 @@ impl SearchParams {
     /// `name=value` pairs, separated by spaces or commas.
     pub fn parse(spec: &str) -> Result<SearchParams, ParamError> {
         let mut params = SearchParams::default();
+        params.apply_spec(spec)?;
+        Ok(params)
+    }
+
+    /// Applies a spec (as [`SearchParams::parse`] reads it) over these parameters; on error
+    /// some of its options may have been applied.
+    pub fn apply_spec(&mut self, spec: &str) -> Result<(), ParamError> {
         for (i, token) in spec.split([' ', ',']).filter(|t| !t.is_empty()).enumerate() {
             match token.split_once('=') {
-                Some((name, value)) => params.set(name, value)?,
-                None if i == 0 => params.set("algorithm", token)?,
+                Some((name, value)) => self.set(name, value)?,
+                None if i == 0 => self.set("algorithm", token)?,
                 None => return Err(ParamError(format!("'{token}' is not name=value"))),
             }
         }
-        Ok(params)
+        Ok(())
     }
 
     /// The spec that [`SearchParams::parse`] reads back to these parameters.
     pub fn spec(&self) -> String {
         format!(
-            "{} bias={} c={} c_pn={} pn_decay={} playout_cap={} mobility={} seed={} hash={} pn_flags={} \
+            "{} bias={} c={} c_pn={} pn_decay={} pn_explore={} playout_cap={} mobility={} seed={} hash={} pn_flags={} \
              solver_visits={} draw_layer={} contempt={} im={} policy={} ege={} fet={} det={} pb={} np={}",
             self.algorithm.name(),
             self.bias.name(),
             self.c,
             self.c_pn,
             self.pn_decay,
+            self.pn_explore,
             self.playout_cap,
             self.mobility_init,
             self.seed,
@@ -485,7 +506,7 @@ mod tests {
     #[test]
     fn spec_round_trips() {
         let p = SearchParams::parse(
-            "gpn bias=max c_pn=2.5 pn_decay=300 c=0.7 playout_cap=50 seed=9 hash=8 im=0.4 policy=ipp ege=0.1 \
+            "gpn bias=max c_pn=2.5 pn_decay=300 pn_explore=true c=0.7 playout_cap=50 seed=9 hash=8 im=0.4 policy=ipp ege=0.1 \
              fet=4 det=0.5 pb=2 np=10",
         )
         .unwrap();

@@ -50,6 +50,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         };
         let bounds = algorithm.uses_bounds();
         let (c, c_pn) = (self.params.c, if use_pn { self.params.c_pn } else { 0.0 });
+        let pn_explore = self.params.pn_explore;
         let n = node.num_edges as usize;
         let mut best = f32::NEG_INFINITY;
         let mut pick = usize::MAX;
@@ -95,8 +96,12 @@ impl<G: Game, const P: usize> Search<G, P> {
                 };
                 (exploit + progressive, explore, child.visits)
             };
-            let v =
-                exploit + c * explore + c_pn * self.pn_weight(child_visits) * edge.bias(rank, n);
+            let bonus = c_pn * self.pn_weight(child_visits) * edge.bias(rank, n);
+            let v = if pn_explore {
+                exploit + (c + bonus) * explore
+            } else {
+                exploit + c * explore + bonus
+            };
             if v > best {
                 best = v;
                 pick = i;

@@ -909,6 +909,32 @@ fn a_decaying_proof_number_bias_hands_a_well_visited_child_over_to_its_value() {
     assert_eq!((s.pn_weight(0), s.pn_weight(100)), (1.0, 0.5));
 }
 
+#[test]
+fn a_bias_on_the_exploration_term_orders_equal_children_and_fades_with_visits() {
+    // Both children with `visits` visits; move 0 (rank bonus 1/2) at `mean0` for A, move 1 (no
+    // bonus) at 0. No plain exploration (c = 0): only the values and the bias decide.
+    let pick = |spec: &str, visits: u32, mean0: f32| {
+        let mut s = search_tree(spec, DECAY_TREE);
+        s.ensure_root();
+        let good_rank = expand(&mut s, ROOT, 0, [0.0, 0.0]);
+        let other = expand(&mut s, ROOT, 1, [0.0, 0.0]);
+        s.rebuild_bias_terms(ROOT);
+        for (id, mean) in [(good_rank, mean0), (other, 0.0)] {
+            let n = s.tree.node_mut(id);
+            n.visits = visits;
+            n.total = [mean * visits as f32, -mean * visits as f32];
+        }
+        s.tree.node_mut(ROOT).visits = 2 * visits;
+        s.select(ROOT)
+    };
+    // Equal values: the better rank gets the larger exploration term.
+    assert_eq!(pick("gpn c=0 c_pn=1 pn_explore=true", 1, 0.0), 0);
+    // After 1000 visits each, 0.5 * sqrt(ln 2000 / 1000) = 0.044 no longer covers a 0.2 gap...
+    assert_eq!(pick("gpn c=0 c_pn=1 pn_explore=true", 1000, -0.2), 1);
+    // ...which the constant bias (+0.5) overrides however long the search runs.
+    assert_eq!(pick("gpn c=0 c_pn=1", 1000, -0.2), 0);
+}
+
 /// Every node reachable from the root exactly once, parents and children agreeing, and the
 /// memory accounting equal to what the arenas hold.
 fn assert_tree_consistent<G: Game>(s: &Search<G, 2>) {

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Issue 15 item 4: the per-game defaults table (`default`, src/search/defaults.rs) against sb-uct,
+# per game, at one budget. Resumable: a game whose JSON exists is skipped. Writes
+# docs/experiments/data/defaults/<game>-table-<budget>.json (the report's engine label holds the
+# row that played).
+# Usage: scripts/defaults_table.sh <budget: 2000it | 100ms | 1000ms> [games] [concurrency] [game ...]
+# BASELINE replaces the opponent (sb-uct), LABEL the file's "table" part.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+budget=${1:?budget: e.g. 2000it or 100ms}
+games=${2:-200}
+conc=${3:-2}
+shift $(( $# < 3 ? $# : 3 ))
+list=("$@")
+if [ ${#list[@]} -eq 0 ]; then
+  list=(breakthrough knightthrough minishogi losalamos ataxx loa7 cfour reversi loa awari kalah
+        surakarta reachchess skirmish breakthrough6x6 breakthrough7x7 gomoku gomokufreestyle)
+fi
+case $budget in
+  *it) flag=(--iterations "${budget%it}") ;;
+  *ms) flag=(--movetime "${budget%ms}") ;;
+  *) echo "budget must end in it or ms" >&2; exit 2 ;;
+esac
+cargo build --release -q
+out=docs/experiments/data/defaults
+mkdir -p "$out"
+for game in "${list[@]}"; do
+  file="$out/$game-${LABEL:-table}-$budget.json"
+  [ -s "$file" ] && continue
+  echo "=== $game: default vs ${BASELINE:-sb-uct}, $budget per move, $games games ($(date +%H:%M))"
+  ./target/release/gpn match "$game" --engine1 default --engine2 "${BASELINE:-sb-uct}" \
+    --games "$games" "${flag[@]}" --concurrency "$conc" --openings 2 --seed 1 --quiet \
+    --json "$file.tmp" | grep -E "^score" || true
+  mv "$file.tmp" "$file"
+done
