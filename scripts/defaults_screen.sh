@@ -21,7 +21,7 @@ cargo build --release -q
 out=docs/experiments/data/defaults
 mkdir -p "$out"
 # SPECS="label|spec;label|spec" replaces the two engines screened by default.
-IFS=';' read -r -a specs <<< "${SPECS:-default|sb-gpn;decay10|sb-gpn pn_decay=10}"
+IFS=';' read -r -a specs <<< "${SPECS:-constant|sb-gpn;decay10|sb-gpn pn_decay=10}"
 for game in "${list[@]}"; do
   for spec in "${specs[@]}"; do
     label=${spec%%|*}
