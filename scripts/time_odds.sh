@@ -4,6 +4,8 @@
 # times per move, and the same pairing in a large Hash. Resumable: the games run in chunks of
 # 20 (one seed each); a chunk whose JSON exists is skipped.
 # Writes docs/experiments/data/odds/<game>-hash<H>-<ms>ms-s<seed>.json.
+# AGENT="default " plays the game's defaults row (written ...-default-hash<H>-...) instead of the
+# generic sb-gpn.
 # Usage: scripts/time_odds.sh [movetime_ms] [chunks] [concurrency] [game:hash ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,10 +24,11 @@ for cell in "${cells[@]}"; do
   game=${cell%%:*}
   hash=${cell#*:}
   for seed in $(seq 1 "$chunks"); do
-    file="$out/$game-hash$hash-${ms}ms-s$seed.json"
+    tag=${AGENT:+${AGENT%% *}-}
+    file="$out/$game-${tag}hash$hash-${ms}ms-s$seed.json"
     [ -s "$file" ] && continue
     echo "=== $game hash $hash: 4x ${ms} ms vs ${ms} ms, 20 games, seed $seed"
-    ./target/release/gpn match "$game" --engine1 "hash=$hash" --engine2 "hash=$hash" \
+    ./target/release/gpn match "$game" --engine1 "${AGENT:-}hash=$hash" --engine2 "${AGENT:-}hash=$hash" \
       --odds 4 --games 20 --movetime "$ms" --concurrency "$conc" --openings 2 \
       --seed "$seed" --quiet --json "$file.tmp" | grep -E "^(A|score|elo)" || true
     mv "$file.tmp" "$file"
