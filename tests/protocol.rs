@@ -94,8 +94,7 @@ impl Engine {
 
     /// The legal moves (UCI/USI `d` command).
     fn legal(&mut self) -> Vec<String> {
-        self.send("d");
-        let lines = self.until(|l| l.starts_with("info string legal"));
+        let lines = self.show();
         let last = lines.last().expect("legal line");
         last.trim_start_matches("info string legal")
             .split_whitespace()
@@ -103,9 +102,14 @@ impl Engine {
             .collect()
     }
 
-    fn position_text(&mut self) -> String {
+    /// The `d` output, up to its last line (the legal moves).
+    fn show(&mut self) -> Vec<String> {
         self.send("d");
-        let lines = self.until(|l| l.starts_with("info string legal"));
+        self.until(|l| l.starts_with("info string legal"))
+    }
+
+    fn position_text(&mut self) -> String {
+        let lines = self.show();
         lines
             .iter()
             .find(|l| l.contains(" position "))
@@ -904,9 +908,7 @@ fn fuzz_gtp() {
 
 /// The `info string search` line of `d`: the settings the next search uses.
 fn search_line(e: &mut Engine) -> String {
-    e.send("d");
-    let lines = e.until(|l| l.starts_with("info string legal"));
-    lines
+    e.show()
         .iter()
         .find_map(|l| l.strip_prefix("info string search "))
         .unwrap_or_default()
