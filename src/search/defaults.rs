@@ -110,16 +110,19 @@ pub const GAME_DEFAULTS: &[GameDefaults] = &[
     },
 ];
 
-/// The row of `game` ("" when the table has none).
+/// The row of `game`, a registered name or alias ("" when the table has none).
 pub fn defaults_spec(game: &str) -> &'static str {
+    let Some(name) = crate::game::registry::canonical_name(game) else {
+        return "";
+    };
     GAME_DEFAULTS
         .iter()
-        .find(|d| d.game == game)
+        .find(|d| d.game == name)
         .map_or("", |d| d.spec)
 }
 
 impl SearchParams {
-    /// The defaults for `game` (a registered name): the generic defaults with the game's row.
+    /// The defaults for `game` (a registered name or alias): the generic defaults with its row.
     pub fn for_game(game: &str) -> SearchParams {
         let mut params = SearchParams::default();
         if let Err(e) = params.apply_spec(defaults_spec(game)) {
@@ -190,6 +193,12 @@ mod tests {
             SearchParams::for_game("no-such-game"),
             SearchParams::default()
         );
+        // `--game connect4` gets cfour's row.
+        assert_eq!(
+            SearchParams::for_game("Connect4"),
+            SearchParams::for_game("cfour")
+        );
+        assert_ne!(SearchParams::for_game("cfour"), SearchParams::default());
     }
 
     #[test]
