@@ -4,7 +4,9 @@
 # docs/experiments/data/defaults/<game>-table-<budget>.json (the report's engine label holds the
 # row that played).
 # Usage: scripts/defaults_table.sh <budget: 2000it | 100ms | 1000ms> [games] [concurrency] [game ...]
-# BASELINE replaces the opponent (sb-uct), LABEL the file's "table" part.
+# BASELINE replaces the opponent (sb-uct), LABEL the file's "table" part. CHUNK=k plays the games
+# in matches of k games (seeds 1, 2, ...), each saved as <file>.part<seed>.json as it ends, and
+# merges them when all are done: a long cell survives an interrupted session.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 budget=${1:?budget: e.g. 2000it or 100ms}
@@ -28,8 +30,20 @@ for game in "${list[@]}"; do
   file="$out/$game-${LABEL:-table}-$budget.json"
   [ -s "$file" ] && continue
   echo "=== $game: default vs ${BASELINE:-sb-uct}, $budget per move, $games games ($(date +%H:%M))"
-  ./target/release/gpn match "$game" --engine1 default --engine2 "${BASELINE:-sb-uct}" \
-    --games "$games" "${flag[@]}" --concurrency "$conc" --openings 2 --seed 1 --quiet \
-    --json "$file.tmp" | grep -E "^score" || true
-  mv "$file.tmp" "$file"
+  chunk=${CHUNK:-$games}
+  parts=()
+  for ((seed = 1; (seed - 1) * chunk < games; seed++)); do
+    n=$(( games - (seed - 1) * chunk < chunk ? games - (seed - 1) * chunk : chunk ))
+    part="$file"
+    [ "$chunk" -lt "$games" ] && part="${file%.json}.part$seed.json"
+    parts+=("$part")
+    [ -s "$part" ] && continue
+    ./target/release/gpn match "$game" --engine1 default --engine2 "${BASELINE:-sb-uct}" \
+      --games "$n" "${flag[@]}" --concurrency "$conc" --openings 2 --seed "$seed" --quiet \
+      --json "$part.tmp" | grep -E "^score" || true
+    mv "$part.tmp" "$part"
+  done
+  if [ "$chunk" -lt "$games" ]; then
+    python3 scripts/merge_matches.py "${parts[@]}" > "$file.tmp" && mv "$file.tmp" "$file"
+  fi
 done
