@@ -16,6 +16,7 @@ use crate::bench::{
 use crate::game::perft::{divide, perft};
 use crate::game::registry::{self, GameVisitor, GAMES};
 use crate::game::{Game, GameError};
+use crate::search::params::MAX_THREADS;
 use crate::search::{Algorithm, SearchParams};
 
 /// Usage text printed by `gpn help` and on bad arguments.
@@ -30,8 +31,11 @@ USAGE:
     gpn perft <game> <depth> [--position <string>] [--moves <m1> <m2> ...]
                                             count move sequences (one line per root move)
     gpn bench [--game <game>] [--playouts <n>] [--iterations <n>] [--seed <s>] [--rounds <k>]
-              [--engine <spec> ...] [--eval] random-playout and search speed, and a signature;
-                                            --eval adds the evaluation's ns per call
+              [--engine <spec> ...] [--threads <n>[,<n>...]] [--eval]
+                                            random-playout and search speed, and a signature;
+                                            --eval adds the evaluation's ns per call; --threads
+                                            runs each engine at each thread count (ratios =
+                                            scaling; signatures vary with threads > 1)
     gpn show <game> [--position <string>] [--moves <m1> ...]
                                             print a position: diagram, string, legal moves
     gpn match <game> --engine1 <agent> --engine2 <agent> [--games <n>]
@@ -42,13 +46,14 @@ USAGE:
                                             the game's defaults row, or a search spec)
     gpn solve <game> [--position <string>] [--moves <m1,m2 ...>] --algo <algo>[,<algo>...]
               [--max-nodes <n>] [--max-time <seconds>] [--memory <MB>] [--playouts <k>]
-              [--theta <x>] [--pr <x>] [--epsilon <x>] [--seed <s>]
+              [--theta <x>] [--pr <x>] [--epsilon <x>] [--seed <s>] [--threads <n>]
                                             the value for the side to move (win/draw/loss, or
                                             unknown at a limit), a best move, nodes, time,
                                             nodes/s and proof size; algos: pns, dfpn, ppns,
                                             mcpns, sb-gpn. Draws need two proofs (win?, then
                                             not-loss?): the proofs line says which were run.
-                                            Defaults: memory 256 MB (tree or table), playouts 10
+                                            Defaults: memory 256 MB (tree or table), threads 1
+                                            (sb-gpn only), playouts 10
                                             per leaf (ppns, mcpns), theta 0.01, no pr, epsilon
                                             0.25 (dfpn's 1+epsilon; 0 = off), seed 1
     gpn solve --batch <file> --algo <algo>[,...] [limits as above] [--csv]
@@ -314,6 +319,7 @@ fn run_bench(args: &[String]) -> Result<(), CliError> {
     let mut iterations = DEFAULT_SEARCH_ITERATIONS;
     let mut rounds = 1u32;
     let mut engines: Vec<(String, SearchParams)> = Vec::new();
+    let mut threads: Vec<usize> = Vec::new();
     let mut eval = false;
     let mut it = args.iter();
     while let Some(flag) = it.next() {
@@ -357,8 +363,47 @@ fn run_bench(args: &[String]) -> Result<(), CliError> {
                     .map_err(|e| CliError::Usage(format!("--engine '{v}': {e}")))?;
                 engines.push((v, params));
             }
+            "--threads" => {
+                let v = value("--threads")?;
+                threads = v
+                    .split(',')
+                    .map(|t| {
+                        t.trim()
+                            .parse::<usize>()
+                            .ok()
+                            .filter(|n| (1..=MAX_THREADS).contains(n))
+                    })
+                    .collect::<Option<Vec<_>>>()
+                    .filter(|list| !list.is_empty())
+                    .ok_or_else(|| {
+                        CliError::Usage(format!(
+                            "--threads '{v}' is not a list of counts in 1..{MAX_THREADS}"
+                        ))
+                    })?;
+            }
             other => return Err(CliError::Usage(format!("unknown bench option '{other}'"))),
         }
+    }
+    if !threads.is_empty() {
+        // Every engine once per thread count, side by side: the ratios are the scaling.
+        if engines.is_empty() {
+            engines = default_search_engines()
+                .into_iter()
+                .map(|p| (p.algorithm.name().to_string(), p))
+                .collect();
+        }
+        engines = engines
+            .iter()
+            .flat_map(|(spec, params)| {
+                threads.iter().map(move |&n| {
+                    let params = SearchParams {
+                        threads: n,
+                        ..params.clone()
+                    };
+                    (format!("{spec} threads={n}"), params)
+                })
+            })
+            .collect();
     }
     let names: Vec<&str> = match &game {
         Some(g) => {
@@ -849,6 +894,15 @@ fn parse_solve_args(args: &[String]) -> Result<SolveArgs, CliError> {
                 out.cfg.max_time = Some(Duration::from_secs_f64(s));
             }
             "--memory" => out.cfg.memory_mb = num(flag, next)?,
+            "--threads" => {
+                let n: usize = num(flag, next)?;
+                if !(1..=MAX_THREADS).contains(&n) {
+                    return Err(CliError::Usage(format!(
+                        "--threads must be in 1..{MAX_THREADS}"
+                    )));
+                }
+                out.cfg.threads = n;
+            }
             "--playouts" => out.cfg.playouts = num(flag, next)?,
             "--theta" => out.cfg.theta = num(flag, next)?,
             "--pr" => out.cfg.pr = Some(num(flag, next)?),

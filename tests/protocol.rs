@@ -935,3 +935,66 @@ fn each_game_starts_from_its_defaults_row_and_options_set_survive_a_variant_chan
     }
     e.close();
 }
+
+#[test]
+fn threads_option_searches_stops_and_reuses_with_several_threads() {
+    let mut e = uci("cfour");
+    for bad in [
+        "setoption name Threads value 0",
+        "setoption name Threads value 257",
+        "setoption name Threads value many",
+    ] {
+        e.send(bad);
+        let lines = e.sync();
+        assert!(
+            lines.iter().any(|l| l.starts_with("info string error")),
+            "{bad}: {lines:#?}"
+        );
+    }
+    e.send("setoption name Threads value 4");
+    let shown = e.show();
+    assert!(
+        shown.iter().any(|l| l.contains(" threads=4 ")),
+        "{shown:#?}"
+    );
+    // A timed search, a reused tree, an exact node budget, `stop` mid-search and `go mate`.
+    e.send("position startpos moves d1");
+    e.send("go movetime 200");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    bestmove(&lines);
+    e.send("position startpos moves d1 d2");
+    e.send("go nodes 5000");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .expect("an info line");
+    let nodes: u64 = last_info
+        .split_whitespace()
+        .skip_while(|w| *w != "nodes")
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .expect("nodes");
+    assert!((5000..5004).contains(&nodes), "{last_info}");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    e.send("stop");
+    e.until(|l| l.starts_with("bestmove"));
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "stop took {:?}",
+        t.elapsed()
+    );
+    e.send("setoption name Solver value sb-gpn");
+    e.send("position fen 7/7/7/7/7/ooo1xxx w");
+    e.send("go mate 1");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1")),
+        "{lines:#?}"
+    );
+    assert_eq!(bestmove(&lines), "P@d1");
+    e.close();
+}

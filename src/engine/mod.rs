@@ -90,6 +90,8 @@ pub struct SolveJob {
     pub max_nodes: Option<u64>,
     /// Table or tree memory, in MB.
     pub memory_mb: usize,
+    /// Search threads (the sb-gpn solver; the others run on one).
+    pub threads: usize,
 }
 
 /// What a solve looks for.

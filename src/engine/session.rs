@@ -264,6 +264,7 @@ impl<G: Game> GameSession<G> {
                 control.time_left().1
             },
             memory_mb: solve.memory_mb,
+            threads: solve.threads,
             stop: Some(control.stop_flag()),
             ..SolveConfig::default()
         };

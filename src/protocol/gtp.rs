@@ -582,6 +582,7 @@ impl Controller {
                 mode: SolveMode::Value,
                 max_nodes: nodes,
                 memory_mb: self.params.hash_mb,
+                threads: self.params.threads,
             }),
             ..SearchJob::default()
         };

@@ -62,6 +62,13 @@ pub static ENGINE_OPTIONS: &[EngineOption] = &[
         target: Target::Hash,
     },
     EngineOption {
+        uci: "Threads",
+        usi: "Threads",
+        kind: Kind::Spin { min: 1, max: 256 },
+        default: "1",
+        target: Target::Param("threads"),
+    },
+    EngineOption {
         uci: "Ponder",
         usi: "USI_Ponder",
         kind: Kind::Check,

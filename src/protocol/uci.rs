@@ -492,6 +492,7 @@ impl Controller {
             mode: SolveMode::Mate(moves),
             max_nodes: go.nodes,
             memory_mb: self.params.hash_mb,
+            threads: self.params.threads,
         });
         let job = SearchJob {
             dialect,

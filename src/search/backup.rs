@@ -33,9 +33,12 @@ impl<const P: usize> Values<P> {
 }
 
 impl<G: Game, const P: usize> Search<G, P> {
-    /// Adds `utilities` to every node from `leaf` to the root; when `created` (the leaf is a new
-    /// node), recomputes proof numbers and bounds upwards while they change.
-    pub(super) fn backup(&mut self, leaf: NodeId, utilities: &[f32; P], created: bool) {
+    /// Adds `utilities` (when given) to every node from `leaf` to the root; when `created` (the
+    /// leaf is a new node), recomputes proof numbers and bounds upwards while they change. A
+    /// threaded search calls it twice per iteration: without utilities right after creating the
+    /// leaf (so that no other thread sees a child its ancestors do not account for), then with
+    /// them after the playout.
+    pub(super) fn backup(&mut self, leaf: NodeId, utilities: Option<&[f32; P]>, created: bool) {
         let mut id = leaf;
         let mut recompute = created;
         // What the child below contributed before and after this iteration; a new leaf used to
@@ -45,9 +48,15 @@ impl<G: Game, const P: usize> Search<G, P> {
         let rank_terms = self.maintains_rank_terms();
         while id != NONE {
             let node = self.tree.node_mut(id);
-            node.visits += 1;
-            for (total, u) in node.total.iter_mut().zip(utilities) {
-                *total += u;
+            match utilities {
+                Some(utilities) => {
+                    node.visits += 1;
+                    for (total, u) in node.total.iter_mut().zip(utilities) {
+                        *total += u;
+                    }
+                }
+                None if !recompute => return,
+                None => {}
             }
             let parent = node.parent;
             let m = node.mover as usize;

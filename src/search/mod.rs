@@ -10,10 +10,12 @@ mod backup;
 pub mod defaults;
 mod heuristic;
 pub mod node;
+mod parallel;
 pub mod params;
 mod pnmcts;
 mod recycle;
 mod report;
+mod rollout;
 mod select;
 pub mod tree;
 
@@ -22,11 +24,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::game::{Game, Move, MoveList};
-use crate::rng::Rng;
 pub use defaults::UserParams;
 use node::{to_bound, to_im, Node, NodeId, NONE, PN_INF, TERMINAL};
 pub use params::{Algorithm, Bias, Policy, SearchParams};
 pub use report::{Proven, RootLine, SearchReport};
+use rollout::Rollout;
 use tree::Tree;
 
 /// The root is always node 0.
@@ -84,7 +86,10 @@ pub struct Search<G: Game, const P: usize> {
     params: SearchParams,
     tree: Tree<P>,
     root_position: G,
-    rng: Rng,
+    /// The random stream of a one-thread search (selection ties and playouts); in a threaded
+    /// search the tie-breaks under the tree lock, while each thread has its own for playouts.
+    rollout: Rollout,
+    /// Scratch for the legal moves of a node being created.
     moves: MoveList,
     /// Scratch for the rank bias: (proof number, edge index).
     scratch: Vec<(u32, u16)>,
@@ -93,12 +98,22 @@ pub struct Search<G: Game, const P: usize> {
     proof_player: u8,
     /// Root moves the search may choose (`searchmoves`); empty: all.
     root_moves: Vec<Move>,
-    /// Second move buffer for the informed playouts (the opponent's replies).
-    replies: MoveList,
     /// Recycling could not make room (the kept part fills the budget): the tree stops growing
     /// and selection stays among existing children, so every visit is still recorded on the
     /// path it took. Cleared when the root changes.
     frozen: bool,
+    /// Threaded search: iterations between their descent and their backup (their playout runs
+    /// outside the tree lock). Recycling waits until it is 0, because it renumbers nodes.
+    in_flight: u32,
+}
+
+/// What a descent found: where the iteration's backup starts, and the exact utilities when it
+/// ended at a terminal or solved node (else a playout from the descent's position gives them).
+struct Descent<const P: usize> {
+    leaf: NodeId,
+    utilities: Option<[f32; P]>,
+    created: bool,
+    depth: u32,
 }
 
 impl<G: Game, const P: usize> Search<G, P> {
@@ -111,7 +126,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         );
         let budget = params.hash_mb.saturating_mul(1 << 20);
         Search {
-            rng: Rng::new(params.seed),
+            rollout: Rollout::new(params.seed),
             tree: Tree::new(budget),
             params,
             root_position: root,
@@ -120,8 +135,8 @@ impl<G: Game, const P: usize> Search<G, P> {
             stats: RunStats::default(),
             proof_player: 0,
             root_moves: Vec::new(),
-            replies: MoveList::new(),
             frozen: false,
+            in_flight: 0,
         }
     }
 
@@ -153,7 +168,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         self.root_moves.clear();
         self.tree.clear();
         self.frozen = false;
-        self.rng = Rng::new(self.params.seed);
+        self.rollout = Rollout::new(self.params.seed);
     }
 
     /// Plays `m` at the root, keeping the subtree below it (statistics, proofs and bounds) and
@@ -225,6 +240,11 @@ impl<G: Game, const P: usize> Search<G, P> {
         let start = Instant::now();
         self.stats = RunStats::default();
         if !self.ensure_root() || self.tree.node(ROOT).is_terminal() {
+            self.stats.elapsed = start.elapsed();
+            return self.report();
+        }
+        if self.params.threads > 1 {
+            self.run_threads(limits, &mut hook, start);
             self.stats.elapsed = start.elapsed();
             return self.report();
         }
@@ -337,6 +357,19 @@ impl<G: Game, const P: usize> Search<G, P> {
         if self.tree.is_full() && !self.frozen {
             self.recycle();
         }
+        let (descent, position) = self.descend(false);
+        let utilities = match descent.utilities {
+            Some(u) => u,
+            None => self.rollout.playout(&self.params, position),
+        };
+        self.finish(&descent, &utilities, false);
+    }
+
+    /// Selection from the root down to a new node (created here), a terminal or solved node, or
+    /// a move whose node cannot be stored (a full tree). With `virtual_loss` (threaded search)
+    /// every node entered below the root counts one more visit, lost for the player who chose
+    /// it, until [`Search::finish`] backs the iteration up: other threads then spread out.
+    fn descend(&mut self, virtual_loss: bool) -> (Descent<P>, G) {
         let mut position = self.root_position.clone();
         let mut id = ROOT;
         let mut depth = 0u32;
@@ -345,17 +378,17 @@ impl<G: Game, const P: usize> Search<G, P> {
         let utilities = loop {
             let n = *self.tree.node(id);
             if n.is_terminal() || (depth > 0 && self.node_solved(&n)) {
-                break self.solved_utilities(&n);
+                break Some(self.solved_utilities(&n));
             }
             if pn_mcts {
                 // PN-MCTS: a node's first visit is its playout; the next pass expands it fully.
-                if depth > 0 && n.visits == 0 {
-                    break self.playout(position);
+                if depth > 0 && n.visits == u32::from(virtual_loss) {
+                    break None;
                 }
                 if self.tree.edges(id).iter().any(|e| e.child == NONE) {
                     created = true;
                     if !self.expand_all(id, &position) {
-                        break self.playout(position);
+                        break None;
                     }
                 }
                 let i = self.select_pn_mcts(id);
@@ -363,6 +396,9 @@ impl<G: Game, const P: usize> Search<G, P> {
                 position.play(edge.mv);
                 depth += 1;
                 id = edge.child;
+                if virtual_loss {
+                    self.add_virtual_loss(id, n.mover);
+                }
                 continue;
             }
             let i = self.select(id);
@@ -371,6 +407,9 @@ impl<G: Game, const P: usize> Search<G, P> {
             depth += 1;
             if edge.child != NONE {
                 id = edge.child;
+                if virtual_loss {
+                    self.add_virtual_loss(id, n.mover);
+                }
                 continue;
             }
             match self.create_node(id, &position) {
@@ -378,26 +417,66 @@ impl<G: Game, const P: usize> Search<G, P> {
                     self.tree.edges_mut(id)[i].child = child;
                     created = true;
                     id = child;
+                    if virtual_loss {
+                        self.add_virtual_loss(id, n.mover);
+                    }
                     let n = self.tree.node(child);
-                    break if n.is_terminal() {
-                        self.solved_utilities(n)
-                    } else {
-                        self.playout(position)
-                    };
+                    break n.is_terminal().then(|| self.solved_utilities(n));
                 }
                 // The tree is full: evaluate the move by a playout without storing it.
-                None => break self.playout(position),
+                None => break None,
             }
         };
+        if virtual_loss && created {
+            // Other threads will see the new node before this iteration's playout is backed up:
+            // its ancestors' proof numbers, bounds and minimax values must account for it now.
+            self.backup(id, None, true);
+            if self.params.uses_node_evaluation() {
+                self.backup_minimax(id);
+            }
+        }
+        let descent = Descent {
+            leaf: id,
+            utilities,
+            created,
+            depth,
+        };
+        (descent, position)
+    }
+
+    /// A virtual visit of node `id`, lost for `chooser` (the mover at its parent).
+    #[inline]
+    fn add_virtual_loss(&mut self, id: NodeId, chooser: u8) {
+        let node = self.tree.node_mut(id);
+        node.visits += 1;
+        node.total[chooser as usize] -= 1.0;
+    }
+
+    /// Backs up one iteration whose descent was `descent` and whose playout (or exact value) gave
+    /// `utilities`; with `virtual_loss`, first takes back the virtual visits of the descent.
+    fn finish(&mut self, descent: &Descent<P>, utilities: &[f32; P], virtual_loss: bool) {
+        if virtual_loss {
+            let mut id = descent.leaf;
+            while id != ROOT {
+                let parent = self.tree.node(id).parent;
+                let chooser = self.tree.node(parent).mover as usize;
+                let node = self.tree.node_mut(id);
+                node.visits -= 1;
+                node.total[chooser] += 1.0;
+                id = parent;
+            }
+        }
         self.stats.iterations += 1;
-        self.stats.depth_sum += depth as u64;
-        self.stats.max_depth = self.stats.max_depth.max(depth);
+        self.stats.depth_sum += descent.depth as u64;
+        self.stats.max_depth = self.stats.max_depth.max(descent.depth);
         if utilities.iter().all(|&u| u == 0.0) {
             self.stats.draws += 1;
         }
-        self.backup(id, &utilities, created);
+        // A threaded descent has backed up its new node's values already.
+        let created = descent.created && !virtual_loss;
+        self.backup(descent.leaf, Some(utilities), created);
         if created && self.params.uses_node_evaluation() {
-            self.backup_minimax(id);
+            self.backup_minimax(descent.leaf);
         }
     }
 
@@ -470,27 +549,11 @@ impl<G: Game, const P: usize> Search<G, P> {
         self.stats.created += u64::from(id.is_some());
         id
     }
-
-    /// A playout from `position`, capped at `playout_cap` plies (a draw): uniformly random, or
-    /// as the heuristic options say ([`Search::informed_playout`]).
-    fn playout(&mut self, mut position: G) -> [f32; P] {
-        if self.params.uses_informed_playouts() {
-            return self.informed_playout(position);
-        }
-        for _ in 0..self.params.playout_cap {
-            match position.random_move(&mut self.rng, &mut self.moves) {
-                Some(m) => position.play(m),
-                None => break,
-            }
-        }
-        match position.outcome() {
-            Some(outcome) => std::array::from_fn(|p| outcome.utility(crate::game::Player(p as u8))),
-            None => [0.0; P],
-        }
-    }
 }
 
 #[cfg(test)]
 mod testgame;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_threads;

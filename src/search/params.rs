@@ -115,6 +115,8 @@ pub struct SearchParams {
     pub seed: u64,
     /// Memory for the tree, in MiB.
     pub hash_mb: usize,
+    /// Search threads on the one tree (1: the deterministic single-threaded search).
+    pub threads: usize,
     /// PN-MCTS enhancements: F (final move: a proven win at once), S (solver: skip solved
     /// children with more than `solver_visits` visits), U (the proof-number term in selection).
     pub pn_flags: PnFlags,
@@ -199,6 +201,7 @@ impl Default for SearchParams {
             mobility_init: true,
             seed: 1,
             hash_mb: 256,
+            threads: 1,
             pn_flags: PnFlags {
                 final_move: true,
                 solver: true,
@@ -344,7 +347,16 @@ pub const OPTIONS: &[OptionSpec] = &[
         allowed: "1..1048576",
         help: "tree memory in MiB",
     },
+    OptionSpec {
+        name: "threads",
+        default: "1",
+        allowed: "1..256",
+        help: "search threads on one shared tree (1 = deterministic per seed)",
+    },
 ];
+
+/// The most search threads an option accepts.
+pub const MAX_THREADS: usize = 256;
 
 /// A rejected option or value.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -422,6 +434,7 @@ impl SearchParams {
             "contempt" => self.contempt = number("contempt", value, -100.0, 100.0)?,
             "seed" => self.seed = number("seed", value, 0, u64::MAX)?,
             "hash" => self.hash_mb = number("hash", value, 1, 1 << 20)?,
+            "threads" => self.threads = number("threads", value, 1, MAX_THREADS)?,
             "pn_flags" | "flags" => self.pn_flags = PnFlags::parse(value)?,
             "im" | "alpha" => self.im = number("im", value, 0.0, 1.0)?,
             "policy" | "playout" => {
@@ -472,7 +485,7 @@ impl SearchParams {
     /// The spec that [`SearchParams::parse`] reads back to these parameters.
     pub fn spec(&self) -> String {
         format!(
-            "{} bias={} c={} c_pn={} pn_decay={} pn_explore={} playout_cap={} mobility={} seed={} hash={} pn_flags={} \
+            "{} bias={} c={} c_pn={} pn_decay={} pn_explore={} playout_cap={} mobility={} seed={} hash={} threads={} pn_flags={} \
              solver_visits={} draw_layer={} contempt={} im={} policy={} ege={} fet={} det={} pb={} np={}",
             self.algorithm.name(),
             self.bias.name(),
@@ -484,6 +497,7 @@ impl SearchParams {
             self.mobility_init,
             self.seed,
             self.hash_mb,
+            self.threads,
             self.pn_flags.text(),
             self.solver_visits,
             self.draw_layer,
@@ -506,7 +520,7 @@ mod tests {
     #[test]
     fn spec_round_trips() {
         let p = SearchParams::parse(
-            "gpn bias=max c_pn=2.5 pn_decay=300 pn_explore=true c=0.7 playout_cap=50 seed=9 hash=8 im=0.4 policy=ipp ege=0.1 \
+            "gpn bias=max c_pn=2.5 pn_decay=300 pn_explore=true c=0.7 playout_cap=50 seed=9 hash=8 threads=3 im=0.4 policy=ipp ege=0.1 \
              fet=4 det=0.5 pb=2 np=10",
         )
         .unwrap();

@@ -70,7 +70,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             })
             .count() as u32;
         if unvisited > 0 {
-            let mut k = self.rng.below(unvisited);
+            let mut k = self.rollout.rng.below(unvisited);
             for (i, e) in edges.iter().enumerate() {
                 if e.child != NONE && self.allowed(id, e.mv) && self.tree.node(e.child).visits == 0
                 {
@@ -114,7 +114,7 @@ impl<G: Game, const P: usize> Search<G, P> {
                 (best, pick, ties) = (v, i, 1);
             } else if v == best {
                 ties += 1;
-                if self.rng.below(ties) == 0 {
+                if self.rollout.rng.below(ties) == 0 {
                     pick = i;
                 }
             }

@@ -109,7 +109,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             } else if v == best {
                 // Uniform tie-break: keep the i-th tied candidate with probability 1/i.
                 ties += 1;
-                if self.rng.below(ties) == 0 {
+                if self.rollout.rng.below(ties) == 0 {
                     pick = i;
                 }
             }

@@ -16,7 +16,7 @@ use crate::game::Game;
 const A: u8 = 0;
 const B: u8 = 1;
 
-fn params(spec: &str) -> SearchParams {
+pub(super) fn params(spec: &str) -> SearchParams {
     SearchParams::parse(spec).expect("valid spec")
 }
 
@@ -48,7 +48,7 @@ fn expand(s: &mut Search<TreeGame, 2>, id: NodeId, i: usize, u: [f32; 2]) -> Nod
     pos.play(s.tree.edges(id)[i].mv);
     let child = s.create_node(id, &pos).unwrap();
     s.tree.edges_mut(id)[i].child = child;
-    s.backup(child, &u, true);
+    s.backup(child, Some(&u), true);
     child
 }
 
@@ -211,7 +211,7 @@ fn plain_uct_proves_nothing() {
 }
 
 /// Exhaustive negamax value (-1, 0, 1) for the side to move, memoised by position.
-fn minimax<G: Game>(pos: &G, memo: &mut HashMap<u64, i8>) -> i8 {
+pub(super) fn minimax<G: Game>(pos: &G, memo: &mut HashMap<u64, i8>) -> i8 {
     if let Some(outcome) = pos.outcome() {
         return outcome.utility(pos.to_move()).round() as i8;
     }
@@ -238,7 +238,7 @@ fn minimax<G: Game>(pos: &G, memo: &mut HashMap<u64, i8>) -> i8 {
     best
 }
 
-fn proven_value(p: Option<Proven>) -> Option<i8> {
+pub(super) fn proven_value(p: Option<Proven>) -> Option<i8> {
     match p? {
         Proven::Win { .. } => Some(1),
         Proven::Draw { .. } => Some(0),
@@ -810,20 +810,29 @@ fn informed_playouts_take_a_win_in_one_and_early_terminations_score_the_evaluati
     let pos = ConnectFour::parse_position("7/7/7/7/7/ooo1xxx w").unwrap();
     let mut s: Search<ConnectFour, 2> = Search::new(params("uct policy=ipp"), pos.clone());
     for _ in 0..20 {
-        assert_eq!(s.informed_playout(pos.clone()), [1.0, -1.0]);
+        assert_eq!(
+            s.rollout.informed_playout::<_, 2>(&s.params, pos.clone()),
+            [1.0, -1.0]
+        );
     }
     // fet 0 plies away is the position's own evaluation; det 0.01 ends at once on any lead.
     let mut s: Search<TreeGame, 2> = search_tree("uct fet=1", IM_TREE);
     use_evals(IM_EVALS);
-    let after_one = s.informed_playout(TreeGame(1));
+    let after_one = s.rollout.informed_playout::<_, 2>(&s.params, TreeGame(1));
     assert!(
         after_one == [0.5, -0.5] || after_one == [-0.1, 0.1],
         "{after_one:?}"
     );
     let mut s: Search<TreeGame, 2> = search_tree("uct det=0.25", IM_TREE);
     use_evals(IM_EVALS);
-    assert_eq!(s.informed_playout(TreeGame(1)), [1.0, -1.0]);
-    assert_eq!(s.informed_playout(TreeGame(5)), [1.0, -1.0]);
+    assert_eq!(
+        s.rollout.informed_playout::<_, 2>(&s.params, TreeGame(1)),
+        [1.0, -1.0]
+    );
+    assert_eq!(
+        s.rollout.informed_playout::<_, 2>(&s.params, TreeGame(5)),
+        [1.0, -1.0]
+    );
 }
 
 #[test]
@@ -833,10 +842,19 @@ fn epsilon_greedy_playouts_pick_the_best_evaluated_move() {
     let mut s = search_tree("uct ege=0.000001", IM_TREE);
     use_evals(IM_EVALS);
     for _ in 0..20 {
-        assert_eq!(s.playout_move(&TreeGame(0)), Some(Move(0)));
-        assert_eq!(s.playout_move(&TreeGame(1)), Some(Move(1)));
+        assert_eq!(
+            s.rollout.playout_move(&s.params, &TreeGame(0)),
+            Some(Move(0))
+        );
+        assert_eq!(
+            s.rollout.playout_move(&s.params, &TreeGame(1)),
+            Some(Move(1))
+        );
         // B at 2 prefers 5 (0.4 for A) over 6 (0.6 for A).
-        assert_eq!(s.playout_move(&TreeGame(2)), Some(Move(0)));
+        assert_eq!(
+            s.rollout.playout_move(&s.params, &TreeGame(2)),
+            Some(Move(0))
+        );
     }
 }
 
@@ -937,7 +955,7 @@ fn a_bias_on_the_exploration_term_orders_equal_children_and_fades_with_visits() 
 
 /// Every node reachable from the root exactly once, parents and children agreeing, and the
 /// memory accounting equal to what the arenas hold.
-fn assert_tree_consistent<G: Game>(s: &Search<G, 2>) {
+pub(super) fn assert_tree_consistent<G: Game>(s: &Search<G, 2>) {
     let tree = &s.tree;
     let mut seen = vec![false; tree.len()];
     let mut stack = vec![ROOT];
@@ -1022,7 +1040,7 @@ fn a_tiny_hash_keeps_spreading_visits_long_after_it_fills() {
 }
 
 /// Connect Four positions of the perfect solver's file with `plies` plies.
-fn solved_connect_four(plies: std::ops::RangeInclusive<u32>) -> Vec<(ConnectFour, i8)> {
+pub(super) fn solved_connect_four(plies: std::ops::RangeInclusive<u32>) -> Vec<(ConnectFour, i8)> {
     let text = include_str!("../../tests/data/cfour-solved.txt");
     let mut out = Vec::new();
     for line in text
@@ -1048,7 +1066,10 @@ fn solved_connect_four(plies: std::ops::RangeInclusive<u32>) -> Vec<(ConnectFour
 
 /// Checks every node of `s`'s tree against exhaustive minimax: known values exact, bounds
 /// around the true value. Returns the number of nodes with a known value.
-fn assert_tree_values_exact<G: Game>(s: &Search<G, 2>, memo: &mut HashMap<u64, i8>) -> usize {
+pub(super) fn assert_tree_values_exact<G: Game>(
+    s: &Search<G, 2>,
+    memo: &mut HashMap<u64, i8>,
+) -> usize {
     let mut known = 0;
     let mut stack = vec![(ROOT, s.position().clone())];
     while let Some((id, pos)) = stack.pop() {

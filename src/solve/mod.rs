@@ -128,6 +128,8 @@ pub struct SolveConfig {
     pub max_time: Option<Duration>,
     /// Memory for the tree or the transposition table, in MB.
     pub memory_mb: usize,
+    /// Search threads of the sb-gpn solver (the proof-number solvers run on one).
+    pub threads: usize,
     /// Random playouts per new leaf (PPNS, MCPNS).
     pub playouts: u32,
     /// PPNS: how far a playout rate of exactly 0 or 1 is moved inward; MCPNS: the smallest leaf
@@ -161,6 +163,7 @@ impl Default for SolveConfig {
             max_nodes: None,
             max_time: None,
             memory_mb: 256,
+            threads: 1,
             playouts: 10,
             theta: 0.01,
             pr: None,

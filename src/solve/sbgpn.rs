@@ -19,6 +19,7 @@ pub fn solve<G: Game>(root: &G, cfg: &SolveConfig, budget: &mut Budget) -> Answe
         algorithm: Algorithm::SbGpn,
         seed: cfg.seed,
         hash_mb: cfg.memory_mb,
+        threads: cfg.threads,
         ..SearchParams::default()
     };
     let mut search: Search<G, 2> = Search::new(params, root.clone());

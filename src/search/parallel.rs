@@ -1,0 +1,216 @@
+//! Threaded search (`threads` > 1): tree parallelism on the one arena, with virtual loss.
+//!
+//! # Design
+//! Every thread runs whole iterations. The tree, with everything derived from it (proof numbers,
+//! rank terms, score bounds, implicit minimax values, the allocation cap, recycling), is guarded
+//! by one lock: a thread holds it for its descent (selection and the creation of one node) and
+//! again for its backup, and releases it for the playout, which each thread runs with its own
+//! random stream and move buffers ([`Rollout`]). So every tree update is made exactly as in the
+//! one-thread search, in some order: a proof or a bound can never be lost or contradicted, a
+//! child is never created twice, and visit counts equal iterations. What threads change is only
+//! *which* iterations run: while an iteration is in flight (descended, not yet backed up) each
+//! node on its path carries a virtual loss (one more visit, lost for the player who chose it), so
+//! other threads spread over other lines instead of repeating it.
+//!
+//! Recycling renumbers nodes, so it waits until no iteration is in flight: a thread that finds
+//! the tree full while others are in their playouts waits on a condition variable until their
+//! backups are done, and then recycles alone.
+//!
+//! The speed-up is bounded by the share of an iteration spent in the playout; games with long or
+//! heavy playouts scale best (docs/performance.md has the figures). A lock-free tree (atomic
+//! node statistics) is the next step for many cores.
+//!
+//! With `threads` = 1 none of this runs: [`Search::run_with`] keeps its single-threaded loop,
+//! which is deterministic per seed.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use parking_lot::{Condvar, Mutex};
+
+use super::rollout::Rollout;
+use super::{Limits, Progress, Search, CHECK_PERIOD};
+use crate::game::Game;
+
+/// The seed of thread `k`'s playouts: distinct streams from one search seed.
+fn thread_seed(seed: u64, k: usize) -> u64 {
+    seed ^ crate::rng::mix64(0xA076_1D64_78BD_642F ^ k as u64)
+}
+
+/// How many times a thread tries the tree lock, pausing between tries, before it sleeps on it.
+/// The lock is held for one descent and one backup (well under a microsecond in fast games), so
+/// spinning that long is cheaper than the sleep and wake-up (several microseconds) that
+/// parking_lot's own short spin falls back to.
+const SPIN_TRIES: u32 = 256;
+
+/// Takes the tree lock: spin briefly with `try_lock`, then block.
+fn lock<T>(mutex: &Mutex<T>) -> parking_lot::MutexGuard<'_, T> {
+    for _ in 0..SPIN_TRIES {
+        if let Some(guard) = mutex.try_lock() {
+            return guard;
+        }
+        std::hint::spin_loop();
+    }
+    mutex.lock()
+}
+
+/// What the threads share besides the tree lock.
+struct Shared<'a> {
+    limits: &'a Limits,
+    /// Raised by the first thread that sees a limit; every thread then ends after its current
+    /// iteration.
+    done: AtomicBool,
+    /// Signalled when the last in-flight iteration is backed up (for a waiting recycling).
+    drained: Condvar,
+    /// Tree size (nodes) at the start of the run, for the node limit.
+    nodes_at_start: u64,
+}
+
+impl<G: Game, const P: usize> Search<G, P> {
+    /// The threaded form of [`Search::run_with`]'s loop: `params.threads` threads, the calling
+    /// one among them, which also keeps the clock and calls `hook`.
+    pub(super) fn run_threads<F>(&mut self, limits: &Limits, hook: &mut F, start: Instant)
+    where
+        F: FnMut(&Self, &Progress) -> bool,
+    {
+        let threads = self.params.threads.max(1);
+        let seed = self.params.seed;
+        let shared = Shared {
+            limits,
+            done: AtomicBool::new(false),
+            drained: Condvar::new(),
+            nodes_at_start: (self.tree.len() as u64).saturating_sub(self.stats.created),
+        };
+        let deadline = limits.time.map(|t| start + t);
+        let tree = Mutex::new(self);
+        std::thread::scope(|scope| {
+            for k in 1..threads {
+                let (tree, shared) = (&tree, &shared);
+                let spawned = std::thread::Builder::new()
+                    .name(format!("search-{k}"))
+                    .spawn_scoped(scope, move || {
+                        let mut rollout = Rollout::new(thread_seed(seed, k));
+                        work::<G, P, F>(tree, shared, &mut rollout, None);
+                    });
+                if let Err(e) = spawned {
+                    // Fewer threads than asked is still a search; say so and go on.
+                    log::warn!("search: could not start thread {k}: {e}");
+                    break;
+                }
+            }
+            let mut rollout = Rollout::new(thread_seed(seed, 0));
+            let mut clock = Clock {
+                start,
+                deadline,
+                last_hook: start,
+                hook,
+            };
+            work(&tree, &shared, &mut rollout, Some(&mut clock));
+        });
+    }
+}
+
+/// The calling thread's duties besides iterating: the deadline, and the hook about every
+/// [`CHECK_PERIOD`].
+struct Clock<'h, F> {
+    start: Instant,
+    deadline: Option<Instant>,
+    last_hook: Instant,
+    hook: &'h mut F,
+}
+
+/// What a thread must do before its next iteration, by the clock (read outside the tree lock).
+#[derive(PartialEq)]
+enum Tick {
+    Go,
+    Stop,
+    /// Call the hook (under the lock) with the time elapsed so far.
+    Hook(std::time::Duration),
+}
+
+impl<F> Clock<'_, F> {
+    fn tick(&mut self) -> Tick {
+        let now = Instant::now();
+        if self.deadline.is_some_and(|d| now >= d) {
+            Tick::Stop
+        } else if now - self.last_hook >= CHECK_PERIOD {
+            self.last_hook = now;
+            Tick::Hook(now - self.start)
+        } else {
+            Tick::Go
+        }
+    }
+}
+
+/// One thread's loop: iterations until a limit, the stop flag, the clock (the calling thread's
+/// `clock`, which also calls the hook) or another thread ends the run. Each lock of the tree
+/// backs up the thread's previous iteration and descends for its next one, so a thread takes the
+/// lock once per iteration.
+fn work<G: Game, const P: usize, F>(
+    tree: &Mutex<&mut Search<G, P>>,
+    shared: &Shared,
+    rollout: &mut Rollout,
+    mut clock: Option<&mut Clock<F>>,
+) where
+    F: FnMut(&Search<G, P>, &Progress) -> bool,
+{
+    let limits = shared.limits;
+    let params = tree.lock().params.clone();
+    let mut pending: Option<(super::Descent<P>, [f32; P])> = None;
+    loop {
+        let tick = clock.as_mut().map_or(Tick::Go, |c| c.tick());
+        let mut search = lock(tree);
+        if let Some((descent, utilities)) = pending.take() {
+            search.finish(&descent, &utilities, true);
+            search.in_flight -= 1;
+            if search.in_flight == 0 {
+                shared.drained.notify_all();
+            }
+        }
+        let s = &mut **search;
+        let in_flight = u64::from(s.in_flight);
+        let mut stop = tick == Tick::Stop
+            || shared.done.load(Ordering::Relaxed)
+            || limits
+                .stop
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
+            || limits
+                .iterations
+                .is_some_and(|max| s.stats.iterations + in_flight >= max)
+            || limits
+                .nodes
+                .is_some_and(|n| shared.nodes_at_start + s.stats.created >= n)
+            || (limits.stop_when_solved && s.root_solved());
+        if let (Tick::Hook(elapsed), Some(c), false) = (&tick, clock.as_mut(), stop) {
+            let progress = Progress {
+                iterations: s.stats.iterations,
+                elapsed: *elapsed,
+            };
+            s.stats.elapsed = *elapsed;
+            stop = !(c.hook)(s, &progress);
+        }
+        if stop {
+            shared.done.store(true, Ordering::Relaxed);
+            return;
+        }
+        if s.tree.is_full() && !s.frozen {
+            if s.in_flight > 0 {
+                // This thread has nothing in flight (backed up above), so the others will drain.
+                shared.drained.wait(&mut search);
+                continue;
+            }
+            s.recycle();
+        }
+        let (descent, position) = s.descend(true);
+        match descent.utilities {
+            Some(u) => s.finish(&descent, &u, true),
+            None => {
+                s.in_flight += 1;
+                drop(search);
+                let utilities = rollout.playout(&params, position);
+                pending = Some((descent, utilities));
+            }
+        }
+    }
+}

@@ -1,0 +1,178 @@
+//! Playouts: uniformly random, or under the heuristic options of the implicit-minimax paper
+//! (decisive and anti-decisive moves, preferred captures, epsilon-greedy moves, fixed and dynamic
+//! early terminations). A [`Rollout`] is one thread's random stream and move buffers, so that
+//! threads can run playouts at the same time without touching the tree.
+
+use super::params::{Policy, SearchParams};
+use crate::game::{Game, Move, MoveList, Player};
+use crate::rng::Rng;
+
+/// How much likelier a capture is than another move under the informed policy (the paper's 4).
+const CAPTURE_WEIGHT: u32 = 4;
+/// Under the informed policy, moves drawn before one that does not hand the opponent an
+/// immediate win is accepted (then the last one is played anyway).
+const ANTI_DECISIVE_TRIES: u32 = 4;
+
+/// One thread's playout state: its random numbers (also the selection's tie-breaks in a
+/// one-thread search) and its move buffers.
+pub(super) struct Rollout {
+    pub rng: Rng,
+    moves: MoveList,
+    /// The opponent's replies, for the informed policy.
+    replies: MoveList,
+}
+
+impl Rollout {
+    pub fn new(seed: u64) -> Rollout {
+        Rollout {
+            rng: Rng::new(seed),
+            moves: MoveList::new(),
+            replies: MoveList::new(),
+        }
+    }
+
+    /// A playout from `position`, capped at `playout_cap` plies (a draw): uniformly random, or
+    /// as the heuristic options say ([`Rollout::informed_playout`]).
+    pub fn playout<G: Game, const P: usize>(
+        &mut self,
+        params: &SearchParams,
+        mut position: G,
+    ) -> [f32; P] {
+        if params.uses_informed_playouts() {
+            return self.informed_playout(params, position);
+        }
+        for _ in 0..params.playout_cap {
+            match position.random_move(&mut self.rng, &mut self.moves) {
+                Some(m) => position.play(m),
+                None => break,
+            }
+        }
+        match position.outcome() {
+            Some(outcome) => std::array::from_fn(|p| outcome.utility(Player(p as u8))),
+            None => [0.0; P],
+        }
+    }
+
+    /// A playout under the heuristic options: the policy's moves, cut short by fixed or dynamic
+    /// early termination (scored by the evaluation), capped at `playout_cap` plies (a draw).
+    pub fn informed_playout<G: Game, const P: usize>(
+        &mut self,
+        params: &SearchParams,
+        mut position: G,
+    ) -> [f32; P] {
+        let (fet, det) = (params.fet, params.det);
+        let mut plies = 0u32;
+        loop {
+            if let Some(outcome) = position.outcome() {
+                return std::array::from_fn(|p| outcome.utility(Player(p as u8)));
+            }
+            if plies >= params.playout_cap {
+                return [0.0; P];
+            }
+            if P == 2 && (fet > 0 || det > 0.0) {
+                let v = position.evaluate(Player(0));
+                if fet > 0 && plies >= fet {
+                    return std::array::from_fn(|p| if p == 0 { v } else { -v });
+                }
+                if det > 0.0 && v.abs() >= det {
+                    let s = v.signum();
+                    return std::array::from_fn(|p| if p == 0 { s } else { -s });
+                }
+            }
+            match self.playout_move(params, &position) {
+                Some(m) => position.play(m),
+                None => return [0.0; P],
+            }
+            plies += 1;
+        }
+    }
+
+    /// The next playout move under the policy (`None` only when there is no legal move).
+    pub fn playout_move<G: Game>(&mut self, params: &SearchParams, position: &G) -> Option<Move> {
+        position.legal_moves(&mut self.moves);
+        let n = self.moves.len();
+        if n == 0 {
+            return None;
+        }
+        let two_players = G::NUM_PLAYERS == 2;
+        let informed = params.policy == Policy::Informed && two_players;
+        if informed {
+            // Decisive: a move that wins at once is always played.
+            if let Some(m) = position.winning_move(&mut self.replies) {
+                return Some(m);
+            }
+        }
+        let ege = params.ege;
+        if ege > 0.0 && two_players && self.rng.below(1 << 20) as f32 >= ege * (1 << 20) as f32 {
+            return Some(self.greediest(position));
+        }
+        if !informed {
+            return Some(self.moves[self.rng.below(n as u32) as usize]);
+        }
+        // Captures preferred; anti-decisive: redraw a move that lets the opponent win at once.
+        let mut pick = self.moves[0];
+        for _ in 0..ANTI_DECISIVE_TRIES {
+            pick = self.weighted_move(position);
+            let mut next = position.clone();
+            next.play(pick);
+            if !self.wins_at_once(&next) {
+                break;
+            }
+        }
+        Some(pick)
+    }
+
+    /// A move of `self.moves` at random, captures [`CAPTURE_WEIGHT`] times as likely.
+    fn weighted_move<G: Game>(&mut self, position: &G) -> Move {
+        let weight = |m: Move| {
+            if position.is_capture(m) {
+                CAPTURE_WEIGHT
+            } else {
+                1
+            }
+        };
+        let total: u32 = self.moves.iter().map(|&m| weight(m)).sum();
+        let mut r = self.rng.below(total.max(1));
+        for &m in self.moves.iter() {
+            let w = weight(m);
+            if r < w {
+                return m;
+            }
+            r -= w;
+        }
+        self.moves[self.moves.len() - 1]
+    }
+
+    /// Whether the player to move in `position` has a move that wins at once.
+    fn wins_at_once<G: Game>(&mut self, position: &G) -> bool {
+        position.winning_move(&mut self.replies).is_some()
+    }
+
+    /// The move of `self.moves` whose position evaluates best for the mover (ties at random).
+    fn greediest<G: Game>(&mut self, position: &G) -> Move {
+        let mover = position.to_move();
+        let mut best = f32::NEG_INFINITY;
+        let mut pick = self.moves[0];
+        let mut ties = 0u32;
+        for i in 0..self.moves.len() {
+            let m = self.moves[i];
+            let mut next = position.clone();
+            next.play(m);
+            let v = match next.outcome() {
+                Some(o) => o.utility(mover) * 2.0,
+                None => next.evaluate(mover),
+            };
+            if v > best {
+                best = v;
+                pick = m;
+                ties = 1;
+            } else if v == best {
+                ties += 1;
+                if self.rng.below(ties) == 0 {
+                    pick = m;
+                }
+            }
+        }
+        pick
+    }
+}

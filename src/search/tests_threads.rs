@@ -1,0 +1,227 @@
+//! Threaded search tests: with 2, 4 and 8 threads every proof and bound equals exhaustive
+//! minimax, the tree stays one tree (every node reached once, visits equal iterations, no
+//! virtual loss left behind), recycling keeps its guarantees, and the limits stay exact.
+
+use std::collections::HashMap;
+
+use super::node::NONE;
+use super::tests::{
+    assert_tree_consistent, assert_tree_values_exact, minimax, params, proven_value,
+    solved_connect_four,
+};
+use super::*;
+use crate::game::breakthrough::Breakthrough;
+use crate::game::connect4::ConnectFour;
+use crate::game::Game;
+
+/// Every node's visits cover its children's (each iteration through a child passed its parent),
+/// and its totals are within its visits: no virtual visit or virtual loss was left behind.
+fn assert_visits_consistent<G: Game>(s: &Search<G, 2>) {
+    for (id, node) in s.tree.nodes().iter().enumerate() {
+        let children: u64 = s
+            .tree
+            .edges(id as NodeId)
+            .iter()
+            .filter(|e| e.child != NONE)
+            .map(|e| u64::from(s.tree.node(e.child).visits))
+            .sum();
+        assert!(
+            u64::from(node.visits) >= children,
+            "node {id}: {} visits, children {children}",
+            node.visits
+        );
+        for p in 0..2 {
+            assert!(
+                node.total[p].abs() <= node.visits as f32 + 1e-3,
+                "node {id}: total {} over {} visits",
+                node.total[p],
+                node.visits
+            );
+        }
+    }
+}
+
+/// Solves `pos` with `threads` threads (seed `seed`) and checks the proven value, the move and
+/// every node of the tree against minimax.
+fn assert_threaded_solve<G: Game>(
+    pos: &G,
+    threads: usize,
+    seed: u64,
+    algo: &str,
+    memo: &mut HashMap<u64, i8>,
+) {
+    let truth = minimax(pos, memo);
+    let spec = format!("{algo} threads={threads} seed={seed}");
+    let mut s: Search<G, 2> = Search::new(params(&spec), pos.clone());
+    let report = s.run(&Limits {
+        iterations: Some(400_000),
+        stop_when_solved: true,
+        ..Limits::default()
+    });
+    let text = pos.to_position();
+    assert_eq!(proven_value(report.proven), Some(truth), "{spec} on {text}");
+    let best = report.best_move.expect("a move");
+    let mut child = pos.clone();
+    child.play(best);
+    let after = if child.to_move() == pos.to_move() {
+        minimax(&child, memo)
+    } else {
+        -minimax(&child, memo)
+    };
+    assert_eq!(after, truth, "{spec} on {text}: {}", pos.format_move(best));
+    assert_eq!(u64::from(s.root_visits()), report.iterations, "{spec}");
+    assert_tree_consistent(&s);
+    assert_visits_consistent(&s);
+    assert!(assert_tree_values_exact(&s, memo) > 0);
+}
+
+#[test]
+fn threaded_searches_prove_exact_values_in_connect_four_and_breakthrough() {
+    let mut memo = HashMap::new();
+    let cfour = solved_connect_four(24..=26);
+    let bt6 = [
+        "6/2p3/6/6/3P2/6 w",
+        "6/p4p/6/6/1P2P1/6 w",
+        "2p3/6/1P4/6/6/6 b",
+        "6/3p2/1p4/2P3/6/6 w",
+    ];
+    let mut memo6 = HashMap::new();
+    for threads in [2, 4, 8] {
+        for seed in 1..=8 {
+            for (pos, value) in cfour.iter().take(4) {
+                assert_eq!(minimax(pos, &mut memo), *value);
+                assert_threaded_solve(pos, threads, seed, "sb-gpn", &mut memo);
+            }
+            for text in bt6 {
+                let pos = Breakthrough::<6>::parse_position(text).unwrap();
+                assert_threaded_solve(&pos, threads, seed, "sb-gpn", &mut memo6);
+            }
+        }
+        let (pos, _) = &cfour[0];
+        assert_threaded_solve(pos, threads, 9, "sb-uct", &mut memo);
+    }
+}
+
+#[test]
+fn threaded_recycling_keeps_every_proof_bound_and_visit() {
+    let mut memo = HashMap::new();
+    let mut recycled = 0;
+    for (pos, _) in solved_connect_four(24..=26).into_iter().take(3) {
+        for algo in ["sb-gpn", "sb-uct", "gpn", "pn-mcts", "sb-gpn im=0.5 np=3"] {
+            let spec = format!("{algo} hash=1 threads=4");
+            let mut s: Search<ConnectFour, 2> = Search::new(params(&spec), pos.clone());
+            let mut iterations = 0;
+            for _ in 0..3 {
+                let r = s.run(&Limits {
+                    iterations: Some(30_000),
+                    ..Limits::default()
+                });
+                assert_eq!(r.iterations, 30_000, "{spec}: the iteration limit is exact");
+                iterations += r.iterations;
+                recycled += r.recycles;
+                assert_tree_consistent(&s);
+                if !algo.contains("np=") {
+                    // Node priors start a node with virtual visits of its own.
+                    assert_eq!(u64::from(s.root_visits()), iterations, "{spec}");
+                    assert_visits_consistent(&s);
+                }
+                assert_tree_values_exact(&s, &mut memo);
+            }
+        }
+    }
+    assert!(recycled > 0, "the test should recycle");
+}
+
+#[test]
+fn many_threads_on_a_tiny_hash_keep_one_tree() {
+    // Breakthrough's start in 1 MiB with 8 threads: the tree fills and is recycled many times
+    // while iterations are in flight on every thread.
+    let mut s: Search<Breakthrough<8>, 2> =
+        Search::new(params("sb-gpn hash=1 threads=8"), Breakthrough::start());
+    let r = s.run(&Limits {
+        iterations: Some(60_000),
+        ..Limits::default()
+    });
+    assert_eq!(r.iterations, 60_000);
+    assert!(r.recycles >= 5, "{} recyclings", r.recycles);
+    assert_eq!(s.root_visits(), 60_000);
+    assert_tree_consistent(&s);
+    assert_visits_consistent(&s);
+}
+
+#[test]
+fn threaded_limits_stop_on_time_on_nodes_and_on_the_flag() {
+    use std::sync::atomic::AtomicBool;
+    use std::time::{Duration, Instant};
+    let start = Breakthrough::<8>::start();
+    // Nodes: at most threads - 1 over.
+    let mut s: Search<Breakthrough<8>, 2> = Search::new(params("sb-gpn threads=4"), start.clone());
+    let r = s.run(&Limits {
+        nodes: Some(5_000),
+        ..Limits::default()
+    });
+    assert!(
+        (5_000..5_004).contains(&(r.nodes as u64)),
+        "{} nodes",
+        r.nodes
+    );
+    // Time.
+    let t0 = Instant::now();
+    s.run(&Limits {
+        time: Some(Duration::from_millis(100)),
+        ..Limits::default()
+    });
+    let took = t0.elapsed();
+    assert!(took < Duration::from_millis(400), "{took:?}");
+    // The stop flag, raised by another thread while the search runs.
+    let flag = Arc::new(AtomicBool::new(false));
+    let raiser = {
+        let flag = flag.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            flag.store(true, Ordering::Relaxed);
+            Instant::now()
+        })
+    };
+    s.run(&Limits {
+        stop: Some(flag),
+        ..Limits::default()
+    });
+    let raised = raiser.join().unwrap();
+    assert!(
+        raised.elapsed() < Duration::from_millis(100),
+        "slow to stop"
+    );
+    assert_tree_consistent(&s);
+    assert_visits_consistent(&s);
+    // The hook sees the run's progress and can end it.
+    let mut calls = 0;
+    let r = s.run_with(&Limits::default(), |_, progress| {
+        calls += 1;
+        progress.iterations < 20_000
+    });
+    assert!(
+        calls > 0 && r.iterations >= 20_000,
+        "{calls} calls, {} iterations",
+        r.iterations
+    );
+}
+
+#[test]
+fn threaded_tree_reuse_keeps_the_subtree_over_a_game() {
+    let mut s: Search<ConnectFour, 2> =
+        Search::new(params("sb-gpn threads=3 hash=2"), ConnectFour::start());
+    let mut plies = 0;
+    while s.position().outcome().is_none() && plies < 42 {
+        let r = s.run(&Limits {
+            iterations: Some(3_000),
+            ..Limits::default()
+        });
+        assert_tree_consistent(&s);
+        assert_visits_consistent(&s);
+        let best = r.best_move.expect("a move");
+        s.advance(best);
+        plies += 1;
+    }
+    assert!(plies >= 7);
+}
