@@ -6,7 +6,8 @@
 # Usage: scripts/defaults_table.sh <budget: 2000it | 100ms | 1000ms> [games] [concurrency] [game ...]
 # BASELINE replaces the opponent (sb-uct), LABEL the file's "table" part. CHUNK=k plays the games
 # in matches of k games (seeds 1, 2, ...), each saved as <file>.part<seed>.json as it ends, and
-# merges them when all are done: a long cell survives an interrupted session.
+# merges them when all are done: a long cell survives an interrupted session. ENGINE replaces
+# engine 1 (`default`, e.g. "default threads=2"), OUT the data folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 budget=${1:?budget: e.g. 2000it or 100ms}
@@ -24,12 +25,12 @@ case $budget in
   *) echo "budget must end in it or ms" >&2; exit 2 ;;
 esac
 cargo build --release -q
-out=docs/experiments/data/defaults
+out=${OUT:-docs/experiments/data/defaults}
 mkdir -p "$out"
 for game in "${list[@]}"; do
   file="$out/$game-${LABEL:-table}-$budget.json"
   [ -s "$file" ] && continue
-  echo "=== $game: default vs ${BASELINE:-sb-uct}, $budget per move, $games games ($(date +%H:%M))"
+  echo "=== $game: ${ENGINE:-default} vs ${BASELINE:-sb-uct}, $budget per move, $games games ($(date +%H:%M))"
   chunk=${CHUNK:-$games}
   parts=()
   for ((seed = 1; (seed - 1) * chunk < games; seed++)); do
@@ -38,7 +39,7 @@ for game in "${list[@]}"; do
     [ "$chunk" -lt "$games" ] && part="${file%.json}.part$seed.json"
     parts+=("$part")
     [ -s "$part" ] && continue
-    ./target/release/gpn match "$game" --engine1 default --engine2 "${BASELINE:-sb-uct}" \
+    ./target/release/gpn match "$game" --engine1 "${ENGINE:-default}" --engine2 "${BASELINE:-sb-uct}" \
       --games "$n" "${flag[@]}" --concurrency "$conc" --openings 2 --seed "$seed" --quiet \
       --json "$part.tmp" | grep -E "^score" || true
     mv "$part.tmp" "$part"
