@@ -32,7 +32,7 @@ use super::rollout::Rollout;
 use super::{Limits, Progress, Search, CHECK_PERIOD};
 use crate::game::Game;
 
-/// The seed of thread `k`'s playouts: distinct streams from one search seed.
+/// The seed of thread `k`'s playouts in a run: distinct streams from one run seed.
 fn thread_seed(seed: u64, k: usize) -> u64 {
     seed ^ crate::rng::mix64(0xA076_1D64_78BD_642F ^ k as u64)
 }
@@ -42,6 +42,9 @@ fn thread_seed(seed: u64, k: usize) -> u64 {
 /// spinning that long is cheaper than the sleep and wake-up (several microseconds) that
 /// parking_lot's own short spin falls back to.
 const SPIN_TRIES: u32 = 256;
+
+/// The most iterations without a playout a thread runs in one hold of the tree lock.
+const HOLD_STREAK: u32 = 16;
 
 /// Takes the tree lock: spin briefly with `try_lock`, then block.
 fn lock<T>(mutex: &Mutex<T>) -> parking_lot::MutexGuard<'_, T> {
@@ -74,7 +77,9 @@ impl<G: Game, const P: usize> Search<G, P> {
         F: FnMut(&Self, &Progress) -> bool,
     {
         let threads = self.params.threads.max(1);
-        let seed = self.params.seed;
+        // Fresh streams every run, drawn from the search's own: the moves of a game do not
+        // replay the same playouts.
+        let seed = self.rollout.rng.next_u64();
         let shared = Shared {
             limits,
             done: AtomicBool::new(false),
@@ -157,9 +162,12 @@ fn work<G: Game, const P: usize, F>(
     let limits = shared.limits;
     let params = tree.lock().params.clone();
     let mut pending: Option<(super::Descent<P>, [f32; P])> = None;
+    // The lock kept from an iteration that needed no playout, and how many such in a row.
+    let mut held = None;
+    let mut streak = 0;
     loop {
         let tick = clock.as_mut().map_or(Tick::Go, |c| c.tick());
-        let mut search = lock(tree);
+        let mut search = held.take().unwrap_or_else(|| lock(tree));
         if let Some((descent, utilities)) = pending.take() {
             search.finish(&descent, &utilities, true);
             search.in_flight -= 1;
@@ -204,8 +212,20 @@ fn work<G: Game, const P: usize, F>(
         }
         let (descent, position) = s.descend(true);
         match descent.utilities {
-            Some(u) => s.finish(&descent, &u, true),
+            Some(u) => {
+                // A terminal or solved node: the whole iteration is tree work. Keep the lock for
+                // a few such in a row rather than hand it over after each (solving searches end
+                // most iterations this way).
+                s.finish(&descent, &u, true);
+                streak += 1;
+                if streak < HOLD_STREAK {
+                    held = Some(search);
+                } else {
+                    streak = 0;
+                }
+            }
             None => {
+                streak = 0;
                 s.in_flight += 1;
                 drop(search);
                 let utilities = rollout.playout(&params, position);
