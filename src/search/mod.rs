@@ -82,12 +82,16 @@ struct RunStats {
 }
 
 /// A search over game `G` with `P` players (`P` must equal `G::NUM_PLAYERS`).
+///
+/// Thread safety: a threaded run (`parallel.rs`) puts the whole search behind one lock; every
+/// field below is read and written only by the thread holding it. Each thread's playouts use
+/// their own [`Rollout`], never `rollout` below.
 pub struct Search<G: Game, const P: usize> {
     params: SearchParams,
     tree: Tree<P>,
     root_position: G,
     /// The random stream of a one-thread search (selection ties and playouts); in a threaded
-    /// search the tie-breaks under the tree lock, while each thread has its own for playouts.
+    /// run only the selection's tie-breaks and the seeds of the threads' own streams.
     rollout: Rollout,
     /// Scratch for the legal moves of a node being created.
     moves: MoveList,

@@ -1,10 +1,12 @@
 //! Threaded search (`threads` > 1): tree parallelism on the one arena, with virtual loss.
 //!
 //! # Design
-//! Every thread runs whole iterations. The tree, with everything derived from it (proof numbers,
-//! rank terms, score bounds, implicit minimax values, the allocation cap, recycling), is guarded
-//! by one lock: a thread holds it for its descent (selection and the creation of one node) and
-//! again for its backup, and releases it for the playout, which each thread runs with its own
+//! Every thread runs whole iterations. The whole [`Search`] (the tree, everything derived from
+//! it, the allocation cap, recycling, the statistics) sits behind one lock. Holding it, a thread
+//! backs up its previous iteration's playout (visits and totals), then descends for the next one:
+//! selection, the creation of one node, and at once the backup of that node's proof numbers,
+//! bounds, rank terms and minimax values, so that no other thread ever sees a child its
+//! ancestors do not account for. It releases the lock for the playout, which it runs with its own
 //! random stream and move buffers ([`Rollout`]). So every tree update is made exactly as in the
 //! one-thread search, in some order: a proof or a bound can never be lost or contradicted, a
 //! child is never created twice, and visit counts equal iterations. What threads change is only
@@ -17,8 +19,8 @@
 //! backups are done, and then recycles alone.
 //!
 //! The speed-up is bounded by the share of an iteration spent in the playout; games with long or
-//! heavy playouts scale best (docs/performance.md has the figures). A lock-free tree (atomic
-//! node statistics) is the next step for many cores.
+//! heavy playouts scale best (docs/performance.md and docs/threads.md have the figures). A
+//! lock-free tree (atomic node statistics) is the next step for fast games and many cores.
 //!
 //! With `threads` = 1 none of this runs: [`Search::run_with`] keeps its single-threaded loop,
 //! which is deterministic per seed.
