@@ -92,6 +92,18 @@ impl Engine {
         lines
     }
 
+    /// Sends each line and checks that it is answered with `info string error` (UCI family).
+    fn assert_each_rejected(&mut self, bad: &[&str]) {
+        for line in bad {
+            self.send(line);
+            let lines = self.sync();
+            assert!(
+                lines.iter().any(|l| l.starts_with("info string error")),
+                "{line}: {lines:#?}"
+            );
+        }
+    }
+
     /// The legal moves (UCI/USI `d` command).
     fn legal(&mut self) -> Vec<String> {
         let lines = self.show();
@@ -364,7 +376,7 @@ fn bad_input_is_reported_and_the_position_kept() {
     let mut e = uci("breakthrough");
     e.send("position startpos moves a2a3");
     let before = e.position_text();
-    for bad in [
+    e.assert_each_rejected(&[
         "position fen",
         "position fen xyz w",
         "position startpos moves a2a3 a2a3",
@@ -374,14 +386,7 @@ fn bad_input_is_reported_and_the_position_kept() {
         "setoption name NoSuchOption value 1",
         "setoption name UCI_Variant value chess",
         "frobnicate",
-    ] {
-        e.send(bad);
-        let lines = e.sync();
-        assert!(
-            lines.iter().any(|l| l.starts_with("info string error")),
-            "{bad}: {lines:#?}"
-        );
-    }
+    ]);
     assert_eq!(e.position_text(), before);
     e.send("go wtime soon");
     let lines = e.until(|l| l.starts_with("bestmove"));
@@ -522,7 +527,7 @@ fn uai_bad_input_is_reported_and_the_position_kept() {
     e.send("position fen x5o/7/3-3/7/3-3/7/o5x x 0 1 moves b6");
     let before = uai_fen(&mut e);
     assert_eq!(before, "x5o/1x5/3-3/7/3-3/7/o5x o 0 1");
-    for bad in [
+    e.assert_each_rejected(&[
         "position fen",
         "position fen x5o/7/7/7/7/7 x 0 1",
         "position fen x5o/7/7/7/7/7/o5x q 0 1",
@@ -535,14 +540,7 @@ fn uai_bad_input_is_reported_and_the_position_kept() {
         "setoption name UCI_Variant value cfour",
         "setoption name Hash value lots",
         "frobnicate",
-    ] {
-        e.send(bad);
-        let lines = e.sync();
-        assert!(
-            lines.iter().any(|l| l.starts_with("info string error")),
-            "{bad}: {lines:#?}"
-        );
-    }
+    ]);
     assert_eq!(uai_fen(&mut e), before);
     // A bad go value still gets its bestmove.
     e.send("go btime soon");
@@ -939,18 +937,11 @@ fn each_game_starts_from_its_defaults_row_and_options_set_survive_a_variant_chan
 #[test]
 fn threads_option_searches_stops_and_reuses_with_several_threads() {
     let mut e = uci("cfour");
-    for bad in [
+    e.assert_each_rejected(&[
         "setoption name Threads value 0",
         "setoption name Threads value 257",
         "setoption name Threads value many",
-    ] {
-        e.send(bad);
-        let lines = e.sync();
-        assert!(
-            lines.iter().any(|l| l.starts_with("info string error")),
-            "{bad}: {lines:#?}"
-        );
-    }
+    ]);
     e.send("setoption name Threads value 4");
     let shown = e.show();
     assert!(

@@ -246,6 +246,17 @@ pub(super) fn proven_value(p: Option<Proven>) -> Option<i8> {
     }
 }
 
+/// The minimax value of `pos` for its mover after playing `m`.
+pub(super) fn value_after<G: Game>(pos: &G, m: Move, memo: &mut HashMap<u64, i8>) -> i8 {
+    let mut child = pos.clone();
+    child.play(m);
+    if child.to_move() == pos.to_move() {
+        minimax(&child, memo)
+    } else {
+        -minimax(&child, memo)
+    }
+}
+
 /// Checks that both score-bounded searches prove `pos`'s minimax value and play a move that keeps it.
 fn assert_solves_exactly<G: Game>(pos: &G, iterations: u64) {
     let mut memo = HashMap::new();
@@ -260,13 +271,7 @@ fn assert_solves_exactly<G: Game>(pos: &G, iterations: u64) {
         let text = pos.to_position();
         assert_eq!(proven_value(report.proven), Some(truth), "{algo} on {text}");
         let best = report.best_move.expect("a move");
-        let mut child = pos.clone();
-        child.play(best);
-        let after = if child.to_move() == pos.to_move() {
-            minimax(&child, &mut memo)
-        } else {
-            -minimax(&child, &mut memo)
-        };
+        let after = value_after(pos, best, &mut memo);
         assert_eq!(
             after,
             truth,

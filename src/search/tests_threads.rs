@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use super::node::NONE;
 use super::tests::{
     assert_tree_consistent, assert_tree_values_exact, minimax, params, proven_value,
-    solved_connect_four,
+    solved_connect_four, value_after,
 };
 use super::*;
 use crate::game::breakthrough::Breakthrough;
@@ -61,13 +61,7 @@ fn assert_threaded_solve<G: Game>(
     let text = pos.to_position();
     assert_eq!(proven_value(report.proven), Some(truth), "{spec} on {text}");
     let best = report.best_move.expect("a move");
-    let mut child = pos.clone();
-    child.play(best);
-    let after = if child.to_move() == pos.to_move() {
-        minimax(&child, memo)
-    } else {
-        -minimax(&child, memo)
-    };
+    let after = value_after(pos, best, memo);
     assert_eq!(after, truth, "{spec} on {text}: {}", pos.format_move(best));
     assert_eq!(u64::from(s.root_visits()), report.iterations, "{spec}");
     assert_tree_consistent(&s);
