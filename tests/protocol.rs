@@ -120,6 +120,12 @@ impl Engine {
         self.until(|l| l.starts_with("info string legal"))
     }
 
+    /// Everything `d` prints (through the `isready` after it).
+    fn show_all(&mut self) -> Vec<String> {
+        self.send("d");
+        self.sync()
+    }
+
     fn position_text(&mut self) -> String {
         let lines = self.show();
         lines
@@ -988,4 +994,146 @@ fn threads_option_searches_stops_and_reuses_with_several_threads() {
     );
     assert_eq!(bestmove(&lines), "P@d1");
     e.close();
+}
+
+/// Starts gpn with no arguments, sends `first` as its first line, and syncs with `isready`.
+fn detected(first: &str) -> (Engine, Vec<String>) {
+    let mut e = Engine::start(&[]);
+    e.send(first);
+    let lines = e.sync();
+    (e, lines)
+}
+
+#[test]
+fn uci_commands_as_first_line_mean_uci_and_xboard_gets_a_clear_refusal() {
+    // Scripts and cutechess `initstr`s send these before (or without) `uci`, as Stockfish allows.
+    for first in [
+        "isready",
+        "setoption name Hash value 16",
+        "position startpos moves a2a3",
+        "ucinewgame",
+        "debug on",
+    ] {
+        let (mut e, lines) = detected(first);
+        assert!(lines.is_empty(), "{first}: {lines:#?}");
+        e.send("go nodes 50");
+        let lines = e.until(|l| l.starts_with("bestmove"));
+        assert_ne!(bestmove(&lines), "(none)", "{first}");
+    }
+    let mut e = Engine::start(&[]);
+    e.send("go nodes 20");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert_eq!(bestmove(&lines).len(), 4, "{lines:#?}");
+    e.send("uci");
+    e.until(|l| l == "uciok");
+    let (_, lines) = detected("usinewgame");
+    assert!(lines.is_empty(), "usinewgame: {lines:#?}");
+    // CECP: refused in CECP's own error form, and gpn still listens for a protocol it speaks.
+    let mut e = Engine::start(&[]);
+    e.send("xboard");
+    let refusal = e.until(|l| l.starts_with("Error"));
+    assert!(
+        refusal[0].contains("not the xboard protocol"),
+        "{refusal:?}"
+    );
+    e.send("uci");
+    e.until(|l| l == "uciok");
+}
+
+#[test]
+fn gtp_end_of_input_finishes_the_queued_commands() {
+    // GNU Go and KataGo answer every command of a pipe; each genmove here is a real 300 ms search.
+    let mut e = Engine::start(&[]);
+    e.send("1 set_game breakthrough");
+    e.send("2 gpn-setoption movetime 300");
+    e.send("3 genmove b");
+    e.send("4 genmove w");
+    e.send("5 gpn-legal_moves");
+    let t = Instant::now();
+    e.stdin = None;
+    let mut lines = Vec::new();
+    while lines
+        .iter()
+        .filter(|l: &&String| l.starts_with('='))
+        .count()
+        < 5
+    {
+        lines.extend(e.until(|l| l.starts_with('=') || l.starts_with('?')));
+    }
+    let took = t.elapsed();
+    assert!(!lines.iter().any(|l| l.starts_with('?')), "{lines:#?}");
+    for id in ["=3 ", "=4 "] {
+        let answer = lines.iter().find(|l| l.starts_with(id)).expect("answered");
+        assert_eq!(answer.len(), id.len() + 4, "a move: {answer}");
+    }
+    assert!(
+        took >= Duration::from_millis(500),
+        "both searched: {took:?}"
+    );
+    wait_exit(&mut e.child, Instant::now());
+}
+
+#[test]
+fn gtp_quit_during_genmove_answers_it_and_exits_at_once() {
+    let mut e = Engine::start(&[]);
+    gtp(&mut e, "set_game breakthrough");
+    gtp(&mut e, "gpn-setoption movetime 60000");
+    e.send("genmove b");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("quit");
+    let t = Instant::now();
+    let lines = e.until(|l| l == "=");
+    assert!(
+        lines[0].starts_with("= ") && lines[0].len() == 6,
+        "{lines:?}"
+    );
+    let took = wait_exit(&mut e.child, t);
+    assert!(took < Duration::from_secs(5), "{took:?}");
+}
+
+#[test]
+fn protocol_edge_cases_of_the_uci_family() {
+    let mut e = uci("breakthrough");
+    // Non-finite numbers are refused, not searched with.
+    e.assert_each_rejected(&[
+        "setoption name C value nan",
+        "setoption name C value inf",
+        "setoption name C_PN value NaN",
+    ]);
+    // A 10,000-character junk line is quoted, not echoed whole.
+    e.send(&"x".repeat(10_000));
+    let lines = e.sync();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].starts_with("info string error") && lines[0].len() < 300);
+    // go perft, as Stockfish answers it.
+    e.send("position startpos");
+    e.send("go perft 2");
+    let lines = e.until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 484");
+    assert_eq!(lines.iter().filter(|l| l.contains(": 22")).count(), 22);
+    // A won-before-it-was-moved position is refused, the previous one kept.
+    let before = e.position_text();
+    e.assert_each_rejected(&["position fen 8/8/8/8/8/8/8/P7 w"]);
+    assert_eq!(e.position_text(), before);
+    // `d` on a finished game says how it ended.
+    e.send("position fen 7P/8/8/p7/8/8/8/8 b");
+    let lines = e.show_all();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "info string result player 1 wins"),
+        "{lines:#?}"
+    );
+    // searchmoves takes every notation `position ... moves` does (Connect Four: `d` = `P@d1`).
+    let mut e = uci("cfour");
+    e.send("position startpos");
+    e.send("go nodes 200 searchmoves b");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert_eq!(bestmove(&lines), "P@b1");
+    e.send("go nodes 200 searchmoves zz");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert!(
+        lines.iter().any(|l| l.contains("searchmoves")),
+        "{lines:#?}"
+    );
 }

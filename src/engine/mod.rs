@@ -51,6 +51,12 @@ pub trait Session: Send {
     fn diagram(&self) -> String;
     /// Moves played since the start position.
     fn plies(&self) -> usize;
+    /// Reads legal moves of the current position in any notation `play` accepts; returns them as
+    /// the dialect writes them (so `searchmoves` can be compared with the legal moves).
+    fn parse_moves(&self, moves: &[&str], dialect: Dialect) -> Result<Vec<String>, GameError>;
+    /// Perft from the current position: each legal move (in the dialect's notation) with the
+    /// number of move sequences of `depth` plies starting with it.
+    fn perft(&self, depth: u32, dialect: Dialect) -> Vec<(String, u64)>;
     /// Searches the current position (see [`SearchJob`]); `emit` receives periodic snapshots.
     /// Returns the final snapshot, whose `best` is the move to play.
     fn search(

@@ -481,6 +481,34 @@ impl<G: Game> Session for GameSession<G> {
         self.moves.len()
     }
 
+    fn parse_moves(&self, moves: &[&str], dialect: Dialect) -> Result<Vec<String>, GameError> {
+        if let Some(text) = moves.first().filter(|_| self.record.outcome().is_some()) {
+            return Err(GameError::illegal(text, "the game is already over"));
+        }
+        let position = self.position();
+        moves
+            .iter()
+            .map(|text| {
+                let m = position.parse_move_in(text, dialect)?;
+                Ok(position.format_move_in(m, dialect))
+            })
+            .collect()
+    }
+
+    fn perft(&self, depth: u32, dialect: Dialect) -> Vec<(String, u64)> {
+        let position = self.position();
+        let mut list = MoveList::new();
+        position.legal_moves(&mut list);
+        list.iter()
+            .map(|&m| {
+                let mut child = position.clone();
+                child.play(m);
+                let count = crate::game::perft::perft(&child, depth.saturating_sub(1));
+                (position.format_move_in(m, dialect), count)
+            })
+            .collect()
+    }
+
     fn search(
         &mut self,
         job: &SearchJob,

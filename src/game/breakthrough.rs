@@ -393,6 +393,17 @@ impl<const N: usize> Game for Breakthrough<N> {
                 ))
             }
         };
+        if pawns[1 - to_move as usize] == 0 {
+            // The side that just moved has nothing left: the game ended with the capture of its
+            // last piece, before that move. Searching it would report a win that never was.
+            return Err(GameError::position(
+                "board",
+                format!(
+                    "the side that just moved ({}) has no pawns: the game was over before its move",
+                    if to_move == 0 { "black" } else { "white" }
+                ),
+            ));
+        }
         let mut game = Breakthrough {
             pawns,
             to_move,

@@ -344,6 +344,17 @@ impl Game for Knightthrough {
                 ))
             }
         };
+        if knights[1 - to_move as usize] == 0 {
+            // The side that just moved has nothing left: the game ended with the capture of its
+            // last piece, before that move. Searching it would report a win that never was.
+            return Err(GameError::position(
+                "board",
+                format!(
+                    "the side that just moved ({}) has no knights: the game was over before its move",
+                    if to_move == 0 { "black" } else { "white" }
+                ),
+            ));
+        }
         if knights[0] & RANK_8 != 0 && knights[1] & RANK_1 != 0 {
             return Err(GameError::position(
                 "board",

@@ -222,7 +222,7 @@ impl Controller {
     fn respond(&self, id: &Option<String>, result: Result<String, String>) {
         let text = match result {
             Ok(body) => frame(true, id, &body),
-            Err(message) => frame(false, id, &message),
+            Err(message) => frame(false, id, &super::clip(&message)),
         };
         self.out.send(&text);
     }
@@ -606,9 +606,12 @@ impl Controller {
     }
 
     /// Waits for the running search to end by itself (GTP answers in order; input read
-    /// meanwhile waits its turn).
+    /// meanwhile waits its turn). The end of input does not cut it short: a script that pipes
+    /// `genmove`s in gets every one searched, as GNU Go and KataGo do. A `quit` read meanwhile
+    /// does: the search stops at once, is answered, and the `quit` follows.
     fn finish_search(&mut self) -> SearchInfo {
         let mut later = Vec::new();
+        let mut eof = false;
         let info = loop {
             match self.conductor.next_event() {
                 Event::Worker(w) => {
@@ -616,11 +619,20 @@ impl Controller {
                         break info;
                     }
                 }
+                // A second end of input means the worker is gone too: nothing more will come.
+                Event::Eof if eof => break self.conductor.wait().unwrap_or_default(),
                 Event::Eof => {
+                    eof = true;
                     later.push(Event::Eof);
-                    break self.conductor.wait().unwrap_or_default();
                 }
-                line => later.push(line),
+                Event::Line(line) => {
+                    if preprocess(&line).is_some_and(|c| c.name == "quit") {
+                        if let Some(control) = self.conductor.control() {
+                            control.stop();
+                        }
+                    }
+                    later.push(Event::Line(line));
+                }
             }
         };
         for e in later {

@@ -7,7 +7,7 @@ pub mod gtp;
 pub mod options;
 pub mod uci;
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, IsTerminal, Write};
 use std::sync::mpsc::{channel, Sender};
 
 use crate::engine::worker::WorkerEvent;
@@ -33,14 +33,28 @@ impl Protocol {
         }
     }
 
-    /// The protocol a first command belongs to: `uci`, `usi`, `uai`, anything else is GTP.
+    /// The protocol a first command belongs to: `uci`, `usi`, `uai` and their own `*newgame`
+    /// words; the commands every UCI dialect shares (`setoption`, `position`, `go`, `isready`,
+    /// `debug`), which scripts and `initstr`s send before the handshake, mean UCI as Stockfish
+    /// takes them; anything else is GTP.
     pub fn detect(first_line: &str) -> Protocol {
         match first_line.split_whitespace().next() {
-            Some("uci") => Protocol::Uci,
-            Some("usi") => Protocol::Usi,
-            Some("uai") => Protocol::Uai,
+            Some("uci" | "ucinewgame" | "setoption" | "position" | "go" | "isready" | "debug") => {
+                Protocol::Uci
+            }
+            Some("usi" | "usinewgame") => Protocol::Usi,
+            Some("uai" | "uainewgame") => Protocol::Uai,
             _ => Protocol::Gtp,
         }
+    }
+
+    /// Whether a first command belongs to a protocol gpn does not speak (CECP, which xboard and
+    /// WinBoard start with `xboard`).
+    fn unsupported(first_line: &str) -> bool {
+        matches!(
+            first_line.split_whitespace().next(),
+            Some("xboard" | "protover")
+        )
     }
 }
 
@@ -86,14 +100,34 @@ impl Output {
         Output { out: io::stdout() }
     }
 
-    /// Writes `text` (one or more lines, each ended by a newline here) and flushes.
+    /// Writes `text` (one or more lines, each ended by a newline here) and flushes. When stdout
+    /// is gone (the GUI or the pipe's reader closed it) nobody can hear gpn any more: the process
+    /// ends quietly, with status 0, as a filter in a pipe does.
     pub fn send(&self, text: &str) {
         let mut lock = self.out.lock();
-        let _ = lock.write_all(text.as_bytes());
-        if !text.ends_with('\n') {
-            let _ = lock.write_all(b"\n");
+        let written = lock
+            .write_all(text.as_bytes())
+            .and_then(|()| match text.ends_with('\n') {
+                true => Ok(()),
+                false => lock.write_all(b"\n"),
+            })
+            .and_then(|()| lock.flush());
+        if let Err(e) = written {
+            log::info!("stdout closed ({e}); exiting");
+            std::process::exit(0);
         }
-        let _ = lock.flush();
+    }
+}
+
+/// The most characters of an error message gpn writes: an error quotes the bad input, and a
+/// 10 MB junk line must not come back whole.
+pub const MAX_ERROR_CHARS: usize = 160;
+
+/// `text` cut to [`MAX_ERROR_CHARS`] characters, with `...` and the length when cut.
+pub fn clip(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(MAX_ERROR_CHARS) {
+        None => text.into(),
+        Some((end, _)) => format!("{}... ({} bytes)", &text[..end], text.len()).into(),
     }
 }
 
@@ -130,11 +164,27 @@ pub fn run(settings: Settings) {
     let protocol = match settings.protocol {
         Some(p) => p,
         None => {
+            if io::stdin().is_terminal() {
+                // A person at a terminal: say what to type (stderr, so stdout stays the protocol's).
+                eprintln!(
+                    "gpn {}: speaks UCI, USI, UAI and GTP; type `uci`, `usi`, `uai` or a GTP \
+                     command such as `list_commands` (`gpn help` lists the subcommands)",
+                    env!("CARGO_PKG_VERSION")
+                );
+            }
             // Peek at the first non-blank line to choose; it is handled by the controller.
             let mut first = None;
             while first.is_none() {
                 match rx.recv() {
                     Ok(Event::Line(l)) if l.trim().is_empty() => continue,
+                    Ok(Event::Line(l)) if Protocol::unsupported(&l) => {
+                        // CECP's error form, which xboard shows to its user; keep listening, in
+                        // case the GUI goes on in a protocol gpn speaks.
+                        Output::new().send(&format!(
+                            "Error (gpn speaks UCI, USI, UAI and GTP, not the xboard protocol): {}",
+                            clip(l.trim())
+                        ));
+                    }
                     Ok(Event::Line(l)) => first = Some(l),
                     _ => return,
                 }
@@ -170,5 +220,37 @@ fn start(
     match protocol {
         Protocol::Uci | Protocol::Usi | Protocol::Uai => uci::run(protocol, settings, tx, rx),
         Protocol::Gtp => gtp::run(settings, tx, rx),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detection_by_first_command() {
+        for (line, p) in [
+            ("uci", Protocol::Uci),
+            ("isready", Protocol::Uci),
+            ("position startpos moves a2a3", Protocol::Uci),
+            ("setoption name Hash value 1", Protocol::Uci),
+            ("usinewgame", Protocol::Usi),
+            ("uai", Protocol::Uai),
+            ("1 protocol_version", Protocol::Gtp),
+            ("genmove b", Protocol::Gtp),
+        ] {
+            assert_eq!(Protocol::detect(line), p, "{line}");
+        }
+        assert!(Protocol::unsupported("xboard"));
+        assert!(!Protocol::unsupported("uci"));
+    }
+
+    #[test]
+    fn long_input_is_clipped_on_a_character_boundary() {
+        assert_eq!(clip("short"), "short");
+        let long = "é".repeat(1000);
+        let clipped = clip(&long);
+        assert!(clipped.starts_with(&"é".repeat(MAX_ERROR_CHARS)));
+        assert!(clipped.ends_with("... (2000 bytes)"), "{clipped}");
     }
 }

@@ -37,6 +37,7 @@ const GO_KEYWORDS: &[&str] = &[
     "ponder",
     "searchmoves",
     "byoyomi",
+    "perft",
 ];
 
 /// The parameters of one `go`.
@@ -57,6 +58,8 @@ pub struct Go {
     pub infinite: bool,
     pub ponder: bool,
     pub searchmoves: Vec<String>,
+    /// `go perft N`: count move sequences instead of searching (Stockfish's debugging command).
+    pub perft: Option<u32>,
 }
 
 impl Go {
@@ -110,6 +113,7 @@ impl Go {
                 "byoyomi" => go.byoyomi = ms(next, w)?,
                 "depth" => go.depth = Some(count(next, w)?.min(u32::MAX as u64) as u32),
                 "nodes" => go.nodes = Some(count(next, w)?),
+                "perft" => go.perft = Some(count(next, w)?.min(u32::MAX as u64) as u32),
                 "mate" if usi => match next {
                     Some(&"infinite") | None => {
                         go.usi_mate = Some(None);
@@ -265,7 +269,8 @@ pub fn run(protocol: Protocol, settings: Settings, tx: Sender<Event>, rx: Receiv
 
 impl Controller {
     fn error(&self, message: &str) {
-        self.out.send(&format!("info string error {message}"));
+        self.out
+            .send(&format!("info string error {}", super::clip(message)));
     }
 
     /// Handles one line; false to quit.
@@ -461,22 +466,30 @@ impl Controller {
             }
         };
         let dialect = self.dialect;
+        if let Some(depth) = go.perft {
+            return self.perft(depth);
+        }
         let Some(session) = self.conductor.session() else {
             return;
         };
         let side = session.side_to_move();
         let legal = session.legal_moves(dialect);
-        let searchmoves: Vec<String> = go
-            .searchmoves
-            .iter()
-            .filter(|m| {
-                session
-                    .legal_moves(dialect)
-                    .iter()
-                    .any(|l| l.eq_ignore_ascii_case(m))
-            })
-            .cloned()
-            .collect();
+        // Every notation `position ... moves` accepts, written as the legal moves are.
+        let mut searchmoves = Vec::new();
+        let mut refused = Vec::new();
+        for text in &go.searchmoves {
+            match session.parse_moves(&[text.as_str()], dialect) {
+                Ok(mut m) => searchmoves.append(&mut m),
+                Err(e) => match legal.iter().find(|l| l.eq_ignore_ascii_case(text)) {
+                    // GUIs differ in letter case; a legal move in either is meant.
+                    Some(l) => searchmoves.push(l.clone()),
+                    None => refused.push(e.to_string()),
+                },
+            }
+        }
+        for e in refused {
+            self.error(&format!("searchmoves: {e}"));
+        }
         if !go.searchmoves.is_empty() && searchmoves.is_empty() && !legal.is_empty() {
             self.error("searchmoves: no legal move given; searching all moves");
         }
@@ -613,6 +626,32 @@ impl Controller {
         self.out.send(&text);
     }
 
+    /// `go perft N`: one `move: count` line per legal move, then `Nodes searched: total`, as
+    /// Stockfish answers it (no `bestmove`: nothing was searched). It runs on this thread, so
+    /// commands wait until it is done.
+    fn perft(&mut self, depth: u32) {
+        let dialect = self.dialect;
+        let Some(s) = self.conductor.session() else {
+            return;
+        };
+        let divide = if depth == 0 {
+            Vec::new()
+        } else {
+            s.perft(depth, dialect)
+        };
+        let total: u64 = if depth == 0 {
+            1
+        } else {
+            divide.iter().map(|d| d.1).sum()
+        };
+        let mut text = String::new();
+        for (m, count) in &divide {
+            text.push_str(&format!("{m}: {count}\n"));
+        }
+        text.push_str(&format!("\nNodes searched: {total}\n"));
+        self.out.send(&text);
+    }
+
     fn show(&mut self) {
         let dialect = self.dialect;
         let Some(s) = self.conductor.session() else {
@@ -633,6 +672,10 @@ impl Controller {
         for m in s.legal_moves(dialect) {
             text.push(' ');
             text.push_str(&m);
+        }
+        if let Some(outcome) = s.outcome() {
+            // A finished game, by the rules or by gpn's repetition and length rules.
+            text.push_str(&format!("\ninfo string result {outcome}"));
         }
         self.out.send(&text);
     }

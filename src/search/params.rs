@@ -380,8 +380,11 @@ fn number<T: std::str::FromStr + PartialOrd + fmt::Display>(
         .trim()
         .parse()
         .map_err(|_| ParamError(format!("{name}: '{value}' is not a number")))?;
-    if v < min || v > max {
-        return Err(ParamError(format!("{name}: {v} is outside {min}..{max}")));
+    // Written so that NaN, which compares false with everything, is refused too.
+    if !(v >= min && v <= max) {
+        return Err(ParamError(format!(
+            "{name}: '{value}' is outside {min}..{max}"
+        )));
     }
     Ok(v)
 }
