@@ -10,12 +10,16 @@ use crate::game::record::Record;
 use crate::game::registry::{self, GameVisitor};
 use crate::game::{Dialect, Game, GameError, GameInfo, Move, MoveList, Outcome};
 use crate::search::{Limits, Proven, Search, SearchParams, SearchReport};
+use crate::solve::checks::Checks;
 use crate::solve::mate::{mate_search, MateAnswer};
 use crate::solve::{Algo, SolveConfig, Value};
 
 /// The longest game a session records before declaring a draw (the protocols' games are
 /// bounded by the game rules first; this only stops endless shuffling).
 const MAX_PLIES: u32 = 10_000;
+/// Iterations of the search that picks the move after a `go mate` without a win, when the `go`
+/// gave no time (with time, the search gets what the solver left of it).
+const MATE_FALLBACK_ITERATIONS: u64 = 50_000;
 /// Below this share of the soft budget, early stops are not considered (estimates are noise).
 const MIN_ITERATIONS_FOR_EARLY_STOP: u64 = 256;
 /// A forced move (one legal move) still searches this long at most, so that its score is the
@@ -270,7 +274,13 @@ impl<G: Game> GameSession<G> {
         };
         let (verdict, plies, pv, best, nodes, time, detail) = match solve.mode {
             SolveMode::Mate(max_moves) => {
-                let r = mate_search(&root, &cfg, max_moves);
+                // USI's mate is a tsume: a mate by checks alone (a quiet move or a stalemate
+                // does not solve it).
+                let r = if job.dialect == Dialect::Usi && G::HAS_CHECKS {
+                    mate_search(&Checks::new(root.clone()), &cfg, max_moves)
+                } else {
+                    mate_search(&root, &cfg, max_moves)
+                };
                 let within = max_moves.map_or(String::new(), |n| format!(" within {n} moves"));
                 let (verdict, plies, pv, detail) = match r.answer {
                     MateAnswer::Mate { plies, pv } => {
@@ -529,7 +539,27 @@ impl<G: Game> Session for GameSession<G> {
             return self.immediate(job, &legal);
         }
         if let Some(solve) = &job.solve {
-            return self.solve(job, solve, control);
+            let solved = self.solve(job, solve, control);
+            // UCI's `go mate` must still answer a move to play. Without a win to play, that
+            // move comes from a real search of what is left of the budget (USI's `go mate`
+            // answers `checkmate nomate` instead, and a `stop` wants the answer now).
+            let no_win = solved
+                .solved
+                .as_ref()
+                .is_some_and(|s| s.verdict != Verdict::Win);
+            if !(no_win && job.dialect != Dialect::Usi && !control.stopped()) {
+                return solved;
+            }
+            let mut fallback = SearchJob {
+                solve: None,
+                ..job.clone()
+            };
+            if control.time_left() == (None, None) && !control.unlimited() {
+                fallback.iterations = Some(job.iterations.unwrap_or(MATE_FALLBACK_ITERATIONS));
+            }
+            let mut info = self.search(&fallback, control, emit);
+            info.solved = solved.solved;
+            return info;
         }
         // One legal move: a very short search (pondering and infinite searches search as
         // usual), which reports the reused tree's value or proof for it.

@@ -430,6 +430,10 @@ pub trait Game: Clone + PartialEq + Send + Sync + fmt::Debug + 'static {
         first_winning_move(self, buf)
     }
 
+    /// Whether the game has checks ([`Game::in_check`] can be true): USI's `go mate` then asks
+    /// for a mate by checks alone.
+    const HAS_CHECKS: bool = false;
+
     /// Whether the player to move is in check (games with a check rule; used by repetition rules).
     fn in_check(&self) -> bool {
         false

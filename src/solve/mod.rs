@@ -10,6 +10,7 @@
 //! Four, Breakthrough, Othello); for games with repetition draws they are not guaranteed.
 
 pub mod bestfirst;
+pub mod checks;
 pub mod dfpn;
 pub mod mate;
 pub mod mcpns;

@@ -194,6 +194,7 @@ impl Game for LosAlamos {
     }
 
     const HAS_EVALUATION: bool = true;
+    const HAS_CHECKS: bool = true;
 
     /// Material (P 1, N 3, R 5, Q 9), a small centralisation term and pawn advancement, through
     /// tanh into (-1, 1).

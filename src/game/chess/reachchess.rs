@@ -198,6 +198,7 @@ impl Game for ReachChess {
     }
 
     const HAS_EVALUATION: bool = true;
+    const HAS_CHECKS: bool = true;
 
     /// Material (chess values; the king 3, as it can reach the goal and its loss only removes
     /// the check rules) plus the race to the enemy back rank, which decides the game: every

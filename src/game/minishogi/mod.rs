@@ -1019,6 +1019,7 @@ impl Game for Minishogi {
     }
 
     const HAS_EVALUATION: bool = true;
+    const HAS_CHECKS: bool = true;
 
     /// Material, pieces in hand included (worth a tenth more than on the board: a drop goes
     /// anywhere), promoted pieces at their promoted values; through tanh into (-1, 1).
