@@ -7,7 +7,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::conductor::{Conductor, Outcome};
-use super::options::{self, Target};
 use super::{Event, Output, Settings};
 use crate::engine::time::{Budget, Clock};
 use crate::engine::worker::Worker;
@@ -16,6 +15,7 @@ use crate::engine::{
 };
 use crate::game::registry::{self, GAMES};
 use crate::game::{Dialect, Player};
+use crate::options;
 use crate::search::{Proven, SearchParams, UserParams};
 use crate::solve::Algo;
 
@@ -303,43 +303,28 @@ impl Controller {
         }
     }
 
-    /// `gpn-setoption <name> <value>`: the UCI options (by UCI or USI name) plus `movetime`
-    /// (ms per move when no time is set) and `maxmovetime` (ms, a cap on every move).
+    /// `gpn-setoption <name> <value>`: the options of the registry (by key, UCI or USI name),
+    /// with GTP's own `movetime` and `maxmovetime`.
     fn set_option(&mut self, name: &str, value: &str) -> Result<String, String> {
-        let ms = || -> Result<Duration, String> {
-            let n: u64 = value
-                .trim()
-                .parse()
-                .map_err(|_| format!("{name}: '{value}' is not a number of milliseconds"))?;
-            Ok(Duration::from_millis(n.max(1)))
-        };
-        if name.eq_ignore_ascii_case("movetime") {
-            self.move_time = ms()?;
-            return Ok(String::new());
-        }
-        if name.eq_ignore_ascii_case("maxmovetime") {
-            self.max_move_time = Some(ms()?);
-            return Ok(String::new());
-        }
-        let option = options::find(name).ok_or(format!("unknown option '{name}'"))?;
-        let value = options::check_value(option, value)?;
-        match option.target {
-            Target::Variant => return self.set_game(&[value.as_str()]),
-            Target::Hash => self.set_param("hash", &value)?,
-            Target::Param(p) => self.set_param(p, &value)?,
-            Target::MoveOverhead => {
-                self.overhead = Duration::from_millis(value.parse().unwrap_or(50))
+        let option = options::lookup(name)?;
+        let value = option.check(value)?;
+        // The registry has checked the value: the parses below cannot fail.
+        let ms = || Duration::from_millis(value.parse().unwrap_or(0));
+        match option.key {
+            "variant" => return self.set_game(&[value.as_str()]),
+            "movetime" => self.move_time = ms(),
+            "maxmovetime" => self.max_move_time = Some(ms()).filter(|t| !t.is_zero()),
+            "move_overhead" => self.overhead = ms(),
+            "solver" => self.solver = Algo::parse(&value).unwrap_or(Algo::Dfpn),
+            "ponder" | "multipv" | "show_wdl" => {
+                return Err(format!("{} has no meaning in GTP", option.name()))
             }
-            Target::Solver => {
-                self.solver = Algo::parse(&value).unwrap_or(Algo::Dfpn);
-                return Ok(String::new());
-            }
-            Target::Ponder | Target::MultiPv | Target::ShowWdl => {
-                return Err(format!("{} has no meaning in GTP", option.uci))
+            key => {
+                self.set_param(key, &value)?;
+                let params = self.params.clone();
+                self.session_do(|s| s.set_params(params));
             }
         }
-        let params = self.params.clone();
-        self.session_do(|s| s.set_params(params));
         Ok(String::new())
     }
 

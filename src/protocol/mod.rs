@@ -4,7 +4,6 @@
 
 pub mod conductor;
 pub mod gtp;
-pub mod options;
 pub mod uci;
 
 use std::io::{self, BufRead, IsTerminal, Write};

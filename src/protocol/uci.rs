@@ -9,7 +9,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::conductor::{Conductor, Outcome};
-use super::options::{self, Target};
 use super::{Event, Output, Protocol, Settings};
 use crate::engine::time::{Budget, Clock};
 use crate::engine::worker::Worker;
@@ -17,8 +16,8 @@ use crate::engine::{
     centipawns, mate_moves, new_session, SearchControl, SearchInfo, SearchJob, SolveJob, SolveMode,
     Verdict,
 };
-use crate::game::registry;
 use crate::game::Dialect;
+use crate::options::{self, Scope};
 use crate::search::{Proven, SearchParams, UserParams};
 use crate::solve::Algo;
 
@@ -336,13 +335,21 @@ impl Controller {
             "id name gpn {}\nid author the gpn developers\n",
             env!("CARGO_PKG_VERSION")
         );
-        for line in options::option_lines(usi) {
+        for option in options::OPTIONS {
             // UAI plays one game: no variant option.
-            if self.protocol == Protocol::Uai && line.starts_with("option name UCI_Variant ") {
+            if self.protocol == Protocol::Uai && option.key == "variant" {
                 continue;
             }
-            text.push_str(&line);
-            text.push('\n');
+            // USI starts in minishogi, its one shogi game.
+            let default = if usi && option.key == "variant" {
+                "minishogi"
+            } else {
+                option.default
+            };
+            if let Some(line) = option.option_line(usi, default) {
+                text.push_str(&line);
+                text.push('\n');
+            }
         }
         text.push_str(proto_ok);
         self.out.send(&text);
@@ -367,47 +374,44 @@ impl Controller {
     }
 
     fn set_option(&mut self, name: &str, value: &str) {
-        let Some(option) = options::find(name) else {
-            return self.error(&format!("unknown option '{name}'"));
+        let option = match options::lookup(name) {
+            Ok(o) if o.scope != Scope::Gtp => o,
+            Ok(o) => return self.error(&format!("{} is a GTP option", o.key)),
+            Err(e) => return self.error(&e),
         };
-        let value = match options::check_value(option, value) {
+        let value = match option.check(value) {
             Ok(v) => v,
             Err(e) => return self.error(&e),
         };
-        match option.target {
-            Target::Variant if self.protocol == Protocol::Uai => {
-                if registry::canonical_name(&value) != Some(UAI_GAME) {
+        // The registry has checked the value: the parses below cannot fail.
+        match option.key {
+            "variant" if self.protocol == Protocol::Uai => {
+                if value != UAI_GAME {
                     self.error(&format!("UAI plays ataxx only, not '{value}'"));
                 }
             }
-            Target::Variant => match registry::canonical_name(&value) {
-                Some(game) => {
-                    let same = self
-                        .conductor
-                        .session()
-                        .is_some_and(|s| s.game().name == game);
-                    if !same {
-                        let params = self.user.resolve(game);
-                        match new_session(game, params.clone()) {
-                            Ok(s) => {
-                                self.conductor.replace_session(s);
-                                self.params = params;
-                            }
-                            Err(e) => self.error(&e.to_string()),
+            "variant" => {
+                let same = self
+                    .conductor
+                    .session()
+                    .is_some_and(|s| s.game().name == value);
+                if !same {
+                    let params = self.user.resolve(&value);
+                    match new_session(&value, params.clone()) {
+                        Ok(s) => {
+                            self.conductor.replace_session(s);
+                            self.params = params;
                         }
+                        Err(e) => self.error(&e.to_string()),
                     }
                 }
-                None => self.error(&format!("unknown variant '{value}'")),
-            },
-            Target::Hash => self.set_param("hash", &value),
-            Target::Ponder => self.ponder = value == "true",
-            Target::MoveOverhead => {
-                self.overhead = Duration::from_millis(value.parse().unwrap_or(50))
             }
-            Target::MultiPv => self.multipv = value.parse().unwrap_or(1),
-            Target::ShowWdl => self.show_wdl = value == "true",
-            Target::Solver => self.solver = Algo::parse(&value).unwrap_or(Algo::Dfpn),
-            Target::Param(p) => self.set_param(p, &value),
+            "ponder" => self.ponder = value == "true",
+            "move_overhead" => self.overhead = Duration::from_millis(value.parse().unwrap_or(50)),
+            "multipv" => self.multipv = value.parse().unwrap_or(1),
+            "show_wdl" => self.show_wdl = value == "true",
+            "solver" => self.solver = Algo::parse(&value).unwrap_or(Algo::Dfpn),
+            key => self.set_param(key, &value),
         }
     }
 

@@ -138,7 +138,7 @@ impl SearchParams {
 /// that a variant change starts from the new game's row and then re-applies them.
 #[derive(Clone, Debug, Default)]
 pub struct UserParams {
-    /// (normalised name, value); one entry per option, the last value set.
+    /// (registry key, value); one entry per option, the last value set.
     set: Vec<(String, String)>,
 }
 
@@ -151,7 +151,10 @@ impl UserParams {
         value: &str,
     ) -> Result<(), ParamError> {
         current.clone().set(name, value)?;
-        let key = name.trim().to_ascii_lowercase().replace('-', "_");
+        // One entry per option, whichever of its names was used.
+        let key = crate::options::find(name)
+            .map_or(name, |o| o.key)
+            .to_string();
         self.set.retain(|(k, _)| *k != key);
         self.set.push((key, value.trim().to_string()));
         Ok(())

@@ -233,128 +233,6 @@ impl SearchParams {
     }
 }
 
-/// One tunable option: its name, default and range, shown to users and protocols.
-#[derive(Clone, Copy, Debug)]
-pub struct OptionSpec {
-    pub name: &'static str,
-    pub default: &'static str,
-    /// Allowed values: a range `min..max` for numbers, a list for choices.
-    pub allowed: &'static str,
-    pub help: &'static str,
-}
-
-/// The search options, in one table (protocol options and `gpn match` specs read it).
-pub const OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        name: "algorithm",
-        default: "sb-gpn",
-        allowed: "uct sb-uct gpn sb-gpn pn-mcts",
-        help: "search algorithm",
-    },
-    OptionSpec {
-        name: "bias",
-        default: "rank",
-        allowed: "rank max sum",
-        help: "proof-number bias formula",
-    },
-    OptionSpec {
-        name: "c",
-        default: "1.4142",
-        allowed: "0..100",
-        help: "UCB exploration constant",
-    },
-    OptionSpec {
-        name: "c_pn",
-        default: "1",
-        allowed: "0..1000",
-        help: "weight of the proof-number bias",
-    },
-    OptionSpec {
-        name: "pn_decay",
-        default: "0",
-        allowed: "0..100000000",
-        help: "proof-number bias halves at this many child visits (0 = constant bias)",
-    },
-    OptionSpec {
-        name: "pn_explore",
-        default: "false",
-        allowed: "true false",
-        help: "proof-number bias scales the exploration term: (c + c_pn*bias)*sqrt(ln N/n)",
-    },
-    OptionSpec {
-        name: "playout_cap",
-        default: "200",
-        allowed: "1..100000",
-        help: "playout length cap in plies (capped playout = draw)",
-    },
-    OptionSpec {
-        name: "mobility",
-        default: "true",
-        allowed: "true false",
-        help: "initialise proof numbers by mobility",
-    },
-    OptionSpec {
-        name: "im",
-        default: "0",
-        allowed: "0..1",
-        help: "implicit minimax weight alpha (0 = off)",
-    },
-    OptionSpec {
-        name: "policy",
-        default: "random",
-        allowed: "random ipp",
-        help: "playout policy (ipp: decisive/anti-decisive moves, captures preferred)",
-    },
-    OptionSpec {
-        name: "ege",
-        default: "0",
-        allowed: "0..1",
-        help: "epsilon-greedy playouts on the evaluation (0 = off)",
-    },
-    OptionSpec {
-        name: "fet",
-        default: "0",
-        allowed: "0..100000",
-        help: "fixed early termination after x playout plies (0 = off)",
-    },
-    OptionSpec {
-        name: "det",
-        default: "0",
-        allowed: "0..1",
-        help: "dynamic early termination threshold (0 = off)",
-    },
-    OptionSpec {
-        name: "pb",
-        default: "0",
-        allowed: "0..100",
-        help: "progressive bias weight on the minimax value (0 = off)",
-    },
-    OptionSpec {
-        name: "np",
-        default: "0",
-        allowed: "0..100000",
-        help: "node priors: virtual visits at the evaluation for a new node (0 = off)",
-    },
-    OptionSpec {
-        name: "seed",
-        default: "1",
-        allowed: "0..18446744073709551615",
-        help: "random seed",
-    },
-    OptionSpec {
-        name: "hash",
-        default: "256",
-        allowed: "1..1048576",
-        help: "tree memory in MiB",
-    },
-    OptionSpec {
-        name: "threads",
-        default: "1",
-        allowed: "1..256",
-        help: "search threads on one shared tree (1 = deterministic per seed)",
-    },
-];
-
 /// The most search threads an option accepts.
 pub const MAX_THREADS: usize = 256;
 
@@ -370,96 +248,68 @@ impl fmt::Display for ParamError {
 
 impl std::error::Error for ParamError {}
 
-fn number<T: std::str::FromStr + PartialOrd + fmt::Display>(
-    name: &str,
-    value: &str,
-    min: T,
-    max: T,
-) -> Result<T, ParamError> {
-    let v: T = value
-        .trim()
+/// A value the registry has checked, read into its field's type.
+fn read<T: std::str::FromStr>(name: &str, checked: &str) -> Result<T, ParamError> {
+    checked
         .parse()
-        .map_err(|_| ParamError(format!("{name}: '{value}' is not a number")))?;
-    // Written so that NaN, which compares false with everything, is refused too.
-    if !(v >= min && v <= max) {
-        return Err(ParamError(format!(
-            "{name}: '{value}' is outside {min}..{max}"
-        )));
-    }
-    Ok(v)
-}
-
-fn boolean(name: &str, value: &str) -> Result<bool, ParamError> {
-    match value.to_ascii_lowercase().as_str() {
-        "true" | "1" | "on" | "yes" => Ok(true),
-        "false" | "0" | "off" | "no" => Ok(false),
-        _ => Err(ParamError(format!(
-            "{name}: '{value}' is not true or false"
-        ))),
-    }
+        .map_err(|_| ParamError(format!("{name}: '{checked}' is out of range")))
 }
 
 impl SearchParams {
-    /// Sets one option by name (names are case-insensitive; `-` and `_` are interchangeable).
+    /// Sets one search option by any of its names (see [`crate::options`], which checks the
+    /// value's type and range and gives its canonical form).
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
-        let key = name.trim().to_ascii_lowercase().replace('-', "_");
-        let value = value.trim();
-        match key.as_str() {
-            "algorithm" | "algo" => {
+        let option = crate::options::lookup(name)
+            .map_err(|e| ParamError(e.replacen("option", "search option", 1)))?;
+        if option.scope != crate::options::Scope::Search {
+            return Err(ParamError(format!(
+                "'{name}' is not a search option (it belongs to the protocols)"
+            )));
+        }
+        let v = option.check_as(value, option.key).map_err(ParamError)?;
+        let key = option.key;
+        match key {
+            "algorithm" => {
                 self.algorithm = Algorithm::ALL
                     .into_iter()
-                    .find(|a| a.name().eq_ignore_ascii_case(value))
-                    .ok_or_else(|| {
-                        ParamError(format!(
-                            "algorithm: '{value}' is not one of uct sb-uct gpn sb-gpn pn-mcts"
-                        ))
-                    })?
+                    .find(|a| a.name() == v)
+                    .ok_or_else(|| ParamError(format!("algorithm: '{v}'")))?
             }
             "bias" => {
-                self.bias = match value.to_ascii_lowercase().as_str() {
-                    "rank" | "pnrank" => Bias::Rank,
-                    "max" | "pnmax" => Bias::Max,
-                    "sum" | "pnsum" => Bias::Sum,
-                    _ => {
-                        return Err(ParamError(format!(
-                            "bias: '{value}' is not rank, max or sum"
-                        )))
-                    }
+                self.bias = match v.as_str() {
+                    "max" => Bias::Max,
+                    "sum" => Bias::Sum,
+                    _ => Bias::Rank,
                 }
             }
-            "c" => self.c = number("c", value, 0.0, 100.0)?,
-            "c_pn" | "cpn" => self.c_pn = number("c_pn", value, 0.0, 1000.0)?,
-            "pn_decay" | "decay" => self.pn_decay = number("pn_decay", value, 0, 100_000_000)?,
-            "pn_explore" => self.pn_explore = boolean("pn_explore", value)?,
-            "playout_cap" => self.playout_cap = number("playout_cap", value, 1, 100_000)?,
-            "mobility" => self.mobility_init = boolean("mobility", value)?,
-            "draw_layer" | "l2" => self.draw_layer = boolean("draw_layer", value)?,
-            "contempt" => self.contempt = number("contempt", value, -100.0, 100.0)?,
-            "seed" => self.seed = number("seed", value, 0, u64::MAX)?,
-            "hash" => self.hash_mb = number("hash", value, 1, 1 << 20)?,
-            "threads" => self.threads = number("threads", value, 1, MAX_THREADS)?,
-            "pn_flags" | "flags" => self.pn_flags = PnFlags::parse(value)?,
-            "im" | "alpha" => self.im = number("im", value, 0.0, 1.0)?,
-            "policy" | "playout" => {
-                self.policy = match value.to_ascii_lowercase().as_str() {
-                    "random" | "uniform" => Policy::Random,
-                    "ipp" | "informed" => Policy::Informed,
-                    _ => {
-                        return Err(ParamError(format!(
-                            "policy: '{value}' is not random or ipp"
-                        )))
-                    }
+            "policy" => {
+                self.policy = match v.as_str() {
+                    "ipp" => Policy::Informed,
+                    _ => Policy::Random,
                 }
             }
-            "ege" => self.ege = number("ege", value, 0.0, 1.0)?,
-            "fet" => self.fet = number("fet", value, 0, 100_000)?,
-            "det" => self.det = number("det", value, 0.0, 1.0)?,
-            "pb" => self.pb = number("pb", value, 0.0, 100.0)?,
-            "np" | "priors" => self.np = number("np", value, 0, 100_000)?,
-            "solver_visits" | "t" => {
-                self.solver_visits = number("solver_visits", value, 0, u32::MAX)?
-            }
-            _ => return Err(ParamError(format!("unknown search option '{name}'"))),
+            "c" => self.c = read(key, &v)?,
+            "c_pn" => self.c_pn = read(key, &v)?,
+            "pn_decay" => self.pn_decay = read(key, &v)?,
+            "pn_explore" => self.pn_explore = read(key, &v)?,
+            "playout_cap" => self.playout_cap = read(key, &v)?,
+            "mobility" => self.mobility_init = read(key, &v)?,
+            "draw_layer" => self.draw_layer = read(key, &v)?,
+            "contempt" => self.contempt = read(key, &v)?,
+            "seed" => self.seed = read(key, &v)?,
+            "hash" => self.hash_mb = read(key, &v)?,
+            "threads" => self.threads = read(key, &v)?,
+            "pn_flags" => self.pn_flags = PnFlags::parse(&v)?,
+            "im" => self.im = read(key, &v)?,
+            "ege" => self.ege = read(key, &v)?,
+            "fet" => self.fet = read(key, &v)?,
+            "det" => self.det = read(key, &v)?,
+            "pb" => self.pb = read(key, &v)?,
+            "np" => self.np = read(key, &v)?,
+            "solver_visits" => self.solver_visits = read(key, &v)?,
+            // A search option of the registry without a field here is a programming error
+            // that the registry's tests catch; refuse it rather than ignore it.
+            _ => return Err(ParamError(format!("search option '{key}' is not handled"))),
         }
         Ok(())
     }
@@ -552,12 +402,17 @@ mod tests {
         }
     }
 
+    /// The registry's defaults are the generic defaults: setting any of them changes nothing.
     #[test]
-    fn every_option_in_the_table_is_settable_with_its_default() {
-        for opt in OPTIONS {
+    fn every_search_option_of_the_registry_is_settable_and_its_default_is_the_default() {
+        use crate::options::{Scope, OPTIONS};
+        for opt in OPTIONS.iter().filter(|o| o.scope == Scope::Search) {
             let mut p = SearchParams::default();
-            p.set(opt.name, opt.default)
-                .unwrap_or_else(|e| panic!("{}: {e}", opt.name));
+            p.set(opt.key, opt.default)
+                .unwrap_or_else(|e| panic!("{}: {e}", opt.key));
+            assert_eq!(p, SearchParams::default(), "{}", opt.key);
         }
+        assert!(SearchParams::default().set("ponder", "true").is_err());
+        assert!(SearchParams::default().set("c", "nan").is_err());
     }
 }

@@ -1,0 +1,668 @@
+//! The option registry: every engine option declared once, with its names, type, default, range
+//! and help. The UCI/USI/UAI `option` lines, `setoption`, GTP `gpn-setoption`, `gpn match`
+//! specs, `--option`, the validation of every value and the option tables of README.md and
+//! protocol/ are all read from [`OPTIONS`] (a test fails when the documents drift from it).
+
+use std::fmt::Write as _;
+
+/// The type and range of an option's values.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Kind {
+    /// `true` or `false` (also `on/off`, `yes/no`, `1/0`).
+    Check,
+    /// An integer in `min..=max`.
+    Int { min: i64, max: i64 },
+    /// A finite real number in `min..=max` (UCI `type string`, as lc0 writes real options).
+    Real { min: f64, max: f64 },
+    /// One of the choices; each choice is its canonical name followed by accepted aliases.
+    Choice(&'static [&'static [&'static str]]),
+    /// A game of the registry (any of its names).
+    Game,
+    /// Free text checked by the option's owner (PN-MCTS's `pn_flags`).
+    Text,
+}
+
+/// Who the option configures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// A search parameter ([`crate::search::SearchParams`]): in `gpn match` specs, in the
+    /// per-game defaults rows, and in every protocol.
+    Search,
+    /// The protocol session (time, reporting, the solver of `go mate`, the game).
+    Protocol,
+    /// GTP's controller only (GTP has no `movetime` of its own).
+    Gtp,
+}
+
+/// One option.
+#[derive(Clone, Copy, Debug)]
+pub struct EngineOption {
+    /// The name in specs, `gpn-setoption` and `--option`: lower case, `_` between words.
+    pub key: &'static str,
+    /// Other accepted keys (the papers' or earlier names).
+    pub aliases: &'static [&'static str],
+    /// The UCI (and UAI) name; empty when the handshake does not offer it.
+    pub uci: &'static str,
+    /// The USI name: no spaces, USI's standard name where it has one.
+    pub usi: &'static str,
+    pub kind: Kind,
+    /// The generic default (the per-game rows of `search/defaults.rs` start from these).
+    pub default: &'static str,
+    pub scope: Scope,
+    pub help: &'static str,
+}
+
+/// Every option, in the order the handshake lists them.
+pub static OPTIONS: &[EngineOption] = &[
+    EngineOption {
+        key: "variant",
+        aliases: &["game"],
+        uci: "UCI_Variant",
+        usi: "USI_Variant",
+        kind: Kind::Game,
+        default: "breakthrough",
+        scope: Scope::Protocol,
+        help: "the game, any name of README's Games table (`breakthrough`, `cfour`, `reversi`, `minishogi`, ...); aliases accepted (`connect4`, `othello`, `linesofaction`, `oware`, ...); USI starts with `minishogi`, UAI plays `ataxx` only",
+    },
+    EngineOption {
+        key: "hash",
+        aliases: &[],
+        uci: "Hash",
+        usi: "USI_Hash",
+        kind: Kind::Int { min: 1, max: 1 << 20 },
+        default: "256",
+        scope: Scope::Search,
+        help: "memory cap of the search tree in MiB: the tree's arenas never hold more (resident memory stays under Hash plus the program's own few MiB); a full tree is recycled (the most visited part and every solved node kept, the rest rebuilt as the search needs it, `docs/recycling.md`)",
+    },
+    EngineOption {
+        key: "threads",
+        aliases: &[],
+        uci: "Threads",
+        usi: "Threads",
+        kind: Kind::Int { min: 1, max: crate::search::params::MAX_THREADS as i64 },
+        default: "1",
+        scope: Scope::Search,
+        help: "search threads on one shared tree (tree parallelism with virtual loss, `docs/threads.md`); 1 is the deterministic search (same seed, same result); proofs, bounds and the Hash cap are the same with any number",
+    },
+    EngineOption {
+        key: "ponder",
+        aliases: &[],
+        uci: "Ponder",
+        usi: "USI_Ponder",
+        kind: Kind::Check,
+        default: "false",
+        scope: Scope::Protocol,
+        help: "the GUI may send `go ponder` (gpn always names a `ponder` move when it has one)",
+    },
+    EngineOption {
+        key: "move_overhead",
+        aliases: &["overhead"],
+        uci: "Move Overhead",
+        usi: "MoveOverhead",
+        kind: Kind::Int { min: 0, max: 10_000 },
+        default: "50",
+        scope: Scope::Protocol,
+        help: "ms kept out of every time budget for transport and GUI lag",
+    },
+    EngineOption {
+        key: "multipv",
+        aliases: &[],
+        uci: "MultiPV",
+        usi: "MultiPV",
+        kind: Kind::Int { min: 1, max: 256 },
+        default: "1",
+        scope: Scope::Protocol,
+        help: "root lines reported in `info`",
+    },
+    EngineOption {
+        key: "show_wdl",
+        aliases: &[],
+        uci: "UCI_ShowWDL",
+        usi: "USI_ShowWDL",
+        kind: Kind::Check,
+        default: "false",
+        scope: Scope::Protocol,
+        help: "add `wdl W D L` (per mille, from the side to move) to `info`",
+    },
+    EngineOption {
+        key: "solver",
+        aliases: &[],
+        uci: "Solver",
+        usi: "Solver",
+        kind: Kind::Choice(&[&["dfpn"], &["pns"], &["ppns"], &["mcpns"], &["sb-gpn"]]),
+        default: "dfpn",
+        scope: Scope::Protocol,
+        help: "the solver of `go mate` and `gpn-solve` (README, `gpn solve`)",
+    },
+    EngineOption {
+        key: "algorithm",
+        aliases: &["algo"],
+        uci: "Algorithm",
+        usi: "Algorithm",
+        kind: Kind::Choice(&[&["sb-gpn"], &["gpn"], &["sb-uct"], &["uct"], &["pn-mcts"]]),
+        default: "sb-gpn",
+        scope: Scope::Search,
+        help: "the search algorithm (README, \"The search\")",
+    },
+    EngineOption {
+        key: "bias",
+        aliases: &[],
+        uci: "Bias",
+        usi: "Bias",
+        kind: Kind::Choice(&[&["rank", "pnrank"], &["max", "pnmax"], &["sum", "pnsum"]]),
+        default: "rank",
+        scope: Scope::Search,
+        help: "proof-number bonus: `rank` (the paper's PNRank, 1 - rank/n), `max` (min-max normalised), `sum`",
+    },
+    EngineOption {
+        key: "c",
+        aliases: &[],
+        uci: "C",
+        usi: "C",
+        kind: Kind::Real { min: 0.0, max: 100.0 },
+        default: "1.4142135",
+        scope: Scope::Search,
+        help: "UCB exploration constant",
+    },
+    EngineOption {
+        key: "c_pn",
+        aliases: &["cpn"],
+        uci: "C_pn",
+        usi: "C_pn",
+        kind: Kind::Real { min: 0.0, max: 1000.0 },
+        default: "1",
+        scope: Scope::Search,
+        help: "weight of the proof-number bonus",
+    },
+    EngineOption {
+        key: "pn_decay",
+        aliases: &["decay"],
+        uci: "PN Decay",
+        usi: "PnDecay",
+        kind: Kind::Int { min: 0, max: 100_000_000 },
+        default: "0",
+        scope: Scope::Search,
+        help: "the bonus of a child is weighted by `pn_decay / (pn_decay + its visits)`, so it halves at `pn_decay` visits and hands well-visited children over to their values (0 = constant, as in the papers; also the `U` term of `pn-mcts`)",
+    },
+    EngineOption {
+        key: "pn_explore",
+        aliases: &[],
+        uci: "PN Explore",
+        usi: "PnExplore",
+        kind: Kind::Check,
+        default: "false",
+        scope: Scope::Search,
+        help: "the bonus scales the exploration term instead of being added: `(c + c_pn * bonus) * sqrt(ln N / n)`, so it orders exploration and fades as exploration does",
+    },
+    EngineOption {
+        key: "playout_cap",
+        aliases: &[],
+        uci: "Playout Cap",
+        usi: "PlayoutCap",
+        kind: Kind::Int { min: 1, max: 100_000 },
+        default: "200",
+        scope: Scope::Search,
+        help: "playout length cap in plies; a capped playout counts as a draw",
+    },
+    EngineOption {
+        key: "mobility",
+        aliases: &["mobility_init"],
+        uci: "Mobility Init",
+        usi: "MobilityInit",
+        kind: Kind::Check,
+        default: "true",
+        scope: Scope::Search,
+        help: "initialise a new node's non-mover proof numbers with its number of moves",
+    },
+    EngineOption {
+        key: "im",
+        aliases: &["alpha"],
+        uci: "Implicit Minimax",
+        usi: "ImplicitMinimax",
+        kind: Kind::Real { min: 0.0, max: 1.0 },
+        default: "0",
+        scope: Scope::Search,
+        help: "implicit minimax backups (Lanctot et al.): each node keeps the minimax of its children's evaluations; selection uses `(1 - im) * mean + im * minimax value`, proven values first (0 = off)",
+    },
+    EngineOption {
+        key: "policy",
+        aliases: &["playout"],
+        uci: "Playout Policy",
+        usi: "PlayoutPolicy",
+        kind: Kind::Choice(&[&["random", "uniform"], &["ipp", "informed"]]),
+        default: "random",
+        scope: Scope::Search,
+        help: "playouts: `random`, or `ipp` (a winning move is always played, a move that lets the opponent win at once is redrawn, captures are 4x as likely)",
+    },
+    EngineOption {
+        key: "ege",
+        aliases: &[],
+        uci: "Playout Epsilon Greedy",
+        usi: "PlayoutEpsilonGreedy",
+        kind: Kind::Real { min: 0.0, max: 1.0 },
+        default: "0",
+        scope: Scope::Search,
+        help: "epsilon-greedy playouts: a random move with probability `ege`, else the move whose position evaluates best (0 = off)",
+    },
+    EngineOption {
+        key: "fet",
+        aliases: &[],
+        uci: "Playout Fixed Termination",
+        usi: "PlayoutFixedTermination",
+        kind: Kind::Int { min: 0, max: 100_000 },
+        default: "0",
+        scope: Scope::Search,
+        help: "fixed early termination: a playout stops after `fet` plies and scores the evaluation (0 = off)",
+    },
+    EngineOption {
+        key: "det",
+        aliases: &[],
+        uci: "Playout Dynamic Termination",
+        usi: "PlayoutDynamicTermination",
+        kind: Kind::Real { min: 0.0, max: 1.0 },
+        default: "0",
+        scope: Scope::Search,
+        help: "dynamic early termination: a playout stops as a win or loss once the evaluation passes `±det` (0 = off)",
+    },
+    EngineOption {
+        key: "pb",
+        aliases: &[],
+        uci: "Progressive Bias",
+        usi: "ProgressiveBias",
+        kind: Kind::Real { min: 0.0, max: 100.0 },
+        default: "0",
+        scope: Scope::Search,
+        help: "progressive bias: `pb * minimax value / (visits + 1)` added in selection (0 = off)",
+    },
+    EngineOption {
+        key: "np",
+        aliases: &["priors"],
+        uci: "Node Priors",
+        usi: "NodePriors",
+        kind: Kind::Int { min: 0, max: 100_000 },
+        default: "0",
+        scope: Scope::Search,
+        help: "node priors: a new node starts with `np` virtual visits whose mean is its evaluation (0 = off; not in `pn-mcts`)",
+    },
+    EngineOption {
+        key: "seed",
+        aliases: &[],
+        uci: "Seed",
+        usi: "Seed",
+        kind: Kind::Int { min: 0, max: i32::MAX as i64 },
+        default: "1",
+        scope: Scope::Search,
+        help: "random seed: one thread and a fixed seed give identical searches (for a `nodes` limit)",
+    },
+    EngineOption {
+        key: "pn_flags",
+        aliases: &["flags"],
+        uci: "",
+        usi: "",
+        kind: Kind::Text,
+        default: "FSU",
+        scope: Scope::Search,
+        help: "PN-MCTS: `F` plays a proven win at once, `S` skips solved children with more than `solver_visits` visits, `U` adds the proof-number rank term; `x` switches one off (`xSU`)",
+    },
+    EngineOption {
+        key: "solver_visits",
+        aliases: &["t"],
+        uci: "",
+        usi: "",
+        kind: Kind::Int { min: 0, max: u32::MAX as i64 },
+        default: "5",
+        scope: Scope::Search,
+        help: "PN-MCTS solver threshold T",
+    },
+    EngineOption {
+        key: "draw_layer",
+        aliases: &["l2"],
+        uci: "",
+        usi: "",
+        kind: Kind::Check,
+        default: "false",
+        scope: Scope::Search,
+        help: "PN-MCTS: a second layer that proves \"not a loss\" (the paper's double layer for draws; its proofs are the exact score bounds)",
+    },
+    EngineOption {
+        key: "contempt",
+        aliases: &[],
+        uci: "",
+        usi: "",
+        kind: Kind::Real { min: -100.0, max: 100.0 },
+        default: "-100",
+        scope: Scope::Search,
+        help: "PN-MCTS with `draw_layer`: play a proven draw when the root's mean value is at most this (the paper used 0.2; -100 never)",
+    },
+    EngineOption {
+        key: "movetime",
+        aliases: &[],
+        uci: "",
+        usi: "",
+        kind: Kind::Int { min: 1, max: 86_400_000 },
+        default: "1000",
+        scope: Scope::Gtp,
+        help: "GTP: ms per move when no time system is set",
+    },
+    EngineOption {
+        key: "maxmovetime",
+        aliases: &[],
+        uci: "",
+        usi: "",
+        kind: Kind::Int { min: 0, max: 86_400_000 },
+        default: "0",
+        scope: Scope::Gtp,
+        help: "GTP: a cap on every move's time in ms (0 = none)",
+    },
+];
+
+/// A name as compared: case, spaces, `-` and `_` do not matter.
+fn normalise(name: &str) -> String {
+    name.chars()
+        .filter(|c| !matches!(c, ' ' | '_' | '-'))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The option called `name`: its key, an alias, its UCI or its USI name (case, spaces, `-` and
+/// `_` do not matter).
+pub fn find(name: &str) -> Option<&'static EngineOption> {
+    let k = normalise(name.trim());
+    if k.is_empty() {
+        return None;
+    }
+    OPTIONS.iter().find(|o| {
+        normalise(o.key) == k
+            || o.aliases.iter().any(|a| normalise(a) == k)
+            || (!o.uci.is_empty() && normalise(o.uci) == k)
+            || (!o.usi.is_empty() && normalise(o.usi) == k)
+    })
+}
+
+/// The option called `name`, or an error that suggests the closest name.
+pub fn lookup(name: &str) -> Result<&'static EngineOption, String> {
+    find(name).ok_or_else(|| {
+        let k = normalise(name);
+        let closest = OPTIONS
+            .iter()
+            .flat_map(|o| [o.key, o.uci])
+            .filter(|n| !n.is_empty())
+            .map(|n| (strsim::levenshtein(&k, &normalise(n)), n))
+            .min();
+        match closest {
+            Some((d, n)) if d <= (k.len() / 3).max(1) => {
+                format!("unknown option '{name}'; did you mean '{n}'?")
+            }
+            _ => format!("unknown option '{name}'"),
+        }
+    })
+}
+
+impl EngineOption {
+    /// The name users see first: the UCI name when the handshake offers one, else the key.
+    pub fn name(&self) -> &'static str {
+        if self.uci.is_empty() {
+            self.key
+        } else {
+            self.uci
+        }
+    }
+
+    /// Checks `value` against the type and range; returns it in canonical form (the choice's
+    /// canonical name, `true`/`false`, the number as written). NaN and infinities are refused.
+    pub fn check(&self, value: &str) -> Result<String, String> {
+        self.check_as(value, self.name())
+    }
+
+    /// [`EngineOption::check`], with errors naming the option `name` (the name the user wrote
+    /// it under: the key in a spec, the UCI name in `setoption`).
+    pub fn check_as(&self, value: &str, name: &str) -> Result<String, String> {
+        let v = value.trim();
+        match self.kind {
+            Kind::Check => match v.to_ascii_lowercase().as_str() {
+                "true" | "1" | "on" | "yes" => Ok("true".into()),
+                "false" | "0" | "off" | "no" => Ok("false".into()),
+                _ => Err(format!("{name}: '{v}' is not true or false")),
+            },
+            Kind::Int { min, max } => match v.parse::<i64>() {
+                Ok(n) if (min..=max).contains(&n) => Ok(n.to_string()),
+                Ok(_) => Err(format!("{name}: '{v}' is outside {min}..{max}")),
+                Err(_) => Err(format!("{name}: '{v}' is not an integer")),
+            },
+            Kind::Real { min, max } => match v.parse::<f64>() {
+                Ok(x) if x.is_finite() && (min..=max).contains(&x) => Ok(v.to_string()),
+                Ok(x) if !x.is_finite() => Err(format!("{name}: '{v}' is not a finite number")),
+                Ok(_) => Err(format!("{name}: '{v}' is outside {min}..{max}")),
+                Err(_) => Err(format!("{name}: '{v}' is not a number")),
+            },
+            Kind::Choice(choices) => choices
+                .iter()
+                .find(|names| names.iter().any(|n| n.eq_ignore_ascii_case(v)))
+                .map(|names| names[0].to_string())
+                .ok_or_else(|| {
+                    let all: Vec<&str> = choices.iter().map(|c| c[0]).collect();
+                    format!("{name}: '{v}' is not one of {}", all.join(", "))
+                }),
+            Kind::Game => crate::game::registry::canonical_name(v)
+                .map(str::to_string)
+                .ok_or_else(|| format!("{name}: unknown game '{v}'")),
+            Kind::Text if v.is_empty() => Err(format!("{name}: a value is needed")),
+            Kind::Text => Ok(v.to_string()),
+        }
+    }
+
+    /// The handshake's `option` line (`usi`: USI names); `None` for options it does not offer.
+    pub fn option_line(&self, usi: bool, default: &str) -> Option<String> {
+        let name = if usi { self.usi } else { self.uci };
+        if name.is_empty() {
+            return None;
+        }
+        let head = format!("option name {name} type");
+        Some(match self.kind {
+            Kind::Check => format!("{head} check default {default}"),
+            Kind::Int { min, max } => format!("{head} spin default {default} min {min} max {max}"),
+            Kind::Real { .. } | Kind::Text => format!("{head} string default {default}"),
+            Kind::Choice(choices) => {
+                let mut line = format!("{head} combo default {default}");
+                for c in choices {
+                    let _ = write!(line, " var {}", c[0]);
+                }
+                line
+            }
+            Kind::Game => {
+                let mut line = format!("{head} combo default {default}");
+                for g in crate::game::registry::GAMES {
+                    let _ = write!(line, " var {}", g.name);
+                }
+                line
+            }
+        })
+    }
+
+    /// The type column of the documentation tables.
+    fn type_text(&self) -> String {
+        match self.kind {
+            Kind::Check => "check".into(),
+            Kind::Int { min, max } => format!("spin {min}..{max}"),
+            Kind::Real { min, max } => format!("string (real {min}..{max})"),
+            Kind::Choice(choices) => {
+                let all: Vec<&str> = choices.iter().map(|c| c[0]).collect();
+                format!("combo: {}", all.join(" "))
+            }
+            Kind::Game => "combo (the games)".into(),
+            Kind::Text => "string".into(),
+        }
+    }
+}
+
+/// The UCI option table of protocol/UCI.md.
+pub fn uci_table() -> String {
+    let mut t = String::from("| name | key | type | default | what |\n|---|---|---|---|---|\n");
+    for o in OPTIONS.iter().filter(|o| !o.uci.is_empty()) {
+        let _ = writeln!(
+            t,
+            "| `{}` | `{}` | {} | `{}` | {} |",
+            o.uci,
+            o.key,
+            o.type_text(),
+            o.default,
+            o.help
+        );
+    }
+    t
+}
+
+/// The search-option table of README.md (the names of `gpn match` specs).
+pub fn spec_table() -> String {
+    let mut t = String::from("| option | type | default | meaning |\n|---|---|---|---|\n");
+    for o in OPTIONS.iter().filter(|o| o.scope == Scope::Search) {
+        let _ = writeln!(
+            t,
+            "| `{}` | {} | `{}` | {} |",
+            o.key,
+            o.type_text(),
+            o.default,
+            o.help
+        );
+    }
+    t
+}
+
+/// The USI names, as protocol/USI.md lists them.
+pub fn usi_names() -> String {
+    let names: Vec<String> = OPTIONS
+        .iter()
+        .filter(|o| !o.usi.is_empty())
+        .map(|o| format!("`{}`", o.usi))
+        .collect();
+    names.join(", ") + "\n"
+}
+
+/// The GTP-only options, as protocol/GTP.md lists them.
+pub fn gtp_table() -> String {
+    let mut t = String::from("| name | type | default | what |\n|---|---|---|---|\n");
+    for o in OPTIONS.iter().filter(|o| o.scope == Scope::Gtp) {
+        let _ = writeln!(
+            t,
+            "| `{}` | {} | `{}` | {} |",
+            o.key,
+            o.type_text(),
+            o.default,
+            o.help
+        );
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_found_every_way() {
+        for o in OPTIONS {
+            for name in [o.key, o.uci, o.usi]
+                .into_iter()
+                .chain(o.aliases.iter().copied())
+            {
+                if !name.is_empty() {
+                    assert!(std::ptr::eq(find(name).unwrap(), o), "{name}");
+                    let upper = name.to_ascii_uppercase();
+                    assert!(std::ptr::eq(find(&upper).unwrap(), o), "{upper}");
+                }
+            }
+            assert!(!o.usi.contains(' '), "USI names have no spaces: {}", o.usi);
+            assert_eq!(o.uci.is_empty(), o.usi.is_empty(), "{}", o.key);
+            o.check(o.default)
+                .unwrap_or_else(|e| panic!("default of {}: {e}", o.key));
+        }
+        assert!(find("move overhead").is_some() && find("MOVEOVERHEAD").is_some());
+        assert!(find("").is_none() && find("frobnicate").is_none());
+    }
+
+    #[test]
+    fn values_are_checked_by_type_and_range() {
+        let c = find("C").unwrap();
+        for bad in [
+            "nan", "NaN", "inf", "-inf", "infinity", "1e999", "x", "", "101", "-1",
+        ] {
+            assert!(c.check(bad).is_err(), "C = {bad}");
+        }
+        assert_eq!(c.check(" 0.5 ").unwrap(), "0.5");
+        let hash = find("hash").unwrap();
+        assert!(hash.check("0").is_err() && hash.check("1.5").is_err());
+        assert_eq!(hash.check("64").unwrap(), "64");
+        let bias = find("bias").unwrap();
+        assert_eq!(bias.check("PNRank").unwrap(), "rank");
+        assert!(bias.check("median").is_err());
+        assert_eq!(find("ponder").unwrap().check("on").unwrap(), "true");
+        assert_eq!(find("variant").unwrap().check("connect4").unwrap(), "cfour");
+        let solver = find("Solver").unwrap();
+        for algo in crate::solve::Algo::ALL {
+            assert!(solver.check(algo.name()).is_ok(), "{}", algo.name());
+        }
+    }
+
+    #[test]
+    fn a_misspelt_name_gets_a_suggestion() {
+        let e = lookup("Trheads").unwrap_err();
+        assert!(e.contains("did you mean 'Threads'"), "{e}");
+        let e = lookup("pn_decy").unwrap_err();
+        assert!(e.contains("did you mean 'PN Decay'"), "{e}");
+        assert!(!lookup("zzzzzzzzzz").unwrap_err().contains("did you mean"));
+    }
+
+    #[test]
+    fn option_lines_follow_the_types() {
+        let line = |k: &str| {
+            find(k)
+                .unwrap()
+                .option_line(false, find(k).unwrap().default)
+        };
+        assert_eq!(
+            line("hash").unwrap(),
+            "option name Hash type spin default 256 min 1 max 1048576"
+        );
+        assert_eq!(
+            line("c").unwrap(),
+            "option name C type string default 1.4142135"
+        );
+        assert!(line("variant").unwrap().contains(" var cfour"));
+        assert!(line("pn_flags").is_none() && line("movetime").is_none());
+    }
+
+    /// The documents show the registry's tables between `<!-- options:NAME -->` and
+    /// `<!-- options:end -->` markers; regenerate them with
+    /// `GPN_WRITE_OPTION_TABLES=1 cargo test --lib options`.
+    #[test]
+    fn the_documented_tables_are_the_registry() {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let write = std::env::var_os("GPN_WRITE_OPTION_TABLES").is_some();
+        for (file, name, table) in [
+            ("protocol/UCI.md", "uci", uci_table()),
+            ("protocol/USI.md", "usi", usi_names()),
+            ("protocol/GTP.md", "gtp", gtp_table()),
+            ("README.md", "spec", spec_table()),
+        ] {
+            let path = format!("{root}/{file}");
+            let text = std::fs::read_to_string(&path).expect("document");
+            let begin = format!("<!-- options:{name} -->\n");
+            let end = "<!-- options:end -->";
+            let start = text
+                .find(&begin)
+                .unwrap_or_else(|| panic!("{file}: no {begin}"))
+                + begin.len();
+            let stop = start + text[start..].find(end).expect("end marker");
+            if write {
+                let new = format!("{}{table}{}", &text[..start], &text[stop..]);
+                std::fs::write(&path, new).expect("write");
+            } else {
+                assert_eq!(
+                    text[start..stop],
+                    table,
+                    "{file} drifted from src/options.rs; run GPN_WRITE_OPTION_TABLES=1 cargo test --lib options"
+                );
+            }
+        }
+    }
+}
