@@ -78,6 +78,22 @@ pub fn canonical_name(name: &str) -> Option<&'static str> {
         .map(|info| info.name)
 }
 
+/// The registered name or alias closest to a misspelt `name` ("breaktrough" -> "breakthrough"),
+/// for "did you mean" hints; `None` when nothing is close. Close means at most one edit per
+/// three letters (an edit: a letter inserted, deleted, changed, or two swapped), so that a
+/// different game ("chess") gets no suggestion.
+pub fn suggest(name: &str) -> Option<&'static str> {
+    let key = name.trim().to_ascii_lowercase();
+    let limit = (key.chars().count() / 3).max(1);
+    GAMES
+        .iter()
+        .flat_map(|info| std::iter::once(info.name).chain(info.aliases.iter().copied()))
+        .map(|candidate| (strsim::osa_distance(&key, candidate), candidate))
+        .filter(|&(distance, _)| distance <= limit)
+        .min_by_key(|&(distance, _)| distance)
+        .map(|(_, candidate)| candidate)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,5 +117,15 @@ mod tests {
         assert_eq!(canonical_name("Othello"), Some("reversi"));
         assert_eq!(canonical_name("oware"), Some("awari"));
         assert_eq!(canonical_name("chess"), None);
+    }
+
+    #[test]
+    fn misspelt_names_get_a_suggestion() {
+        assert_eq!(suggest("breaktrough"), Some("breakthrough"));
+        assert_eq!(suggest("Othelo"), Some("othello"));
+        assert_eq!(suggest("conect4"), Some("connect4"));
+        assert_eq!(suggest("minishgoi"), Some("minishogi"));
+        assert_eq!(suggest("chess"), None);
+        assert_eq!(suggest("go"), None);
     }
 }
