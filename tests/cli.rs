@@ -336,3 +336,229 @@ fn match_between_two_searches_is_reproducible() {
     };
     assert_eq!(results(&first), results(&run()));
 }
+
+#[test]
+fn every_subcommand_has_help_and_there_is_a_version() {
+    for command in ["games", "perft", "show", "bench", "match", "solve"] {
+        for args in [
+            vec![command, "--help"],
+            vec![command, "-h"],
+            vec!["help", command],
+        ] {
+            let out = gpn(&args);
+            assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+            assert!(
+                stdout(&out).contains(&format!("Usage: gpn {command}")),
+                "{args:?}: {}",
+                stdout(&out)
+            );
+            assert!(stderr(&out).is_empty(), "{args:?}: {}", stderr(&out));
+        }
+    }
+    for args in [["--help"], ["-h"], ["help"]] {
+        let out = gpn(&args);
+        assert!(out.status.success(), "{args:?}");
+        let text = stdout(&out);
+        for needle in ["USAGE", "--protocol", "perft", "solve", "Exit status"] {
+            assert!(
+                text.contains(needle),
+                "{args:?}: {needle} missing in {text}"
+            );
+        }
+    }
+    for flag in ["--version", "-V"] {
+        let out = gpn(&[flag]);
+        assert!(out.status.success());
+        assert_eq!(stdout(&out), format!("gpn {}\n", env!("CARGO_PKG_VERSION")));
+    }
+}
+
+#[test]
+fn errors_are_one_line_and_a_hint_not_the_usage() {
+    for (args, hint) in [
+        (vec!["frobnicate"], "'gpn --help'"),
+        (vec!["perft", "cfour"], "'gpn perft --help'"),
+        (vec!["perft", "cfour", "x"], "'gpn perft --help'"),
+        (vec!["perft", "cfour", "1", "--frob"], "'gpn perft --help'"),
+        (vec!["bench", "--playouts", "many"], "'gpn bench --help'"),
+        (vec!["show", "cfour", "--moves", "z"], "'gpn show --help'"),
+        (
+            vec!["match", "cfour", "--engine1", "random"],
+            "'gpn match --help'",
+        ),
+        (vec!["solve", "cfour"], "'gpn solve --help'"),
+        (vec!["perft", "chess", "1"], "'gpn games'"),
+        (vec!["--protocol", "xboard"], "'gpn --help'"),
+    ] {
+        let out = gpn(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let text = stderr(&out);
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].starts_with("error: "), "{args:?}: {text}");
+        assert!(lines.len() <= 3, "{args:?}: more than 3 lines:\n{text}");
+        assert!(
+            lines.last().is_some_and(|l| l.contains(hint)),
+            "{args:?}: no hint {hint}:\n{text}"
+        );
+        assert!(
+            !text.contains("Usage") && !text.contains("USAGE"),
+            "{args:?}: {text}"
+        );
+        assert!(stdout(&out).is_empty(), "{args:?} wrote to stdout");
+    }
+}
+
+#[test]
+fn misspelt_commands_flags_and_games_get_a_suggestion() {
+    for (args, needle) in [
+        (vec!["perf", "cfour", "1"], "did you mean 'perft'?"),
+        (vec!["sovle"], "did you mean 'solve'?"),
+        (
+            vec!["bench", "--playout", "5"],
+            "a similar argument exists: '--playouts'",
+        ),
+        (
+            vec!["perft", "breaktrough", "1"],
+            "unknown game 'breaktrough'; did you mean 'breakthrough'?",
+        ),
+        (
+            vec!["show", "othelo"],
+            "unknown game 'othelo'; did you mean 'othello'?",
+        ),
+        (
+            vec!["--game", "conect4"],
+            "unknown game 'conect4'; did you mean 'connect4'?",
+        ),
+    ] {
+        let out = gpn(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(needle), "{args:?}: {}", stderr(&out));
+    }
+    // A name far from every game gets no guess.
+    assert!(!stderr(&gpn(&["perft", "chess", "1"])).contains("did you mean"));
+}
+
+#[test]
+fn flags_take_their_value_after_an_equals_sign() {
+    let out = gpn(&[
+        "bench",
+        "--game=cfour",
+        "--playouts=20",
+        "--iterations=0",
+        "--seed=3",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let spaced = gpn(&[
+        "bench",
+        "--game",
+        "cfour",
+        "--playouts",
+        "20",
+        "--iterations",
+        "0",
+        "--seed",
+        "3",
+    ]);
+    let last = |o: &Output| stdout(o).lines().last().unwrap_or_default().to_string();
+    assert_eq!(last(&out), last(&spaced));
+    let out = gpn(&["perft", "cfour", "1", "--position=7/7/7/7/7/P6 b"]);
+    assert!(stdout(&out).contains("P@a2: 1"), "{}", stderr(&out));
+    let out = gpn(&[
+        "match",
+        "cfour",
+        "--engine1=random",
+        "--engine2=sb-gpn c_pn=0.5",
+        "--games=2",
+        "--iterations=10",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("A = random, B = sb-gpn c_pn=0.5"));
+}
+
+#[test]
+fn moves_are_comma_or_space_separated_everywhere() {
+    for (command, moves) in [
+        (vec!["perft", "cfour", "2"], vec!["d1", "d2", "c1"]),
+        (vec!["show", "reversi"], vec!["d3", "c5", "f6"]),
+        (
+            vec!["solve", "cfour", "--algo", "pns"],
+            vec!["d", "d", "d", "d", "c", "c", "e", "e"],
+        ),
+    ] {
+        let comma = moves.join(",");
+        let space = moves.join(" ");
+        let first_two = moves[..2].join(",");
+        let equals = format!("--moves={comma}");
+        let mut separate = vec!["--moves"];
+        separate.extend(&moves);
+        let mut mixed = vec!["--moves", first_two.as_str()];
+        mixed.extend(&moves[2..]);
+        let outputs: Vec<String> = [
+            vec!["--moves", comma.as_str()],
+            separate,
+            vec!["--moves", space.as_str()],
+            mixed,
+            vec![equals.as_str()],
+        ]
+        .iter()
+        .map(|flags| {
+            let args: Vec<&str> = command.iter().chain(flags).copied().collect();
+            let out = gpn(&args);
+            assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+            // Times and rates differ from run to run; positions, moves and counts do not.
+            stdout(&out)
+                .lines()
+                .filter(|l| !l.starts_with("time ") && !l.starts_with("nodes/s "))
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .collect();
+        assert!(!outputs[0].is_empty());
+        for other in &outputs[1..] {
+            assert_eq!(&outputs[0], other, "{command:?}");
+        }
+    }
+}
+
+/// Runs `args` with stdout piped, reads `lines` lines of it, closes the pipe and waits.
+fn close_stdout_after(args: &[&str], lines: usize) -> Output {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gpn"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("gpn runs");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let mut reader = BufReader::new(stdout);
+    for _ in 0..lines {
+        let mut line = String::new();
+        reader.read_line(&mut line).expect("a line");
+        assert!(!line.is_empty(), "{args:?}: no output");
+    }
+    drop(reader);
+    child.wait_with_output().expect("gpn ends")
+}
+
+#[test]
+fn a_closed_stdout_ends_quietly_with_success() {
+    for (args, lines) in [
+        // As `gpn perft gomoku 3 | head -1`, but deterministic: the pipe closes before gpn
+        // writes (depth 3 takes about a millisecond), or, at depth 4, after the first root
+        // move, while 224 are still to be counted.
+        (vec!["perft", "gomoku", "3"], 0),
+        (vec!["perft", "gomoku", "4"], 1),
+        // More than a pipe buffer of output: the writes must meet the closed pipe.
+        (
+            vec!["solve", "cfour", "--generate", "3000", "--plies", "10"],
+            1,
+        ),
+        (vec!["games"], 0),
+    ] {
+        let out = close_stdout_after(&args, lines);
+        assert!(out.status.success(), "{args:?}: {:?}", out.status);
+        assert!(out.stderr.is_empty(), "{args:?}: {}", stderr(&out));
+    }
+}

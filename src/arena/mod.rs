@@ -17,6 +17,7 @@ pub mod search_agent;
 pub mod stats;
 
 use std::fmt;
+use std::io::Write as _;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -289,7 +290,9 @@ impl Progress {
             }
         }
         if config.progress {
-            eprintln!(
+            // A closed stderr must not end a match whose results still go to stdout and files.
+            let _ = writeln!(
+                std::io::stderr(),
                 "{}",
                 output::progress_line(&record, config.games, &self.wdl, self.sprt.as_ref())
             );

@@ -78,6 +78,38 @@ pub fn canonical_name(name: &str) -> Option<&'static str> {
         .map(|info| info.name)
 }
 
+/// The registered name or alias closest to a misspelt `name` ("breaktrough" -> "breakthrough"),
+/// for "did you mean" hints; `None` when nothing is close. Close means at most one edit per
+/// three letters (an edit: a letter inserted, deleted, changed, or two swapped), so that a
+/// different game ("chess") gets no suggestion.
+pub fn suggest(name: &str) -> Option<&'static str> {
+    closest(
+        name,
+        GAMES
+            .iter()
+            .flat_map(|info| std::iter::once(info.name).chain(info.aliases.iter().copied())),
+    )
+}
+
+/// The candidate closest to `name` by edit distance (an edit: a letter inserted, deleted,
+/// changed, or two swapped; case, spaces, `-` and `_` ignored), if it is within one edit per
+/// three letters of `name`: the "did you mean" of game and option names.
+pub fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let normalise = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !matches!(c, ' ' | '_' | '-'))
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let key = normalise(name.trim());
+    let limit = (key.chars().count() / 3).max(1);
+    candidates
+        .map(|candidate| (strsim::osa_distance(&key, &normalise(candidate)), candidate))
+        .filter(|&(distance, _)| distance <= limit)
+        .min_by_key(|&(distance, _)| distance)
+        .map(|(_, candidate)| candidate)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,5 +133,15 @@ mod tests {
         assert_eq!(canonical_name("Othello"), Some("reversi"));
         assert_eq!(canonical_name("oware"), Some("awari"));
         assert_eq!(canonical_name("chess"), None);
+    }
+
+    #[test]
+    fn misspelt_names_get_a_suggestion() {
+        assert_eq!(suggest("breaktrough"), Some("breakthrough"));
+        assert_eq!(suggest("Othelo"), Some("othello"));
+        assert_eq!(suggest("conect4"), Some("connect4"));
+        assert_eq!(suggest("minishgoi"), Some("minishogi"));
+        assert_eq!(suggest("chess"), None);
+        assert_eq!(suggest("go"), None);
     }
 }

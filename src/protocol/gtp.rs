@@ -337,7 +337,10 @@ impl Controller {
                     .find(|g| gtp_game_name(g.name).eq_ignore_ascii_case(&name))
                     .map(|g| g.name)
             })
-            .ok_or("unsupported game".to_string())?;
+            .ok_or_else(|| match registry::suggest(&name) {
+                Some(g) => format!("unsupported game; did you mean '{g}'?"),
+                None => "unsupported game".to_string(),
+            })?;
         let params = self.user.resolve(game);
         let session = new_session(game, params.clone()).map_err(|e| e.to_string())?;
         self.conductor.replace_session(session);

@@ -1,0 +1,244 @@
+//! `gpn bench`: random-playout and search speed per game, and a reproducible signature.
+
+use std::io::Write;
+
+use clap::Args;
+
+use super::{count, positive, CliError};
+use crate::bench::{
+    default_search_engines, EvalBench, EvalReport, PlayoutBench, PlayoutReport, SearchBench,
+    DEFAULT_EVAL_POSITIONS, DEFAULT_PLAYOUTS, DEFAULT_SEARCH_ITERATIONS, DEFAULT_SEED,
+};
+use crate::game::registry::{self, GAMES};
+use crate::game::GameError;
+use crate::search::params::MAX_THREADS;
+use crate::search::{Algorithm, SearchParams};
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Only this game (default: every game)
+    #[arg(long, value_name = "game")]
+    game: Option<String>,
+    /// Random playouts per game
+    #[arg(long, value_name = "n", default_value_t = DEFAULT_PLAYOUTS, value_parser = count::<u32>)]
+    playouts: u32,
+    /// Search iterations from each start position per engine (0 skips the search part)
+    #[arg(long, value_name = "n", default_value_t = DEFAULT_SEARCH_ITERATIONS, value_parser = count::<u64>)]
+    iterations: u64,
+    /// Seed of the playouts and the searches
+    #[arg(long, value_name = "s", default_value_t = DEFAULT_SEED, value_parser = count::<u64>)]
+    seed: u64,
+    /// Interleaved rounds of the search part; the median rate of each is reported
+    #[arg(long, value_name = "k", default_value_t = 1, value_parser = positive::<u32>)]
+    rounds: u32,
+    /// A search spec to time instead of every algorithm (repeatable), e.g. --engine sb-uct
+    /// --engine "sb-uct policy=ipp im=0.4"; the ratios are then to the first one
+    #[arg(long = "engine", value_name = "spec", value_parser = parse_engine)]
+    engines: Vec<Engine>,
+    /// Run every engine once per thread count, side by side, so the ratio columns are the
+    /// thread scaling (signatures vary from run to run with more than one thread)
+    #[arg(long, value_name = "n[,n...]", value_delimiter = ',', value_parser = parse_threads)]
+    threads: Vec<usize>,
+    /// Also time the evaluation (`Game::evaluate`): one `<game> evaluate: N ns/call` line per game
+    #[arg(long)]
+    eval: bool,
+}
+
+/// A search spec as given and as read.
+#[derive(Clone, Debug)]
+struct Engine {
+    spec: String,
+    params: SearchParams,
+}
+
+fn parse_engine(text: &str) -> Result<Engine, String> {
+    let params = SearchParams::parse(text).map_err(|e| e.to_string())?;
+    Ok(Engine {
+        spec: text.to_string(),
+        params,
+    })
+}
+
+fn parse_threads(text: &str) -> Result<usize, String> {
+    text.trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|n| (1..=MAX_THREADS).contains(n))
+        .ok_or_else(|| format!("not a thread count in 1..{MAX_THREADS}"))
+}
+
+pub fn run(args: BenchArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let mut engines: Vec<(String, SearchParams)> = args
+        .engines
+        .into_iter()
+        .map(|e| (e.spec, e.params))
+        .collect();
+    if !args.threads.is_empty() {
+        // Every engine once per thread count, side by side: the ratios are the scaling.
+        if engines.is_empty() {
+            engines = default_search_engines()
+                .into_iter()
+                .map(|p| (p.algorithm.name().to_string(), p))
+                .collect();
+        }
+        engines = engines
+            .iter()
+            .flat_map(|(spec, params)| {
+                args.threads.iter().map(move |&n| {
+                    let params = SearchParams {
+                        threads: n,
+                        ..params.clone()
+                    };
+                    (format!("{spec} threads={n}"), params)
+                })
+            })
+            .collect();
+    }
+    let names: Vec<&str> = match &args.game {
+        Some(g) => {
+            vec![registry::canonical_name(g).ok_or_else(|| GameError::UnknownGame(g.clone()))?]
+        }
+        None => GAMES.iter().map(|info| info.name).collect(),
+    };
+    let (playouts, seed) = (args.playouts, args.seed);
+    writeln!(
+        out,
+        "{:<16} {:>9} {:>12} {:>11} {:>12}",
+        "game", "playouts", "playouts/s", "mean plies", "signature"
+    )?;
+    let mut signature = 0u64;
+    for &name in &names {
+        let report: PlayoutReport = registry::visit(name, PlayoutBench { playouts, seed })?;
+        writeln!(
+            out,
+            "{:<16} {:>9} {:>12.0} {:>11.1} {:>12}",
+            report.game,
+            report.playouts,
+            report.playouts_per_second(),
+            report.mean_length(),
+            report.plies
+        )?;
+        signature += report.plies;
+    }
+    if args.eval {
+        for &name in &names {
+            let report: EvalReport = registry::visit(
+                name,
+                EvalBench {
+                    positions: DEFAULT_EVAL_POSITIONS,
+                    seed,
+                },
+            )?;
+            writeln!(
+                out,
+                "{:<16} evaluate: {:.1} ns/call{}",
+                report.game,
+                report.nanos_per_call(),
+                if report.has_evaluation {
+                    ""
+                } else {
+                    " (no evaluation)"
+                }
+            )?;
+        }
+    }
+    if args.iterations > 0 {
+        signature += search_bench(out, &names, &engines, args.iterations, seed, args.rounds)?;
+    }
+    writeln!(out, "bench {signature}")?;
+    Ok(())
+}
+
+/// The search part of `gpn bench`: iterations/s of each engine from each start position, and
+/// the summed node-count signature. Without `--engine` options the engines are every algorithm
+/// with its defaults, and the GPN overhead ratios follow; with them, each rate's ratio to the
+/// first engine's.
+fn search_bench(
+    out: &mut dyn Write,
+    names: &[&str],
+    engines: &[(String, SearchParams)],
+    iterations: u64,
+    seed: u64,
+    rounds: u32,
+) -> Result<u64, CliError> {
+    let custom = !engines.is_empty();
+    let params: Vec<SearchParams> = if custom {
+        engines.iter().map(|(_, p)| p.clone()).collect()
+    } else {
+        default_search_engines()
+    };
+    writeln!(out)?;
+    writeln!(
+        out,
+        "search: {iterations} iterations from the start position, seed {seed}, iterations/s{}",
+        if rounds > 1 {
+            format!(" (median of {rounds} interleaved rounds)")
+        } else {
+            String::new()
+        }
+    )?;
+    if custom {
+        for (k, (spec, _)) in engines.iter().enumerate() {
+            writeln!(out, "  e{}: {spec}", k + 1)?;
+        }
+        write!(out, "{:<16}", "game")?;
+        for k in 0..engines.len() {
+            write!(out, " {:>10}", format!("e{}", k + 1))?;
+        }
+        for k in 1..engines.len() {
+            write!(out, " {:>8}", format!("e{}/e1", k + 1))?;
+        }
+        writeln!(out, " {:>12}", "signature")?;
+    } else {
+        write!(out, "{:<16}", "game")?;
+        for p in &params {
+            write!(out, " {:>10}", p.algorithm.name())?;
+        }
+        writeln!(
+            out,
+            " {:>8} {:>13} {:>12}",
+            "gpn/uct", "sb-gpn/sb-uct", "signature"
+        )?;
+    }
+    let mut total = 0u64;
+    for &name in names {
+        let reports = registry::visit(
+            name,
+            SearchBench {
+                engines: params.clone(),
+                iterations,
+                seed,
+                rounds,
+            },
+        )?;
+        let rates: Vec<f64> = reports.iter().map(|r| r.iterations_per_second()).collect();
+        let signature: u64 = reports.iter().map(|r| r.signature).sum();
+        write!(out, "{name:<16}")?;
+        for rate in &rates {
+            write!(out, " {rate:>10.0}")?;
+        }
+        if custom {
+            for rate in &rates[1..] {
+                write!(out, " {:>8.3}", rate / rates[0].max(1e-9))?;
+            }
+            writeln!(out, " {signature:>12}")?;
+        } else {
+            let rate = |a: Algorithm| {
+                reports
+                    .iter()
+                    .zip(&rates)
+                    .find(|(r, _)| r.params.algorithm == a)
+                    .map_or(0.0, |(_, &x)| x)
+            };
+            writeln!(
+                out,
+                " {:>8.3} {:>13.3} {:>12}",
+                rate(Algorithm::Gpn) / rate(Algorithm::Uct).max(1e-9),
+                rate(Algorithm::SbGpn) / rate(Algorithm::SbUct).max(1e-9),
+                signature
+            )?;
+        }
+        total += signature;
+    }
+    Ok(total)
+}

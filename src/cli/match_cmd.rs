@@ -1,0 +1,335 @@
+//! `gpn match`: games between two agents on threads, with statistics, SPRT and output files.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::{count, positive, CliError};
+use crate::arena::agents::RandomAgent;
+use crate::arena::search_agent::SearchAgent;
+use crate::arena::{self, output, AgentFactory, Budget, MatchConfig, SprtConfig};
+use crate::game::registry::{self, GameVisitor};
+use crate::game::Game;
+use crate::search::SearchParams;
+
+pub const AFTER_HELP: &str = "\
+Agents: `random` (uniformly random legal moves), `default` (the engine's search with the game's
+row of the per-game defaults), or a search named by its algorithm (uct, sb-uct, gpn, sb-gpn,
+pn-mcts) with key=value search options; one quoted argument each, e.g. \"sb-gpn c_pn=2 bias=max\",
+\"default c_pn=0.5\". `threads=2` in a spec gives that agent two search threads.
+
+The report: W/D/L, the score with its 95% interval, the Elo difference with its interval,
+results per seat, how games ended and the mean think time per move.
+
+Example:
+    gpn match cfour --engine1 random --engine2 random --games 100 --iterations 1 --concurrency 2";
+
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// The game (a name or alias of `gpn games`; two-player games only)
+    #[arg(value_name = "game")]
+    game: String,
+    /// Agent A (see below)
+    #[arg(long, value_name = "agent", value_parser = parse_agent)]
+    engine1: Option<Agent>,
+    /// Agent B (see below)
+    #[arg(long, value_name = "agent", value_parser = parse_agent)]
+    engine2: Option<Agent>,
+    /// Games to play (in pairs with the seats swapped)
+    #[arg(long, value_name = "n", default_value_t = 100, value_parser = positive::<u32>)]
+    games: u32,
+    /// Search iterations per move [default: 1000]
+    #[arg(long, value_name = "n", value_parser = positive::<u64>, conflicts_with = "movetime")]
+    iterations: Option<u64>,
+    /// Milliseconds per move instead of an iteration budget
+    #[arg(long, value_name = "ms", value_parser = positive::<u64>)]
+    movetime: Option<u64>,
+    /// Give engine 1 k times the budget (time odds: does more time help?)
+    #[arg(long, value_name = "k", default_value_t = 1, value_parser = positive::<u32>)]
+    odds: u32,
+    /// Games played at once, one thread each
+    #[arg(long, value_name = "n", default_value_t = 1, value_parser = positive::<usize>)]
+    concurrency: usize,
+    /// Uniformly random plies from the start position, shared by the two games of a pair
+    #[arg(long, value_name = "plies", default_value_t = 0, value_parser = count::<u32>)]
+    openings: u32,
+    /// Seed of the openings and of every agent's per-game seed
+    #[arg(long, value_name = "s", default_value_t = 1, value_parser = count::<u64>)]
+    seed: u64,
+    /// A game that reaches this many plies is a draw [default: the game's own length cap]
+    #[arg(long, value_name = "n", value_parser = positive::<u32>)]
+    max_plies: Option<u32>,
+    /// A sequential probability ratio test of H0 "Elo = elo0" against H1 "Elo = elo1" (logistic
+    /// Elo, alpha = beta = 0.05 unless given); no new pairs start once a bound is crossed
+    #[arg(long, value_name = "elo0,elo1[,alpha,beta]", value_parser = parse_sprt_arg)]
+    sprt: Option<SprtConfig>,
+    /// Write one CSV row per game to this file
+    #[arg(long, value_name = "file")]
+    csv: Option<PathBuf>,
+    /// Write the summary and every game as JSON to this file
+    #[arg(long, value_name = "file")]
+    json: Option<PathBuf>,
+    /// Write one tab-separated line per game (index, seat of player 0, result, ending, moves)
+    #[arg(long, value_name = "file")]
+    games_file: Option<PathBuf>,
+    /// No progress line per game on stderr
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// An agent as given (whitespace normalised, for the report) and as read.
+#[derive(Clone, Debug)]
+struct Agent {
+    name: String,
+    spec: AgentSpec,
+}
+
+fn parse_agent(text: &str) -> Result<Agent, String> {
+    Ok(Agent {
+        name: text.split_whitespace().collect::<Vec<_>>().join(" "),
+        spec: parse_agent_spec(text)?,
+    })
+}
+
+/// An agent named on the command line (`--engine1`, `--engine2`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum AgentSpec {
+    /// Uniformly random legal moves ([`RandomAgent`]).
+    Random,
+    /// The search with these parameters ([`SearchAgent`]).
+    Search(SearchParams),
+    /// The search with the game's row of the defaults table, then these options
+    /// (`default [key=value ...]`).
+    Defaults(String),
+}
+
+/// Reads an agent spec: a kind followed by optional space-separated `key=value` options (one
+/// quoted argument, e.g. `"sb-gpn c_pn=1 bias=rank"`). This and [`agent_factory`] are the one
+/// place where agent kinds are added.
+pub fn parse_agent_spec(text: &str) -> Result<AgentSpec, String> {
+    let mut tokens = text.split_whitespace();
+    let kind = tokens.next().ok_or("empty agent spec")?;
+    let mut options: Vec<(&str, &str)> = Vec::new();
+    for token in tokens {
+        match token.split_once('=') {
+            Some((key, value)) if !key.is_empty() && !value.is_empty() => {
+                options.push((key, value))
+            }
+            _ => return Err(format!("agent option '{token}' is not key=value")),
+        }
+    }
+    match kind.to_ascii_lowercase().as_str() {
+        "random" => match options.first() {
+            Some((key, _)) => Err(format!("agent 'random' has no option '{key}'")),
+            None => Ok(AgentSpec::Random),
+        },
+        "default" => {
+            let extra = text.trim_start()[kind.len()..].trim().to_string();
+            let mut check = SearchParams::default();
+            check
+                .apply_spec(&extra)
+                .map_err(|e| format!("agent '{text}': {e}"))?;
+            Ok(AgentSpec::Defaults(extra))
+        }
+        _ => SearchParams::parse(text).map(AgentSpec::Search).map_err(|e| {
+            format!("agent '{text}': {e} (agents: random, default, or uct / sb-uct / gpn / sb-gpn / pn-mcts with key=value options)")
+        }),
+    }
+}
+
+/// The factory that builds `spec`'s agent for each game of `G`.
+pub fn agent_factory<G: Game>(spec: &AgentSpec) -> Box<AgentFactory<G>> {
+    match spec {
+        AgentSpec::Random => Box::new(|seed| Box::new(RandomAgent::new(seed))),
+        AgentSpec::Search(params) => {
+            let params = params.clone();
+            Box::new(move |seed| Box::new(SearchAgent::<G>::new(&params, seed)))
+        }
+        AgentSpec::Defaults(extra) => {
+            let mut params = SearchParams::for_game(G::INFO.name);
+            // Checked by `parse_agent_spec`.
+            if let Err(e) = params.apply_spec(extra) {
+                log::warn!("agent 'default {extra}': {e}");
+            }
+            Box::new(move |seed| Box::new(SearchAgent::<G>::new(&params, seed)))
+        }
+    }
+}
+
+/// Reads `--sprt elo0,elo1[,alpha,beta]` (alpha and beta default to 0.05).
+pub fn parse_sprt(text: &str) -> Result<SprtConfig, String> {
+    let values: Vec<f64> = text
+        .split(',')
+        .map(|v| v.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("--sprt '{text}' is not elo0,elo1[,alpha,beta]"))?;
+    match *values.as_slice() {
+        [elo0, elo1] => SprtConfig::new(elo0, elo1, 0.05, 0.05),
+        [elo0, elo1, alpha, beta] => SprtConfig::new(elo0, elo1, alpha, beta),
+        _ => Err(format!("--sprt '{text}' is not elo0,elo1[,alpha,beta]")),
+    }
+}
+
+/// [`parse_sprt`] for clap, which names the flag and the value itself.
+fn parse_sprt_arg(text: &str) -> Result<SprtConfig, String> {
+    let prefix = format!("--sprt '{text}' is ");
+    parse_sprt(text).map_err(|e| e.strip_prefix(&prefix).map_or(e.clone(), str::to_string))
+}
+
+/// Creates an output file before the match starts, so a bad path fails at once.
+fn create(path: &Option<PathBuf>) -> Result<Option<BufWriter<File>>, CliError> {
+    path.as_ref()
+        .map(|p| {
+            File::create(p)
+                .map(BufWriter::new)
+                .map_err(|e| CliError::Io(format!("cannot write '{}': {e}", p.display())))
+        })
+        .transpose()
+}
+
+struct MatchVisitor<'a> {
+    args: MatchArgs,
+    engines: [Agent; 2],
+    out: &'a mut dyn Write,
+}
+
+impl GameVisitor for MatchVisitor<'_> {
+    type Output = Result<(), CliError>;
+    fn visit<G: Game>(self) -> Result<(), CliError> {
+        let args = self.args;
+        if G::NUM_PLAYERS != 2 {
+            return Err(CliError::Usage(format!(
+                "match plays two-player games; {} has {} players",
+                G::INFO.name,
+                G::NUM_PLAYERS
+            )));
+        }
+        let budget = match (args.iterations, args.movetime) {
+            (_, Some(ms)) => Budget::Time(Duration::from_millis(ms)),
+            (Some(n), None) => Budget::Iterations(n),
+            (None, None) => Budget::Iterations(1000),
+        };
+        let config = MatchConfig {
+            games: args.games,
+            budget,
+            odds: args.odds,
+            opening_plies: args.openings,
+            concurrency: args.concurrency,
+            seed: args.seed,
+            max_plies: args.max_plies.unwrap_or(G::MAX_PLIES),
+            sprt: args.sprt,
+            progress: !args.quiet,
+        };
+        let mut csv = create(&args.csv)?;
+        let mut json = create(&args.json)?;
+        let mut games = create(&args.games_file)?;
+        let [a, b] = &self.engines;
+        // A `default` agent is labelled with the game's row, so that a report says what played.
+        let label = |agent: &Agent| match agent.spec {
+            AgentSpec::Defaults(_) => format!(
+                "{} [{}]",
+                agent.name,
+                crate::search::defaults::defaults_spec(G::INFO.name)
+            ),
+            _ => agent.name.clone(),
+        };
+        let (label_a, label_b) = (label(a), label(b));
+        let report = arena::run_match::<G>(
+            &config,
+            &*agent_factory::<G>(&a.spec),
+            &*agent_factory::<G>(&b.spec),
+            (&label_a, &label_b),
+        );
+        // The files first: they are the record of a long match, and stdout may be a closed pipe.
+        let io = |e: std::io::Error| CliError::Io(format!("cannot write output: {e}"));
+        if let Some(w) = csv.as_mut() {
+            output::write_csv(&report, w)
+                .and_then(|_| w.flush())
+                .map_err(io)?;
+        }
+        if let Some(w) = json.as_mut() {
+            output::write_json(&report, w)
+                .and_then(|_| w.flush())
+                .map_err(io)?;
+        }
+        if let Some(w) = games.as_mut() {
+            output::write_games(&report, w)
+                .and_then(|_| w.flush())
+                .map_err(io)?;
+        }
+        self.out
+            .write_all(output::format_report(&report).as_bytes())?;
+        Ok(())
+    }
+}
+
+pub fn run(mut args: MatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let (Some(e1), Some(e2)) = (args.engine1.take(), args.engine2.take()) else {
+        return Err(CliError::Usage(
+            "match needs --engine1 and --engine2".into(),
+        ));
+    };
+    let game = args.game.clone();
+    let visitor = MatchVisitor {
+        args,
+        engines: [e1, e2],
+        out,
+    };
+    registry::visit(&game, visitor)?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agent_specs() {
+        assert_eq!(parse_agent_spec("random"), Ok(AgentSpec::Random));
+        assert_eq!(parse_agent_spec("  Random "), Ok(AgentSpec::Random));
+        assert!(parse_agent_spec("").unwrap_err().contains("empty"));
+        assert_eq!(
+            parse_agent_spec(" default  c_pn=0.5"),
+            Ok(AgentSpec::Defaults("c_pn=0.5".into()))
+        );
+        assert_eq!(
+            parse_agent_spec("default"),
+            Ok(AgentSpec::Defaults("".into()))
+        );
+        assert!(parse_agent_spec("default frob=1")
+            .unwrap_err()
+            .contains("unknown search option"));
+        let err = parse_agent_spec("alphazero").unwrap_err();
+        assert!(
+            err.contains("agent 'alphazero'") && err.contains("algorithm"),
+            "{err}"
+        );
+        assert_eq!(
+            parse_agent_spec("sb-gpn c_pn=2 bias=max"),
+            Ok(AgentSpec::Search(
+                SearchParams::parse("sb-gpn c_pn=2 bias=max").unwrap()
+            ))
+        );
+        assert!(parse_agent_spec("gpn c_pn=x").unwrap_err().contains("c_pn"));
+        assert!(parse_agent_spec("random seed=3")
+            .unwrap_err()
+            .contains("no option 'seed'"));
+        assert!(parse_agent_spec("random c_pn")
+            .unwrap_err()
+            .contains("not key=value"));
+    }
+
+    #[test]
+    fn sprt_specs() {
+        let s = parse_sprt("0,5").unwrap();
+        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 5.0, 0.05, 0.05));
+        let s = parse_sprt("-3, 1, 0.1, 0.2").unwrap();
+        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (-3.0, 1.0, 0.1, 0.2));
+        assert!(parse_sprt("5").is_err());
+        assert!(parse_sprt("0,5,0.05").is_err());
+        assert!(parse_sprt("a,b").is_err());
+        assert!(parse_sprt("5,0").is_err());
+    }
+}

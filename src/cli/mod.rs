@@ -1,0 +1,363 @@
+//! The command line: the top-level parser, the dispatch to the subcommands and error reporting.
+//!
+//! Parsing is clap's (derive); each subcommand lives in its own module with its arguments and
+//! its help text. Results go to stdout through `&mut dyn Write`, never `println!`: Rust ignores
+//! SIGPIPE, so `println!` panics when a reader such as `head` closes the pipe. A write error is
+//! returned instead, and a broken pipe ends the process quietly with status 0.
+
+mod bench;
+mod engine;
+mod games;
+mod match_cmd;
+mod perft;
+mod position;
+mod show;
+mod solve;
+
+use std::fmt;
+use std::io::{self, Write};
+use std::str::FromStr;
+
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+
+use crate::game::registry;
+use crate::game::GameError;
+
+pub use games::games_table;
+pub use match_cmd::{agent_factory, parse_agent_spec, parse_sprt, AgentSpec};
+
+/// Exit status of a usage error or bad input (clap's own usage errors exit with 2 too).
+pub const EXIT_USAGE: u8 = 2;
+
+/// The top-level help: the engine form first, since `gpn` with no command is the engine.
+const TEMPLATE: &str = "\
+{name} {version} - {about}
+
+USAGE:
+    {usage}
+
+{all-args}{after-help}";
+
+const AFTER_HELP: &str = "\
+Position strings contain spaces: quote them. Logs go to stderr (RUST_LOG=debug).
+Exit status: 0 on success (also when stdout is closed early, as by `| head`), 2 on a usage
+error or bad input.";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "gpn",
+    version,
+    about = "a game-playing engine (GPN-MCTS, score-bounded MCTS, proof-number search)",
+    long_about = None,
+    help_template = TEMPLATE,
+    override_usage = "gpn [--protocol uci|usi|uai|gtp] [--game <game>] [--option <name>=<value> ...]\n    \
+                      gpn <command> [args]    ('gpn help <command>' for its options)",
+    after_help = AFTER_HELP,
+    subcommand_help_heading = "COMMANDS",
+    subcommand_value_name = "command",
+    next_help_heading = "ENGINE OPTIONS (no command: speaks UCI, USI, UAI or GTP on stdin/stdout)",
+    // `gpn --game cfour perft ...` mixes the engine's options with a command: refuse it.
+    args_conflicts_with_subcommands = true
+)]
+struct Cli {
+    #[command(flatten)]
+    engine: engine::EngineArgs,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List the games, their aliases, boards and move notations
+    Games,
+    /// Count move sequences: one line per root move, then the total
+    ///
+    /// Counts the move sequences of exactly <depth> plies (forced passes are plies, a finished
+    /// game has no children, repetition and n-move rules are not applied: the conventions of the
+    /// peer programs). Prints one `<move>: <count>` line per root move, as each is counted, and a
+    /// last line `nodes <total>`; the time and leaf rate go to stderr.
+    #[command(after_help = "Example:\n    gpn perft cfour 2 --moves d1,d2")]
+    Perft(perft::PerftArgs),
+    /// Print a position: diagram, position string, hash, side to move, legal moves
+    #[command(after_help = "Example:\n    gpn show reversi --moves d3 c5")]
+    Show(show::ShowArgs),
+    /// Random-playout and search speed of every game, and a signature
+    ///
+    /// First plays uniformly random games from the start of every game (or one, --game) with a
+    /// fixed seed and gpn's own PRNG, applying every rule, and prints playouts/s, the mean game
+    /// length and a signature. Then searches each start position for --iterations iterations with
+    /// every algorithm (or the --engine specs) and prints iterations/s, the GPN overhead ratios and
+    /// a signature. The last line is `bench <signature>`: the same seed gives the same signature
+    /// on every machine (with one search thread); a changed signature means the rules, the move
+    /// order or the search changed.
+    #[command(
+        after_help = "Examples:\n    gpn bench --game breakthrough --playouts 20000\n    \
+                            gpn bench --game loa --threads 1,2 --engine sb-gpn --rounds 3"
+    )]
+    Bench(bench::BenchArgs),
+    /// Play games between two agents and report W/D/L, score and Elo from engine 1's view
+    ///
+    /// Games come in pairs with the same opening (--openings random plies) and the seats swapped;
+    /// engine 1 ("A") moves first in even-numbered games. Each agent gets its own seed per game,
+    /// derived from --seed, so with an --iterations budget a match is reproducible at any
+    /// concurrency (one search thread per agent). An agent that plays an illegal move loses the
+    /// game. One progress line per finished game goes to stderr; the report goes to stdout.
+    #[command(
+        override_usage = "gpn match <game> --engine1 <agent> --engine2 <agent> [OPTIONS]",
+        after_help = match_cmd::AFTER_HELP
+    )]
+    Match(match_cmd::MatchArgs),
+    /// Solve a position: win, draw or loss for the side to move, with proof-number solvers
+    ///
+    /// Gives the game-theoretic value for the side to move (or `unknown` at a limit), a best move
+    /// when proven, nodes, time, nodes/s and the proof size, for each --algo side by side. Games
+    /// with draws take two binary proofs ("win?", then "not a loss?"): the `proofs` line says
+    /// which were run. A `ppns --pr` conclusion is labelled as not being a proof.
+    #[command(
+        override_usage = "gpn solve <game> [--position <string>] [--moves <move>...] --algo <algo>[,<algo>...] [OPTIONS]\n       \
+                          gpn solve --batch <file> --algo <algo>[,<algo>...] [OPTIONS] [--csv]\n       \
+                          gpn solve <game> --generate <n> [--plies <p>] [--seed <s>]",
+        after_help = solve::AFTER_HELP
+    )]
+    Solve(solve::SolveArgs),
+}
+
+impl Command {
+    /// The command's name, for the hint after an error.
+    fn name(&self) -> &'static str {
+        match self {
+            Command::Games => "games",
+            Command::Perft(_) => "perft",
+            Command::Show(_) => "show",
+            Command::Bench(_) => "bench",
+            Command::Match(_) => "match",
+            Command::Solve(_) => "solve",
+        }
+    }
+}
+
+/// A command-line error.
+#[derive(Debug)]
+pub enum CliError {
+    /// Bad arguments found after parsing (a missing option, values that do not fit together).
+    Usage(String),
+    /// Bad game input: an unknown game, a bad position string or move.
+    Game(GameError),
+    /// A file could not be read or written.
+    Io(String),
+    /// stdout was closed by its reader: stop quietly, with success.
+    BrokenPipe,
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Usage(m) | CliError::Io(m) => write!(f, "{m}"),
+            CliError::Game(GameError::UnknownGame(name)) => match registry::suggest(name) {
+                Some(s) => write!(f, "unknown game '{name}'; did you mean '{s}'?"),
+                None => write!(f, "unknown game '{name}'"),
+            },
+            CliError::Game(e) => write!(f, "{e}"),
+            CliError::BrokenPipe => write!(f, "broken pipe"),
+        }
+    }
+}
+
+impl From<GameError> for CliError {
+    fn from(e: GameError) -> Self {
+        CliError::Game(e)
+    }
+}
+
+/// Writing results: a closed pipe is the reader's choice, not an error; anything else is.
+impl From<io::Error> for CliError {
+    fn from(e: io::Error) -> Self {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            CliError::BrokenPipe
+        } else {
+            CliError::Io(format!("cannot write output: {e}"))
+        }
+    }
+}
+
+/// Runs the command line `args` (without the program name) and reports any error on stderr;
+/// returns the process's exit status.
+pub fn main(args: &[String]) -> u8 {
+    let cli = match parse(args) {
+        Ok(cli) => cli,
+        Err(e) => return report_clap(&e, args),
+    };
+    let command = cli.command.as_ref().map_or("", Command::name);
+    let mut out = io::stdout().lock();
+    let result = dispatch(cli, &mut out).and_then(|()| out.flush().map_err(CliError::from));
+    match result {
+        Ok(()) | Err(CliError::BrokenPipe) => 0,
+        Err(e) => {
+            report(&e, command);
+            EXIT_USAGE
+        }
+    }
+}
+
+fn parse(args: &[String]) -> Result<Cli, clap::Error> {
+    let matches = Cli::command()
+        .try_get_matches_from(std::iter::once("gpn").chain(args.iter().map(String::as_str)))?;
+    Cli::from_arg_matches(&matches)
+}
+
+fn dispatch(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
+    match cli.command {
+        None => engine::run(cli.engine),
+        Some(Command::Games) => {
+            out.write_all(games_table().as_bytes())?;
+            Ok(())
+        }
+        Some(Command::Perft(a)) => perft::run(a, out),
+        Some(Command::Show(a)) => show::run(a, out),
+        Some(Command::Bench(a)) => bench::run(a, out),
+        Some(Command::Match(a)) => match_cmd::run(a, out),
+        Some(Command::Solve(a)) => solve::run(a, out),
+    }
+}
+
+/// The hint line after an error: where the command's options are explained.
+fn hint(command: &str) -> String {
+    match command {
+        "" => "For more information, try 'gpn --help'.".to_string(),
+        c => format!("For more information, try 'gpn {c} --help'."),
+    }
+}
+
+/// Prints `e` as `error: ...` and one hint line.
+fn report(e: &CliError, command: &str) {
+    let hint = match e {
+        CliError::Game(GameError::UnknownGame(_)) => {
+            "The games and their aliases: 'gpn games'.".to_string()
+        }
+        CliError::Io(_) => String::new(),
+        _ => hint(command),
+    };
+    // stderr may be closed too; there is nobody left to tell, so the write error is dropped.
+    let mut err = io::stderr().lock();
+    let _ = writeln!(err, "error: {e}");
+    if !hint.is_empty() {
+        let _ = writeln!(err, "{hint}");
+    }
+}
+
+/// Reports a clap error: help and version go to stdout (status 0); a usage error becomes one
+/// `error:` line, clap's tip if it has one ("a similar argument exists"), and a hint (status 2),
+/// without the usage block that clap would print.
+fn report_clap(e: &clap::Error, args: &[String]) -> u8 {
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        // A closed stdout while printing help is no error either.
+        let _ = e.print();
+        return 0;
+    }
+    // The subcommand whose `--help` explains the mistake: the first argument, if it names one.
+    let command = args
+        .first()
+        .and_then(|a| {
+            Cli::command()
+                .find_subcommand(a)
+                .map(|c| c.get_name().to_string())
+        })
+        .filter(|c| c != "help")
+        .unwrap_or_default();
+    let mut lines: Vec<String> = Vec::new();
+    match e.kind() {
+        ErrorKind::ValueValidation | ErrorKind::InvalidValue => {
+            // "--playouts 'many': not a count": the flag and the value, then what is wrong.
+            let arg = match e.get(ContextKind::InvalidArg) {
+                Some(ContextValue::String(s)) => s.clone(),
+                _ => String::new(),
+            };
+            let arg = arg
+                .split(' ')
+                .next()
+                .unwrap_or_default()
+                .trim_matches(['<', '>']);
+            let value = match e.get(ContextKind::InvalidValue) {
+                Some(ContextValue::String(s)) => s.clone(),
+                _ => String::new(),
+            };
+            let why = match (e.kind(), std::error::Error::source(e)) {
+                (ErrorKind::ValueValidation, Some(source)) => source.to_string(),
+                _ => match e.get(ContextKind::ValidValue) {
+                    Some(ContextValue::Strings(v)) => format!("expected one of {}", v.join(", ")),
+                    _ => "invalid value".to_string(),
+                },
+            };
+            if value.is_empty() {
+                lines.push(format!("error: {arg} needs a value"));
+            } else {
+                lines.push(format!("error: {arg} '{value}': {why}"));
+            }
+        }
+        ErrorKind::InvalidSubcommand => {
+            let name = match e.get(ContextKind::InvalidSubcommand) {
+                Some(ContextValue::String(s)) => s.clone(),
+                _ => String::new(),
+            };
+            lines.push(format!("error: unknown command '{name}'"));
+            if let Some(ContextValue::Strings(s)) = e.get(ContextKind::SuggestedSubcommand) {
+                if let Some(first) = s.first() {
+                    lines.push(format!("  tip: did you mean '{first}'?"));
+                }
+            }
+        }
+        _ => {
+            // clap's own message without its usage block: the `error:` line, the lines that
+            // belong to it (missing arguments, tips), but not `Usage:` and what follows it.
+            let text = e.render().to_string();
+            for line in text.lines() {
+                let trimmed = line.trim();
+                if trimmed.starts_with("Usage:") || trimmed.starts_with("For more information") {
+                    break;
+                }
+                if !trimmed.is_empty() {
+                    lines.push(line.to_string());
+                }
+            }
+        }
+    }
+    let mut err = io::stderr().lock();
+    for line in lines {
+        let _ = writeln!(err, "{line}");
+    }
+    let _ = writeln!(err, "{}", hint(&command));
+    EXIT_USAGE
+}
+
+/// A value parser: a non-negative integer (a count, a depth, a seed).
+fn count<T: FromStr>(text: &str) -> Result<T, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| "not a non-negative integer".to_string())
+}
+
+/// A value parser: a positive integer.
+fn positive<T: FromStr + PartialOrd + Default>(text: &str) -> Result<T, String> {
+    match text.trim().parse::<T>() {
+        Ok(v) if v > T::default() => Ok(v),
+        _ => Err("not a positive integer".to_string()),
+    }
+}
+
+/// Writes the informational line `text` to stderr, ignoring a closed stderr (a panic there
+/// would turn a finished job into a crash).
+fn note(text: fmt::Arguments<'_>) {
+    let _ = writeln!(io::stderr(), "{text}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_parser_is_consistent() {
+        // clap's own checks: conflicting names, bad defaults, missing value names.
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,463 @@
+//! `gpn solve`: game-theoretic values by proof-number search, one position or a batch file.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::position::PositionArgs;
+use super::{count, positive, CliError};
+use crate::game::registry::{self, GameVisitor};
+use crate::game::{Game, GameError, MoveList};
+use crate::search::params::MAX_THREADS;
+use crate::solve::{Algo, SolveConfig, SolveResult, Value};
+
+pub const AFTER_HELP: &str = "\
+Algorithms: pns (Allis' proof-number search), dfpn (depth-first PN with a transposition table
+and the 1+epsilon trick), ppns (probability-based PN search: playouts at leaves, --theta, --pr),
+mcpns (Monte-Carlo PN search), sb-gpn (gpn's own search run until the root is solved).
+
+Batch files: one position per line, `<game> <position string|start> [| win|draw|loss]`, `#`
+starts a comment; a given value is checked (ok / MISMATCH) and a summary per algorithm follows.
+
+Examples:
+    gpn solve cfour --moves d,d,d,d,c,c,e,e --algo dfpn,pns
+    gpn solve --batch tests/data/cfour-12ply.txt --algo pns,dfpn --max-nodes 1000000
+    gpn solve cfour --generate 10 --plies 12";
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// The game (a name or alias of `gpn games`; two-player games only)
+    #[arg(value_name = "game")]
+    game: Option<String>,
+    #[command(flatten)]
+    position: PositionArgs,
+    /// The solvers to run, side by side: pns, dfpn, ppns, mcpns, sb-gpn (comma-separated)
+    #[arg(long = "algo", value_name = "algo", value_delimiter = ',', value_parser = parse_algo)]
+    algos: Vec<Algo>,
+    /// Stop after this many nodes over both proofs (the answer is then `unknown`)
+    #[arg(long, value_name = "n", value_parser = count::<u64>)]
+    max_nodes: Option<u64>,
+    /// Stop after this many seconds (the answer is then `unknown`)
+    #[arg(long, value_name = "seconds", value_parser = parse_seconds)]
+    max_time: Option<Duration>,
+    /// Memory for the tree or the transposition table, in MB; at the limit the answer is
+    /// `unknown`, never a crash
+    #[arg(long, value_name = "MB", default_value_t = SolveConfig::default().memory_mb, value_parser = count::<usize>)]
+    memory: usize,
+    /// Search threads of the sb-gpn solver (the proof-number solvers run on one)
+    #[arg(long, value_name = "n", default_value_t = SolveConfig::default().threads, value_parser = parse_threads)]
+    threads: usize,
+    /// Random playouts per new leaf (ppns, mcpns)
+    #[arg(long, value_name = "k", default_value_t = SolveConfig::default().playouts, value_parser = count::<u32>)]
+    playouts: u32,
+    /// ppns: how far a playout rate of exactly 0 or 1 is moved inward; mcpns: the smallest leaf
+    /// proof or disproof number; in [0, 0.5)
+    #[arg(long, value_name = "x", default_value_t = SolveConfig::default().theta, value_parser = parse_half)]
+    theta: f64,
+    /// ppns precision rate: conclude when the root is within x of 0 or 1 (a conclusion, not a
+    /// proof); in [0, 0.5) [default: only proofs end the search]
+    #[arg(long, value_name = "x", value_parser = parse_half)]
+    pr: Option<f64>,
+    /// dfpn's 1+epsilon trick (0 = plain thresholds)
+    #[arg(long, value_name = "x", default_value_t = SolveConfig::default().epsilon, value_parser = parse_epsilon)]
+    epsilon: f64,
+    /// Random seed (playouts, sb-gpn, --generate)
+    #[arg(long, value_name = "s", default_value_t = SolveConfig::default().seed, value_parser = count::<u64>)]
+    seed: u64,
+    /// Solve every position of this file instead (no <game>, --position or --moves)
+    #[arg(long, value_name = "file")]
+    batch: Option<PathBuf>,
+    /// With --batch: CSV rows on stdout, the summary on stderr
+    #[arg(long, requires = "batch")]
+    csv: bool,
+    /// Print n distinct seeded random positions of <game> (not over) as batch lines
+    #[arg(long, value_name = "n", value_parser = positive::<usize>, conflicts_with_all = ["batch", "algos"])]
+    generate: Option<usize>,
+    /// With --generate: plies from the start position
+    #[arg(long, value_name = "p", default_value_t = 12, value_parser = count::<u32>, requires = "generate")]
+    plies: u32,
+}
+
+fn parse_algo(text: &str) -> Result<Algo, String> {
+    Algo::parse(text).ok_or_else(|| "expected pns, dfpn, ppns, mcpns or sb-gpn".to_string())
+}
+
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s > 0.0 && s.is_finite() => Ok(Duration::from_secs_f64(s)),
+        _ => Err("not a positive number of seconds".to_string()),
+    }
+}
+
+fn parse_threads(text: &str) -> Result<usize, String> {
+    text.trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|n| (1..=MAX_THREADS).contains(n))
+        .ok_or_else(|| format!("not a thread count in 1..{MAX_THREADS}"))
+}
+
+fn parse_half(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if (0.0..0.5).contains(&x) => Ok(x),
+        _ => Err("not a number in [0, 0.5)".to_string()),
+    }
+}
+
+fn parse_epsilon(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if x >= 0.0 && x.is_finite() => Ok(x),
+        _ => Err("not a number >= 0".to_string()),
+    }
+}
+
+impl SolveArgs {
+    /// The solver settings of the command line (the algorithm is set per run).
+    fn config(&self) -> SolveConfig {
+        SolveConfig {
+            max_nodes: self.max_nodes,
+            max_time: self.max_time,
+            memory_mb: self.memory,
+            threads: self.threads,
+            playouts: self.playouts,
+            theta: self.theta,
+            pr: self.pr,
+            epsilon: self.epsilon,
+            seed: self.seed,
+            ..SolveConfig::default()
+        }
+    }
+}
+
+/// One solved position, as text for the reports.
+struct SolveLine {
+    position: String,
+    result: SolveResult,
+    best_move: String,
+}
+
+struct SolveVisitor<'a> {
+    position: &'a PositionArgs,
+    cfg: SolveConfig,
+}
+
+impl GameVisitor for SolveVisitor<'_> {
+    type Output = Result<SolveLine, CliError>;
+    fn visit<G: Game>(self) -> Result<SolveLine, CliError> {
+        if G::NUM_PLAYERS != 2 {
+            return Err(CliError::Usage(format!(
+                "solve handles two-player games only ({} has {})",
+                G::INFO.name,
+                G::NUM_PLAYERS
+            )));
+        }
+        let game: G = self.position.setup()?;
+        let result = crate::solve::solve(&game, &self.cfg);
+        let best_move = result
+            .best_move
+            .map_or("-".to_string(), |m| game.format_move(m));
+        Ok(SolveLine {
+            position: game.to_position(),
+            result,
+            best_move,
+        })
+    }
+}
+
+struct GenerateVisitor {
+    count: usize,
+    plies: u32,
+    seed: u64,
+}
+
+impl GameVisitor for GenerateVisitor {
+    type Output = Vec<String>;
+    /// Seeded random games of `plies` moves that are not over, as batch lines.
+    fn visit<G: Game>(self) -> Vec<String> {
+        let mut rng = crate::rng::Rng::new(self.seed);
+        let mut buf = MoveList::new();
+        let mut lines = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut tries = 0;
+        while lines.len() < self.count && tries < 1000 * self.count.max(1) {
+            tries += 1;
+            let mut g = G::start();
+            let mut moves = Vec::new();
+            for _ in 0..self.plies {
+                match g.random_move(&mut rng, &mut buf) {
+                    Some(m) => {
+                        moves.push(g.format_move(m));
+                        g.play(m);
+                    }
+                    None => break,
+                }
+            }
+            if moves.len() as u32 == self.plies && g.outcome().is_none() && seen.insert(g.hash()) {
+                lines.push(format!(
+                    "{} {} # moves {}",
+                    G::INFO.name,
+                    g.to_position(),
+                    moves.join(",")
+                ));
+            }
+        }
+        lines
+    }
+}
+
+pub fn run(a: SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    if let Some(count) = a.generate {
+        let game = a
+            .game
+            .as_deref()
+            .ok_or_else(|| CliError::Usage("--generate needs <game>".into()))?;
+        let visitor = GenerateVisitor {
+            count,
+            plies: a.plies,
+            seed: a.seed,
+        };
+        for line in registry::visit(game, visitor)? {
+            writeln!(out, "{line}")?;
+        }
+        return Ok(());
+    }
+    if a.algos.is_empty() {
+        return Err(CliError::Usage(
+            "solve needs --algo (pns, dfpn, ppns, mcpns or sb-gpn)".into(),
+        ));
+    }
+    if let Some(file) = &a.batch {
+        if a.game.is_some() || a.position.is_set() {
+            return Err(CliError::Usage(
+                "--batch takes its positions from the file (no <game>, --position or --moves)"
+                    .into(),
+            ));
+        }
+        return run_batch(file, &a, out);
+    }
+    let game = a
+        .game
+        .as_deref()
+        .ok_or_else(|| CliError::Usage("solve needs <game> (or --batch <file>)".into()))?;
+    for (k, &algo) in a.algos.iter().enumerate() {
+        let cfg = SolveConfig { algo, ..a.config() };
+        let line = registry::visit(
+            game,
+            SolveVisitor {
+                position: &a.position,
+                cfg,
+            },
+        )??;
+        let r = &line.result;
+        if k > 0 {
+            writeln!(out)?;
+        }
+        writeln!(out, "position {}", line.position)?;
+        writeln!(out, "algo {}", algo.name())?;
+        writeln!(out, "proofs {}", r.proofs_text())?;
+        let mut value = r.value.name().to_string();
+        if r.by_pr {
+            value += " (precision-rate conclusion, not a proof)";
+        }
+        if let Some(note) = r.note {
+            value += &format!(" ({note})");
+        }
+        if let Some(why) = r.proofs.iter().find_map(|p| p.stopped_by) {
+            value += &format!(" (stopped by the {why} limit)");
+        }
+        writeln!(out, "value {value}")?;
+        writeln!(out, "bestmove {}", line.best_move)?;
+        writeln!(out, "nodes {}", r.nodes)?;
+        writeln!(out, "time {:.3} s", r.elapsed.as_secs_f64())?;
+        writeln!(out, "nodes/s {:.0}", r.nodes_per_second())?;
+        writeln!(
+            out,
+            "proof size {}",
+            r.proof_size.map_or("-".to_string(), |s| s.to_string())
+        )?;
+    }
+    Ok(())
+}
+
+/// Per-algorithm totals of a batch.
+#[derive(Default)]
+struct BatchTotals {
+    positions: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    unknown: u64,
+    proved: u64,
+    disproved: u64,
+    by_pr: u64,
+    checked: u64,
+    mismatches: u64,
+    nodes: u64,
+    secs: f64,
+}
+
+/// A batch line: `<game> <position string|start> [| <expected value>] [# comment]`.
+fn parse_batch_line(text: &str) -> Option<(String, String, Option<Value>, bool)> {
+    let body = text.split('#').next().unwrap_or("").trim();
+    if body.is_empty() {
+        return None;
+    }
+    let (main, expected) = match body.split_once('|') {
+        Some((m, e)) => (m.trim(), Some(e.trim())),
+        None => (body, None),
+    };
+    let (game, position) = main
+        .split_once(char::is_whitespace)
+        .unwrap_or((main, "start"));
+    let want = expected.map(Value::parse);
+    let bad_expected = matches!(want, Some(None));
+    Some((
+        game.to_string(),
+        position.trim().to_string(),
+        want.flatten(),
+        bad_expected,
+    ))
+}
+
+fn run_batch(path: &std::path::Path, a: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let file = path.display();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::Io(format!("cannot read {file}: {e}")))?;
+    // Parse every line first: a bad file fails before any solving.
+    let mut jobs = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let Some((game, position, want, bad)) = parse_batch_line(line) else {
+            continue;
+        };
+        if bad {
+            return Err(CliError::Usage(format!(
+                "{file}:{}: the expected value must be win, draw or loss",
+                n + 1
+            )));
+        }
+        registry::canonical_name(&game).ok_or_else(|| {
+            CliError::Game(GameError::UnknownGame(format!("{game} ({file}:{})", n + 1)))
+        })?;
+        jobs.push((n + 1, game, position, want));
+    }
+    let mut totals: Vec<BatchTotals> = a.algos.iter().map(|_| BatchTotals::default()).collect();
+    if a.csv {
+        writeln!(out, "line,game,position,algo,value,expected,match,best_move,nodes,time_s,nodes_per_s,proof_size,proofs,by_pr")?;
+    }
+    for (line_no, game, position, want) in &jobs {
+        let pos = PositionArgs::at(position);
+        for (k, &algo) in a.algos.iter().enumerate() {
+            let cfg = SolveConfig { algo, ..a.config() };
+            let line = registry::visit(
+                game,
+                SolveVisitor {
+                    position: &pos,
+                    cfg,
+                },
+            )?
+            .map_err(|e| match e {
+                CliError::Game(g) => CliError::Io(format!("{file}:{line_no}: {g}")),
+                other => other,
+            })?;
+            let r = &line.result;
+            let t = &mut totals[k];
+            t.positions += 1;
+            match r.value {
+                Value::Win => t.wins += 1,
+                Value::Draw => t.draws += 1,
+                Value::Loss => t.losses += 1,
+                Value::Unknown => t.unknown += 1,
+            }
+            match r.proofs.first().and_then(|p| p.result) {
+                Some(true) => t.proved += 1,
+                Some(false) => t.disproved += 1,
+                None => {}
+            }
+            t.by_pr += r.by_pr as u64;
+            t.nodes += r.nodes;
+            t.secs += r.elapsed.as_secs_f64();
+            let verdict = match (want, r.value) {
+                (None, _) => "",
+                (Some(_), Value::Unknown) => "",
+                (Some(w), v) => {
+                    t.checked += 1;
+                    if *w == v {
+                        "ok"
+                    } else {
+                        t.mismatches += 1;
+                        "MISMATCH"
+                    }
+                }
+            };
+            let expected = want.map_or("", |w| w.name());
+            let proof = r.proof_size.map_or(String::new(), |s| s.to_string());
+            if a.csv {
+                writeln!(
+                    out,
+                    "{line_no},{game},\"{}\",{},{},{expected},{verdict},{},{},{:.4},{:.0},{proof},{},{}",
+                    line.position,
+                    algo.name(),
+                    r.value.name(),
+                    line.best_move,
+                    r.nodes,
+                    r.elapsed.as_secs_f64(),
+                    r.nodes_per_second(),
+                    r.proofs_text(),
+                    r.by_pr
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "{line_no:>4} {:<6} {:<7} {:<8} {:<9} best {:<7} nodes {:>10} time {:>8.3} s nodes/s {:>9.0} proof {:<8} [{}] {}",
+                    algo.name(),
+                    r.value.name(),
+                    if expected.is_empty() { "-" } else { expected },
+                    if verdict.is_empty() { "-" } else { verdict },
+                    line.best_move,
+                    r.nodes,
+                    r.elapsed.as_secs_f64(),
+                    r.nodes_per_second(),
+                    if proof.is_empty() { "-" } else { &proof },
+                    r.proofs_text(),
+                    line.position
+                )?;
+            }
+        }
+    }
+    let summary = |out: &mut dyn Write| -> std::io::Result<()> {
+        writeln!(out)?;
+        writeln!(out, "summary ({} positions)", jobs.len())?;
+        for (k, t) in totals.iter().enumerate() {
+            writeln!(
+                out,
+                "{:<6} concluded {:>4}/{:<4} (win {} draw {} loss {}; unknown {}) first proof: proved {} disproved {}{} checked {} mismatches {} nodes {} time {:.2} s nodes/s {:.0}",
+                a.algos[k].name(),
+                t.wins + t.draws + t.losses,
+                t.positions,
+                t.wins,
+                t.draws,
+                t.losses,
+                t.unknown,
+                t.proved,
+                t.disproved,
+                if t.by_pr > 0 { format!(" (by pr: {})", t.by_pr) } else { String::new() },
+                t.checked,
+                t.mismatches,
+                t.nodes,
+                t.secs,
+                t.nodes as f64 / t.secs.max(1e-9)
+            )?;
+        }
+        Ok(())
+    };
+    if a.csv {
+        // The CSV stays machine-readable: the summary goes to stderr, where a closed stream is
+        // not worth failing a finished batch for.
+        let _ = summary(&mut std::io::stderr());
+    } else {
+        summary(out)?;
+    }
+    Ok(())
+}
