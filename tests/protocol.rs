@@ -1089,6 +1089,21 @@ fn gtp_quit_during_genmove_answers_it_and_exits_at_once() {
     );
     let took = wait_exit(&mut e.child, t);
     assert!(took < Duration::from_secs(5), "{took:?}");
+    // A quit queued behind several genmoves: each is answered at once, then gpn exits.
+    let mut e = Engine::start(&[]);
+    gtp(&mut e, "set_game breakthrough");
+    gtp(&mut e, "gpn-setoption movetime 60000");
+    let t = Instant::now();
+    e.send("genmove b\ngenmove w\ngenmove b\nquit");
+    let lines: Vec<String> = (0..4).flat_map(|_| e.until(|l| l.is_empty())).collect();
+    assert_eq!(
+        lines.iter().filter(|l| l.len() == 6).count(),
+        3,
+        "{lines:?}"
+    );
+    assert_eq!(lines[lines.len() - 2], "=", "{lines:?}");
+    let took = wait_exit(&mut e.child, t);
+    assert!(took < Duration::from_secs(5), "{took:?}");
 }
 
 #[test]

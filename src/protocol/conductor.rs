@@ -27,6 +27,8 @@ pub struct Conductor {
     events: Receiver<Event>,
     /// Events read while waiting for a search to end, handled afterwards in order.
     queue: VecDeque<Event>,
+    /// The result of a search that ran on this thread (no worker thread could start).
+    inline_done: Option<WorkerEvent>,
 }
 
 /// What a worker event means for the protocol.
@@ -47,15 +49,39 @@ impl Conductor {
             running: None,
             events,
             queue: VecDeque::new(),
+            inline_done: None,
         }
     }
 
     /// The next event: queued ones first; `Eof` once input and worker are gone.
     pub fn next_event(&mut self) -> Event {
+        if let Some(w) = self.inline_done.take() {
+            return Event::Worker(w);
+        }
         if let Some(e) = self.queue.pop_front() {
             return e;
         }
         self.events.recv().unwrap_or(Event::Eof)
+    }
+
+    /// The next event of the running search, leaving the input read meanwhile queued, in order,
+    /// for later; `read` sees each such event once, as it arrives (GTP looks for `quit`).
+    /// `None` when the worker is gone. Lines queued before are not touched, so a long pipe of
+    /// queued commands costs nothing per search.
+    pub fn next_search_event(&mut self, mut read: impl FnMut(&Event)) -> Option<WorkerEvent> {
+        if let Some(w) = self.inline_done.take() {
+            return Some(w);
+        }
+        loop {
+            match self.events.recv() {
+                Ok(Event::Worker(w)) => return Some(w),
+                Ok(other) => {
+                    read(&other);
+                    self.queue.push_back(other);
+                }
+                Err(_) => return None,
+            }
+        }
     }
 
     /// Puts an event back at the end of the queue (read early, handled in turn).
@@ -97,8 +123,7 @@ impl Conductor {
         if let Err(back) = self.worker.start(session, job, Arc::clone(&control)) {
             let (mut session, job) = *back;
             let info = session.search(&job, &control, &mut |_| {});
-            self.queue
-                .push_back(Event::Worker(WorkerEvent::Done(session, info)));
+            self.inline_done = Some(WorkerEvent::Done(session, info));
         }
     }
 
@@ -168,16 +193,10 @@ impl Conductor {
             return Some(held);
         }
         self.running.as_ref()?;
-        // A search that ran on this thread left its result in the queue.
-        if let Some(k) = self
-            .queue
-            .iter()
-            .position(|e| matches!(e, Event::Worker(WorkerEvent::Done(..))))
-        {
-            if let Some(Event::Worker(w)) = self.queue.remove(k) {
-                if let Outcome::Finished(info) = self.on_worker(w) {
-                    return Some(info);
-                }
+        // A search that ran on this thread left its result aside.
+        if let Some(w) = self.inline_done.take() {
+            if let Outcome::Finished(info) = self.on_worker(w) {
+                return Some(info);
             }
         }
         loop {

@@ -90,6 +90,8 @@ struct Controller {
     main_time: Duration,
     /// From `time_left`: seconds left and stones (Canadian) or periods (Japanese), per player.
     time_left: [Option<(Duration, u32)>; 2],
+    /// A `quit` was read while a search ran: every search until it is answered at once.
+    quit_queued: bool,
 }
 
 /// A parsed command line: id, command name, arguments.
@@ -191,6 +193,7 @@ pub fn run(settings: Settings, tx: Sender<Event>, rx: Receiver<Event>) {
         time: TimeSystem::Unset,
         main_time: Duration::ZERO,
         time_left: [None, None],
+        quit_queued: false,
     };
     for (name, value) in &settings.options {
         if let Err(e) = c.set_option(name, value) {
@@ -598,35 +601,34 @@ impl Controller {
     /// `genmove`s in gets every one searched, as GNU Go and KataGo do. A `quit` read meanwhile
     /// does: the search stops at once, is answered, and the `quit` follows.
     fn finish_search(&mut self) -> SearchInfo {
-        let mut later = Vec::new();
-        let mut eof = false;
-        let info = loop {
-            match self.conductor.next_event() {
-                Event::Worker(w) => {
-                    if let Outcome::Finished(info) = self.conductor.on_worker(w) {
-                        break info;
-                    }
-                }
-                // A second end of input means the worker is gone too: nothing more will come.
-                Event::Eof if eof => break self.conductor.wait().unwrap_or_default(),
-                Event::Eof => {
-                    eof = true;
-                    later.push(Event::Eof);
-                }
-                Event::Line(line) => {
-                    if preprocess(&line).is_some_and(|c| c.name == "quit") {
-                        if let Some(control) = self.conductor.control() {
-                            control.stop();
-                        }
-                    }
-                    later.push(Event::Line(line));
+        loop {
+            if self.quit_queued {
+                if let Some(control) = self.conductor.control() {
+                    control.stop();
                 }
             }
-        };
-        for e in later {
-            self.conductor.defer(e);
+            let mut quit = false;
+            let event = self.conductor.next_search_event(|e| {
+                if let Event::Line(line) = e {
+                    quit |= preprocess(line).is_some_and(|c| c.name == "quit");
+                }
+            });
+            if quit {
+                self.quit_queued = true;
+                if let Some(control) = self.conductor.control() {
+                    control.stop();
+                }
+            }
+            match event {
+                Some(w) => {
+                    if let Outcome::Finished(info) = self.conductor.on_worker(w) {
+                        return info;
+                    }
+                }
+                // The worker is gone: nothing more will come.
+                None => return self.conductor.wait().unwrap_or_default(),
+            }
         }
-        info
     }
 
     fn showboard(&mut self) -> String {
