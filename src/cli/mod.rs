@@ -8,6 +8,7 @@
 mod bench;
 mod engine;
 mod games;
+pub mod interrupt;
 mod match_cmd;
 mod perft;
 mod position;
