@@ -114,6 +114,47 @@ pub fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Opt
 mod tests {
     use super::*;
 
+    /// README's Games table has a row for every registered game, and its count is right.
+    #[test]
+    fn the_readme_lists_every_game() {
+        let readme = include_str!("../../README.md");
+        for info in GAMES {
+            assert!(
+                readme.contains(&format!("\n| `{}` |", info.name)),
+                "README's Games table has no row for {}",
+                info.name
+            );
+        }
+        let words = [
+            "",
+            "One",
+            "Two",
+            "Three",
+            "Four",
+            "Five",
+            "Six",
+            "Seven",
+            "Eight",
+            "Nine",
+            "Ten",
+            "Eleven",
+            "Twelve",
+            "Thirteen",
+            "Fourteen",
+            "Fifteen",
+            "Sixteen",
+            "Seventeen",
+            "Eighteen",
+            "Nineteen",
+            "Twenty",
+        ];
+        let count = words.get(GAMES.len()).copied().unwrap_or("Many");
+        assert!(
+            readme.contains(&format!("{count} games are registered")),
+            "README should say '{count} games are registered'"
+        );
+    }
+
     #[test]
     fn names_and_aliases_are_unique() {
         let mut all: Vec<&str> = Vec::new();
