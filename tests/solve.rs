@@ -233,3 +233,77 @@ fn tiny_memory_is_unknown_not_a_crash() {
         .expect("a nodes line");
     assert!(nodes >= 100_000, "{text}");
 }
+
+#[test]
+fn json_lines_name_the_value_and_the_limit_that_stopped_a_solve() {
+    let out = gpn(&[
+        "solve",
+        "cfour",
+        "--moves",
+        "d,d,d,d,c,c,e,e",
+        "--algo",
+        "dfpn,pns",
+        "--json",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    for line in &lines {
+        assert!(line.starts_with('{') && line.ends_with('}'), "{line}");
+        assert!(line.contains("\"value\":\"win\""), "{line}");
+        assert!(line.contains("\"stopped_by\":null"), "{line}");
+    }
+    // A node limit: the value is unknown, and the JSON and the text say which limit.
+    let out = gpn(&[
+        "solve",
+        "cfour",
+        "--algo",
+        "dfpn",
+        "--max-nodes",
+        "1000",
+        "--json",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("\"value\":\"unknown\",\"stopped_by\":\"nodes\""),
+        "{text}"
+    );
+    let out = gpn(&["solve", "cfour", "--algo", "sb-gpn", "--max-time", "0.2"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("value unknown (stopped by the time limit)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn ctrl_c_ends_a_solve_with_its_partial_result_and_progress_goes_to_stderr() {
+    let child = Command::new(env!("CARGO_BIN_EXE_gpn"))
+        .args(["solve", "cfour", "--algo", "dfpn,pns"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("gpn runs");
+    std::thread::sleep(std::time::Duration::from_millis(3500));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    let out = child.wait_with_output().expect("gpn ends");
+    assert!(out.status.success(), "{:?}", out.status);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        text.contains("value unknown (stopped: interrupted)"),
+        "{text}"
+    );
+    // The second algorithm does not start after Ctrl-C.
+    assert!(!text.contains("algo pns"), "{text}");
+    assert!(err.contains("running until solved"), "{err}");
+    assert!(
+        err.contains("solve dfpn: 2 s,") && err.contains("root pn"),
+        "{err}"
+    );
+}

@@ -2,16 +2,19 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 
 use super::position::PositionArgs;
-use super::{count, positive, CliError};
+use super::{count, interrupt, positive, CliError};
 use crate::game::registry::{self, GameVisitor};
 use crate::game::{Game, GameError, MoveList};
 use crate::search::params::MAX_THREADS;
-use crate::solve::{Algo, SolveConfig, SolveResult, Value};
+use crate::solve::{Algo, Progress, SolveConfig, SolveResult, Value};
 
 pub const AFTER_HELP: &str = "\
 Algorithms: pns (Allis' proof-number search), dfpn (depth-first PN with a transposition table
@@ -72,6 +75,14 @@ pub struct SolveArgs {
     /// With --batch: CSV rows on stdout, the summary on stderr
     #[arg(long, requires = "batch")]
     csv: bool,
+    /// One JSON object per line on stdout for each solve (position and algorithm) instead of
+    /// the text report; with --batch the summary goes to stderr
+    #[arg(long, conflicts_with = "csv")]
+    json: bool,
+    /// No progress lines on stderr (by default a long solve reports its nodes, rate and root
+    /// proof/disproof numbers every few seconds)
+    #[arg(long)]
+    quiet: bool,
     /// Print n distinct seeded random positions of <game> (not over) as batch lines
     #[arg(long, value_name = "n", value_parser = positive::<usize>, conflicts_with_all = ["batch", "algos"])]
     generate: Option<usize>,
@@ -126,9 +137,87 @@ impl SolveArgs {
             pr: self.pr,
             epsilon: self.epsilon,
             seed: self.seed,
+            // Ctrl-C ends the solve with what it has (a second one quits at once).
+            stop: Some(super::interrupt::flag()),
             ..SolveConfig::default()
         }
     }
+}
+
+/// How often a running solve reports on stderr.
+const PROGRESS_EVERY: Duration = Duration::from_secs(2);
+
+/// [`crate::solve::solve`] with a watcher thread that prints its progress to stderr every
+/// [`PROGRESS_EVERY`] until it ends.
+fn solve_watched<G: Game>(game: &G, mut cfg: SolveConfig) -> SolveResult {
+    let progress = Arc::new(Progress::default());
+    cfg.progress = Some(Arc::clone(&progress));
+    let (done, finished) = mpsc::channel::<()>();
+    let algo = cfg.algo;
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            let start = Instant::now();
+            while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(PROGRESS_EVERY) {
+                let secs = start.elapsed().as_secs_f64();
+                let nodes = progress.nodes.load(Ordering::Relaxed);
+                let (pn, dn) = progress.root();
+                let root = if pn == 0.0 && dn == 0.0 {
+                    String::new()
+                } else {
+                    format!(", root pn {} dn {}", number(pn), number(dn))
+                };
+                eprintln!(
+                    "solve {}: {secs:.0} s, {nodes} nodes ({:.0}/s){root}",
+                    algo.name(),
+                    nodes as f64 / secs.max(1e-9)
+                );
+            }
+        });
+        let result = crate::solve::solve(game, &cfg);
+        drop(done);
+        result
+    })
+}
+
+/// A proof number as the progress line shows it: an integer, `inf`, or a probability (PPNS).
+fn number(x: f64) -> String {
+    if x.is_infinite() {
+        "inf".to_string()
+    } else if x.fract() == 0.0 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.4}")
+    }
+}
+
+/// Why an unknown value is unknown, for the reports.
+fn stop_text(why: Option<&str>) -> String {
+    match why {
+        None => String::new(),
+        Some("stop") => " (stopped: interrupted)".to_string(),
+        Some(why) => format!(" (stopped by the {why} limit)"),
+    }
+}
+
+/// One solve as a JSON object (a line of `--json`).
+fn json_line(line: &SolveLine, cfg: &SolveConfig, extra: &str) -> String {
+    use crate::arena::output::{json_number, json_string};
+    let r = &line.result;
+    let opt = |x: Option<u64>| x.map_or("null".to_string(), |v| v.to_string());
+    format!(
+        "{{{extra}\"position\":{},\"algo\":{},\"value\":{},\"stopped_by\":{},\"best_move\":{},\"nodes\":{},\"time_s\":{},\"nodes_per_s\":{},\"proof_size\":{},\"proofs\":{},\"by_pr\":{}}}",
+        json_string(&line.position),
+        json_string(cfg.algo.name()),
+        json_string(r.value.name()),
+        r.stopped_by(cfg).map_or("null".to_string(), json_string),
+        json_string(&line.best_move),
+        r.nodes,
+        json_number(r.elapsed.as_secs_f64()),
+        json_number(r.nodes_per_second().round()),
+        opt(r.proof_size),
+        json_string(&r.proofs_text()),
+        r.by_pr
+    )
 }
 
 /// One solved position, as text for the reports.
@@ -141,6 +230,8 @@ struct SolveLine {
 struct SolveVisitor<'a> {
     position: &'a PositionArgs,
     cfg: SolveConfig,
+    /// Report progress on stderr.
+    watch: bool,
 }
 
 impl GameVisitor for SolveVisitor<'_> {
@@ -154,7 +245,11 @@ impl GameVisitor for SolveVisitor<'_> {
             )));
         }
         let game: G = self.position.setup()?;
-        let result = crate::solve::solve(&game, &self.cfg);
+        let result = if self.watch {
+            solve_watched(&game, self.cfg)
+        } else {
+            crate::solve::solve(&game, &self.cfg)
+        };
         let best_move = result
             .best_move
             .map_or("-".to_string(), |m| game.format_move(m));
@@ -207,6 +302,17 @@ impl GameVisitor for GenerateVisitor {
     }
 }
 
+/// Says on stderr that a solve without limits runs until it is solved (or Ctrl-C).
+fn warn_unlimited(a: &SolveArgs) {
+    if a.max_nodes.is_none() && a.max_time.is_none() && !a.quiet {
+        eprintln!(
+            "solve: no --max-nodes or --max-time: running until solved (within --memory {} MB) \
+             or Ctrl-C",
+            a.memory
+        );
+    }
+}
+
 pub fn run(a: SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if let Some(count) = a.generate {
         let game = a
@@ -241,15 +347,24 @@ pub fn run(a: SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
         .game
         .as_deref()
         .ok_or_else(|| CliError::Usage("solve needs <game> (or --batch <file>)".into()))?;
+    warn_unlimited(&a);
     for (k, &algo) in a.algos.iter().enumerate() {
+        if interrupt::interrupted() {
+            break;
+        }
         let cfg = SolveConfig { algo, ..a.config() };
         let line = registry::visit(
             game,
             SolveVisitor {
                 position: &a.position,
-                cfg,
+                cfg: cfg.clone(),
+                watch: !a.quiet,
             },
         )??;
+        if a.json {
+            writeln!(out, "{}", json_line(&line, &cfg, ""))?;
+            continue;
+        }
         let r = &line.result;
         if k > 0 {
             writeln!(out)?;
@@ -264,9 +379,7 @@ pub fn run(a: SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
         if let Some(note) = r.note {
             value += &format!(" ({note})");
         }
-        if let Some(why) = r.proofs.iter().find_map(|p| p.stopped_by) {
-            value += &format!(" (stopped by the {why} limit)");
-        }
+        value += &stop_text(r.stopped_by(&cfg));
         writeln!(out, "value {value}")?;
         writeln!(out, "bestmove {}", line.best_move)?;
         writeln!(out, "nodes {}", r.nodes)?;
@@ -322,6 +435,7 @@ fn parse_batch_line(text: &str) -> Option<(String, String, Option<Value>, bool)>
 }
 
 fn run_batch(path: &std::path::Path, a: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    warn_unlimited(a);
     let file = path.display();
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError::Io(format!("cannot read {file}: {e}")))?;
@@ -346,15 +460,20 @@ fn run_batch(path: &std::path::Path, a: &SolveArgs, out: &mut dyn Write) -> Resu
     if a.csv {
         writeln!(out, "line,game,position,algo,value,expected,match,best_move,nodes,time_s,nodes_per_s,proof_size,proofs,by_pr")?;
     }
-    for (line_no, game, position, want) in &jobs {
+    let mut done = 0;
+    'positions: for (line_no, game, position, want) in &jobs {
         let pos = PositionArgs::at(position);
         for (k, &algo) in a.algos.iter().enumerate() {
+            if interrupt::interrupted() {
+                break 'positions;
+            }
             let cfg = SolveConfig { algo, ..a.config() };
             let line = registry::visit(
                 game,
                 SolveVisitor {
                     position: &pos,
-                    cfg,
+                    cfg: cfg.clone(),
+                    watch: !a.quiet,
                 },
             )?
             .map_err(|e| match e {
@@ -393,7 +512,21 @@ fn run_batch(path: &std::path::Path, a: &SolveArgs, out: &mut dyn Write) -> Resu
             };
             let expected = want.map_or("", |w| w.name());
             let proof = r.proof_size.map_or(String::new(), |s| s.to_string());
-            if a.csv {
+            if a.json {
+                let extra = format!(
+                    "\"line\":{line_no},\"game\":{},\"expected\":{},\"match\":{},",
+                    crate::arena::output::json_string(game),
+                    want.map_or("null".to_string(), |w| crate::arena::output::json_string(
+                        w.name()
+                    )),
+                    match verdict {
+                        "" => "null",
+                        "ok" => "true",
+                        _ => "false",
+                    }
+                );
+                writeln!(out, "{}", json_line(&line, &cfg, &extra))?;
+            } else if a.csv {
                 writeln!(
                     out,
                     "{line_no},{game},\"{}\",{},{},{expected},{verdict},{},{},{:.4},{:.0},{proof},{},{}",
@@ -423,12 +556,21 @@ fn run_batch(path: &std::path::Path, a: &SolveArgs, out: &mut dyn Write) -> Resu
                     r.proofs_text(),
                     line.position
                 )?;
+                if let Some(why) = r.stopped_by(&cfg) {
+                    writeln!(out, "     {}", stop_text(Some(why)).trim())?;
+                }
             }
         }
+        done += 1;
     }
+    let interrupted = if done < jobs.len() {
+        format!("; interrupted after {done}")
+    } else {
+        String::new()
+    };
     let summary = |out: &mut dyn Write| -> std::io::Result<()> {
         writeln!(out)?;
-        writeln!(out, "summary ({} positions)", jobs.len())?;
+        writeln!(out, "summary ({} positions{interrupted})", jobs.len())?;
         for (k, t) in totals.iter().enumerate() {
             writeln!(
                 out,
@@ -452,9 +594,9 @@ fn run_batch(path: &std::path::Path, a: &SolveArgs, out: &mut dyn Write) -> Resu
         }
         Ok(())
     };
-    if a.csv {
-        // The CSV stays machine-readable: the summary goes to stderr, where a closed stream is
-        // not worth failing a finished batch for.
+    if a.csv || a.json {
+        // CSV and JSON stay machine-readable: the summary goes to stderr, where a closed stream
+        // is not worth failing a finished batch for.
         let _ = summary(&mut std::io::stderr());
     } else {
         summary(out)?;

@@ -146,8 +146,9 @@ pub fn prove<G: Game, R: Rule>(
         }
         if since_check >= TIME_CHECK {
             since_check = 0;
-            if budget.time_out() {
-                run.stopped_by = Some("time");
+            budget.publish_root(tree[0].a, tree[0].b);
+            if let Some(why) = budget.time_out() {
+                run.stopped_by = Some(why);
                 break;
             }
         }

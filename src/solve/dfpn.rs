@@ -204,8 +204,18 @@ impl<G: Game> Dfpn<G> {
             }
             if self.since_check >= TIME_CHECK {
                 self.since_check = 0;
-                if budget.time_out() {
-                    self.stop = Some("time");
+                if depth == 0 {
+                    let wide = |x| {
+                        if x == INF {
+                            f64::INFINITY
+                        } else {
+                            f64::from(x)
+                        }
+                    };
+                    budget.publish_root(wide(pn), wide(dn));
+                }
+                if let Some(why) = budget.time_out() {
+                    self.stop = Some(why);
                     break;
                 }
             }

@@ -19,7 +19,7 @@ pub mod ppns;
 pub mod sbgpn;
 
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -145,8 +145,32 @@ pub struct SolveConfig {
     /// Paths of this many plies end as draws (a mate-in-N search asks "win within N plies?").
     /// `None`: only the game's own length cap.
     pub max_plies: Option<u32>,
-    /// Set from outside (a protocol's `stop`): the solve ends as if out of time.
+    /// Set from outside (a protocol's `stop`, Ctrl-C in `gpn solve`): the solve ends with what
+    /// it has, stopped by "stop".
     pub stop: Option<Arc<AtomicBool>>,
+    /// Where a running solve publishes its progress for a watcher (`gpn solve`'s progress
+    /// lines).
+    pub progress: Option<Arc<Progress>>,
+}
+
+/// A running solve's progress, published every [`TIME_CHECK`] nodes: relaxed atomics, read by
+/// another thread for display only.
+#[derive(Debug, Default)]
+pub struct Progress {
+    /// Nodes so far, all proofs together.
+    pub nodes: AtomicU64,
+    /// The root's proof and disproof numbers in the current proof (PPNS: its probabilities),
+    /// as `f64` bits; 0 until the solver publishes them (sb-gpn does not).
+    pub pn: AtomicU64,
+    pub dn: AtomicU64,
+}
+
+impl Progress {
+    /// The root's (proof, disproof) numbers last published.
+    pub fn root(&self) -> (f64, f64) {
+        let read = |x: &AtomicU64| f64::from_bits(x.load(Ordering::Relaxed));
+        (read(&self.pn), read(&self.dn))
+    }
 }
 
 impl SolveConfig {
@@ -172,6 +196,7 @@ impl Default for SolveConfig {
             seed: 1,
             max_plies: None,
             stop: None,
+            progress: None,
         }
     }
 }
@@ -218,6 +243,27 @@ pub struct SolveResult {
 }
 
 impl SolveResult {
+    /// Why an unknown value is unknown: the limit that stopped the solve ("nodes", "time",
+    /// "memory", "stop" when asked from outside), read from its proofs or, for sb-gpn, from
+    /// the limits it ran under. `None` when the value is known.
+    pub fn stopped_by(&self, cfg: &SolveConfig) -> Option<&'static str> {
+        if self.value != Value::Unknown {
+            return None;
+        }
+        if let Some(why) = self.proofs.iter().find_map(|p| p.stopped_by) {
+            return Some(why);
+        }
+        if cfg.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
+            Some("stop")
+        } else if cfg.max_time.is_some_and(|t| self.elapsed >= t) {
+            Some("time")
+        } else if cfg.max_nodes.is_some_and(|n| self.nodes >= n) {
+            Some("nodes")
+        } else {
+            Some("memory")
+        }
+    }
+
     pub fn nodes_per_second(&self) -> f64 {
         self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }
@@ -260,6 +306,7 @@ pub struct Budget {
     /// Nodes used so far, all proofs together.
     pub nodes: u64,
     stop: Option<Arc<AtomicBool>>,
+    progress: Option<Arc<Progress>>,
 }
 
 impl Budget {
@@ -271,6 +318,7 @@ impl Budget {
             max_nodes,
             nodes: 0,
             stop: None,
+            progress: None,
         }
     }
 
@@ -278,6 +326,7 @@ impl Budget {
     pub fn of(cfg: &SolveConfig) -> Budget {
         Budget {
             stop: cfg.stop.clone(),
+            progress: cfg.progress.clone(),
             ..Budget::new(cfg.max_nodes, cfg.max_time)
         }
     }
@@ -288,13 +337,31 @@ impl Budget {
         self.max_nodes.is_some_and(|m| self.nodes >= m)
     }
 
-    /// Whether the time is up or a stop was asked for (reads the clock: call it every few
-    /// hundred nodes).
-    pub fn time_out(&self) -> bool {
-        self.stop
+    /// The limit that ends the solve now, if any: "stop" (asked from outside) or "time". It
+    /// reads the clock and publishes the progress: call it every [`TIME_CHECK`] nodes.
+    pub fn time_out(&self) -> Option<&'static str> {
+        if let Some(p) = &self.progress {
+            p.nodes.store(self.nodes, Ordering::Relaxed);
+        }
+        if self
+            .stop
             .as_ref()
             .is_some_and(|s| s.load(Ordering::Relaxed))
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            Some("stop")
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some("time")
+        } else {
+            None
+        }
+    }
+
+    /// Publishes the root's proof and disproof numbers (solvers that keep them as integers).
+    pub fn publish_root(&self, pn: f64, dn: f64) {
+        if let Some(p) = &self.progress {
+            p.pn.store(pn.to_bits(), Ordering::Relaxed);
+            p.dn.store(dn.to_bits(), Ordering::Relaxed);
+        }
     }
 
     pub fn elapsed(&self) -> Duration {
