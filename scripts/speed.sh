@@ -9,7 +9,7 @@ cargo build --release -q
 gpn=./target/release/gpn
 
 echo "## gpn bench (10000 random playouts per game), $repeats runs"
-for i in $(seq "$repeats"); do $gpn bench; done
+for i in $(seq "$repeats"); do $gpn bench --full; done
 
 echo
 echo "## gpn perft leaf rates"

@@ -99,9 +99,28 @@ fn bench_signature_is_reproducible() {
         ]))
     };
     let (a, b) = (run(), run());
-    let last = |s: &str| s.lines().last().unwrap_or_default().to_string();
-    assert!(last(&a).starts_with("bench "), "{a}");
-    assert_eq!(last(&a), last(&b));
+    let signature = |s: &str| {
+        s.lines()
+            .find(|l| l.starts_with("bench "))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(!signature(&a).is_empty(), "{a}");
+    assert_eq!(signature(&a), signature(&b));
+    // Stockfish's closing lines: every search iteration of every game and engine counted.
+    let searched: u64 = a
+        .lines()
+        .find_map(|l| l.strip_prefix("Nodes searched  : "))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{a}"));
+    assert!(searched > 0 && searched % 200 == 0, "{searched}");
+    assert!(
+        a.lines()
+            .last()
+            .unwrap_or_default()
+            .starts_with("Nodes/second    : "),
+        "{a}"
+    );
     let one = stdout(&gpn(&[
         "bench",
         "--game",

@@ -19,12 +19,17 @@ pub struct BenchArgs {
     /// Only this game (default: every game)
     #[arg(long, value_name = "game")]
     game: Option<String>,
-    /// Random playouts per game
-    #[arg(long, value_name = "n", default_value_t = DEFAULT_PLAYOUTS, value_parser = count::<u32>)]
-    playouts: u32,
-    /// Search iterations from each start position per engine (0 skips the search part)
-    #[arg(long, value_name = "n", default_value_t = DEFAULT_SEARCH_ITERATIONS, value_parser = count::<u64>)]
-    iterations: u64,
+    /// Random playouts per game [default: 1000; 10000 with --full]
+    #[arg(long, value_name = "n", value_parser = count::<u32>)]
+    playouts: Option<u32>,
+    /// Search iterations from each start position per engine, 0 skips the search part
+    /// [default: 2000; 20000 with --full]
+    #[arg(long, value_name = "n", value_parser = count::<u64>)]
+    iterations: Option<u64>,
+    /// The long form (10,000 playouts and 20,000 iterations per game and engine, about 20 s):
+    /// the figures of docs/performance.md and its signature
+    #[arg(long)]
+    full: bool,
     /// Seed of the playouts and the searches
     #[arg(long, value_name = "s", default_value_t = DEFAULT_SEED, value_parser = count::<u64>)]
     seed: u64,
@@ -67,7 +72,22 @@ fn parse_threads(text: &str) -> Result<usize, String> {
         .ok_or_else(|| format!("not a thread count in 1..{MAX_THREADS}"))
 }
 
+/// The quick default's playouts per game and iterations per game and engine (a few seconds).
+const QUICK_PLAYOUTS: u32 = 1_000;
+const QUICK_ITERATIONS: u64 = 2_000;
+
 pub fn run(args: BenchArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let started = std::time::Instant::now();
+    let playouts = args.playouts.unwrap_or(if args.full {
+        DEFAULT_PLAYOUTS
+    } else {
+        QUICK_PLAYOUTS
+    });
+    let iterations = args.iterations.unwrap_or(if args.full {
+        DEFAULT_SEARCH_ITERATIONS
+    } else {
+        QUICK_ITERATIONS
+    });
     let mut engines: Vec<(String, SearchParams)> = args
         .engines
         .into_iter()
@@ -100,7 +120,7 @@ pub fn run(args: BenchArgs, out: &mut dyn Write) -> Result<(), CliError> {
         }
         None => GAMES.iter().map(|info| info.name).collect(),
     };
-    let (playouts, seed) = (args.playouts, args.seed);
+    let seed = args.seed;
     writeln!(
         out,
         "{:<16} {:>9} {:>12} {:>11} {:>12}",
@@ -142,10 +162,26 @@ pub fn run(args: BenchArgs, out: &mut dyn Write) -> Result<(), CliError> {
             )?;
         }
     }
-    if args.iterations > 0 {
-        signature += search_bench(out, &names, &engines, args.iterations, seed, args.rounds)?;
+    let mut searched = (0, 0.0);
+    if iterations > 0 {
+        let (sig, nodes, seconds) =
+            search_bench(out, &names, &engines, iterations, seed, args.rounds)?;
+        signature += sig;
+        searched = (nodes, seconds);
     }
     writeln!(out, "bench {signature}")?;
+    // Stockfish's closing lines, which scripts and people grep for: the search iterations and
+    // their rate over the search part.
+    let (nodes, seconds) = searched;
+    writeln!(out)?;
+    writeln!(out, "===========================")?;
+    writeln!(out, "Total time (ms) : {}", started.elapsed().as_millis())?;
+    writeln!(out, "Nodes searched  : {nodes}")?;
+    writeln!(
+        out,
+        "Nodes/second    : {:.0}",
+        nodes as f64 / seconds.max(1e-9)
+    )?;
     Ok(())
 }
 
@@ -160,7 +196,7 @@ fn search_bench(
     iterations: u64,
     seed: u64,
     rounds: u32,
-) -> Result<u64, CliError> {
+) -> Result<(u64, u64, f64), CliError> {
     let custom = !engines.is_empty();
     let params: Vec<SearchParams> = if custom {
         engines.iter().map(|(_, p)| p.clone()).collect()
@@ -201,6 +237,7 @@ fn search_bench(
         )?;
     }
     let mut total = 0u64;
+    let (mut nodes, mut seconds) = (0u64, 0.0f64);
     for &name in names {
         let reports = registry::visit(
             name,
@@ -212,6 +249,10 @@ fn search_bench(
             },
         )?;
         let rates: Vec<f64> = reports.iter().map(|r| r.iterations_per_second()).collect();
+        for r in &reports {
+            nodes += r.iterations;
+            seconds += r.seconds;
+        }
         let signature: u64 = reports.iter().map(|r| r.signature).sum();
         write!(out, "{name:<16}")?;
         for rate in &rates {
@@ -240,5 +281,5 @@ fn search_bench(
         }
         total += signature;
     }
-    Ok(total)
+    Ok((total, nodes, seconds))
 }
