@@ -261,9 +261,127 @@ fn match_random_against_random() {
     assert!(std::fs::read_to_string(&json)
         .unwrap()
         .contains("\"played\": 10,"));
-    // The same seed gives the same games on one thread.
+    // The same seed gives the same games on one thread. Lines are appended as games finish, so
+    // with two threads their order may differ: compare them sorted.
+    let sorted = |text: &str| {
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        lines.sort();
+        lines
+    };
     assert!(run("1").status.success());
-    assert_eq!(std::fs::read_to_string(&games).unwrap(), games_text);
+    assert_eq!(
+        sorted(&std::fs::read_to_string(&games).unwrap()),
+        sorted(&games_text)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The number in the first `"key": N` (or `"key":N`) of a JSON text.
+fn json_count(json: &str, key: &str) -> u64 {
+    let pat = format!("\"{key}\":");
+    let at = json.find(&pat).map(|i| i + pat.len()).expect(key);
+    json[at..]
+        .trim_start()
+        .split(|c: char| !c.is_ascii_digit())
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect(key)
+}
+
+#[test]
+fn ctrl_c_stops_a_match_and_keeps_every_finished_game() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+
+    let dir = std::env::temp_dir().join(format!("gpn-cli-match-int-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (csv, json, games) = (dir.join("m.csv"), dir.join("m.json"), dir.join("m.txt"));
+    // Far more games than can finish before the signal.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gpn"))
+        .args([
+            "match",
+            "cfour",
+            "--engine1",
+            "random",
+            "--engine2",
+            "random",
+            "--games",
+            "10000000",
+            "--iterations",
+            "1",
+            "--concurrency",
+            "2",
+            "--csv",
+            csv.to_str().unwrap(),
+            "--json",
+            json.to_str().unwrap(),
+            "--games-file",
+            games.to_str().unwrap(),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("gpn runs");
+    // stderr is a pipe, so progress comes as one line per game: interrupt after 20 of them.
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut seen = 0;
+    while seen < 20 {
+        let line = lines.next().expect("progress lines").unwrap();
+        seen += usize::from(line.starts_with('['));
+    }
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    let out = child.wait_with_output().unwrap();
+    // Documented in README: an interrupted match exits 0, like an interrupted solve.
+    assert_eq!(out.status.code(), Some(0), "{}", rest.join("\n"));
+    assert!(
+        rest.iter().any(|l| l.starts_with("interrupted")),
+        "{rest:?}"
+    );
+    let text = stdout(&out);
+    let played = json_count(&std::fs::read_to_string(&json).unwrap(), "played");
+    assert!((20..10_000_000).contains(&played), "{played}");
+    assert!(
+        text.lines().any(|l| l
+            == format!("interrupted: {played} finished games kept, games in progress abandoned")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("games {played} of 10000000,")),
+        "{text}"
+    );
+    let results = text
+        .lines()
+        .find_map(|l| l.strip_prefix("results (A's view): "))
+        .expect("a results line");
+    let wdl: u64 = results
+        .split_whitespace()
+        .filter_map(|t| t.parse::<u64>().ok())
+        .sum();
+    assert_eq!(wdl, played, "{results}");
+    let penta = text
+        .lines()
+        .find(|l| l.starts_with("pentanomial"))
+        .expect("a pentanomial line");
+    assert!(penta.ends_with(" unpaired games"), "{penta}");
+    let json_text = std::fs::read_to_string(&json).unwrap();
+    assert!(json_text.contains("\"interrupted\": true,"));
+    assert_eq!(
+        2 * json_count(&json_text, "pairs") + json_count(&json_text, "unpaired"),
+        played
+    );
+    // The CSV (a header and a row per game) and the games file hold exactly the finished games.
+    let csv_text = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(csv_text.lines().count() as u64, played + 1);
+    let games_text = std::fs::read_to_string(&games).unwrap();
+    assert_eq!(
+        games_text.lines().filter(|l| !l.starts_with('#')).count() as u64,
+        played
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -7,8 +7,10 @@
 //! deterministic agents is reproducible whatever the concurrency. The arena knows players only
 //! through [`Agent`]; it does not depend on the search.
 //!
-//! Progress goes to stderr, one line per finished game; [`output`] formats the final report (for
-//! stdout) and the CSV, JSON and game-list files. Only two-player games are supported.
+//! Progress goes to stderr, one line per finished game (or to the caller's [`run_match_with`]
+//! callback, which also gets each game as it ends); [`MatchConfig::stop`] stops a match early,
+//! keeping the finished games. [`output`] formats the final report (for stdout) and the CSV, JSON
+//! and game-list files. Only two-player games are supported.
 
 pub mod agents;
 pub mod output;
@@ -19,14 +21,32 @@ pub mod stats;
 use std::fmt;
 use std::io::Write as _;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::game::record::Record;
 use crate::game::{Game, Move, Outcome, Player};
 
 pub use play::{derive_seed, play_game, random_opening};
-pub use stats::{GameResult, SprtConfig, SprtDecision, SprtStatus, Wdl};
+pub use stats::{GameResult, Pentanomial, SprtConfig, SprtDecision, SprtStatus, Wdl};
+
+/// A stop request shared with the caller (the command line raises it on Ctrl-C). A parameter
+/// rather than a global read here, so that the arena stays testable. Equal when it is the same
+/// flag.
+#[derive(Clone, Debug, Default)]
+pub struct StopFlag(pub Arc<AtomicBool>);
+
+impl StopFlag {
+    pub fn is_raised(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+impl PartialEq for StopFlag {
+    fn eq(&self, other: &StopFlag) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
 
 /// A player in the arena: the search (later) or a test agent.
 pub trait Agent<G: Game>: Send {
@@ -89,6 +109,8 @@ pub struct MatchConfig {
     pub sprt: Option<SprtConfig>,
     /// Print one progress line per finished game on stderr.
     pub progress: bool,
+    /// Once raised, no game starts and the games in progress are abandoned (not counted).
+    pub stop: Option<StopFlag>,
 }
 
 impl MatchConfig {
@@ -105,6 +127,7 @@ impl MatchConfig {
             max_plies: G::MAX_PLIES,
             sprt: None,
             progress: true,
+            stop: None,
         }
     }
 }
@@ -215,6 +238,8 @@ pub struct MatchReport {
     pub sprt: Option<SprtReport>,
     /// Wall-clock duration of the match in seconds.
     pub seconds: f64,
+    /// Whether `config.stop` ended the match (Ctrl-C): `games` holds the games finished before.
+    pub interrupted: bool,
 }
 
 impl MatchReport {
@@ -263,6 +288,11 @@ impl MatchReport {
         (mean, n)
     }
 
+    /// Pentanomial counts over the complete pairs (both games of an opening, seats swapped).
+    pub fn pentanomial(&self) -> Pentanomial {
+        Pentanomial::from_games(self.games.iter().map(|g| (g.index, g.result)))
+    }
+
     /// Whether the SPRT stopped the match before `config.games` games.
     pub fn stopped_early(&self) -> bool {
         self.sprt.is_some_and(|s| s.decided.is_some())
@@ -270,14 +300,19 @@ impl MatchReport {
     }
 }
 
+/// Called with each finished game and the running results, under the arena's lock, before the
+/// next game is claimed (the command line appends it to the files and moves its progress bar).
+pub type OnGame<'a> = dyn FnMut(&GameRecord, &Wdl) + Send + 'a;
+
 /// What the workers share: the finished games and the running statistics.
-struct Progress {
+struct Progress<'a> {
     games: Vec<GameRecord>,
     wdl: Wdl,
     sprt: Option<SprtReport>,
+    on_game: &'a mut OnGame<'a>,
 }
 
-impl Progress {
+impl Progress<'_> {
     /// Counts a finished game, updates the SPRT (raising `stop` at its first decision) and prints
     /// the progress line.
     fn record(&mut self, record: GameRecord, config: &MatchConfig, stop: &AtomicBool) {
@@ -297,6 +332,7 @@ impl Progress {
                 output::progress_line(&record, config.games, &self.wdl, self.sprt.as_ref())
             );
         }
+        (self.on_game)(&record, &self.wdl);
         self.games.push(record);
     }
 }
@@ -306,12 +342,24 @@ impl Progress {
 ///
 /// Blocks until the last game in flight finishes. With an SPRT, once a bound is crossed no new
 /// pair is started (the odd game of a started pair still is) and the games in flight finish.
+/// When `config.stop` is raised, no game starts and the games in progress are abandoned.
 /// Panics if `G` is not a two-player game, or if an agent or factory panics.
 pub fn run_match<G: Game>(
     config: &MatchConfig,
     a: &AgentFactory<G>,
     b: &AgentFactory<G>,
     names: (&str, &str),
+) -> MatchReport {
+    run_match_with(config, a, b, names, &mut |_, _| {})
+}
+
+/// [`run_match`], calling `on_game` with each game as it finishes.
+pub fn run_match_with<'a, G: Game>(
+    config: &MatchConfig,
+    a: &AgentFactory<G>,
+    b: &AgentFactory<G>,
+    names: (&str, &str),
+    on_game: &'a mut OnGame<'a>,
 ) -> MatchReport {
     assert_eq!(G::NUM_PLAYERS, 2, "the arena plays two-player games only");
     let t0 = Instant::now();
@@ -326,7 +374,9 @@ pub fn run_match<G: Game>(
             status: cfg.status(&Wdl::default()),
             decided: None,
         }),
+        on_game,
     });
+    let user_stop = || config.stop.as_ref().is_some_and(StopFlag::is_raised);
 
     std::thread::scope(|scope| {
         for _ in 0..workers {
@@ -335,11 +385,13 @@ pub fn run_match<G: Game>(
                 // the SPRT has decided. A worker records its game (and the SPRT decides) before
                 // it claims the next one, so only games in flight finish after a decision.
                 let claimed = next.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |i| {
-                    let stopped = stop.load(Ordering::SeqCst) && i % 2 == 0;
+                    let stopped = (stop.load(Ordering::SeqCst) && i % 2 == 0) || user_stop();
                     (i < config.games && !stopped).then_some(i + 1)
                 });
                 let Ok(index) = claimed else { break };
-                let record = play_game(config, index, a, b);
+                let Some(record) = play_game(config, index, a, b) else {
+                    break;
+                };
                 // A poisoned lock means another worker panicked; the scope re-raises that panic.
                 let Ok(mut st) = state.lock() else { break };
                 st.record(record, config, &stop);
@@ -351,6 +403,7 @@ pub fn run_match<G: Game>(
         mut games, sprt, ..
     } = state.into_inner().unwrap_or_else(|e| e.into_inner());
     games.sort_by_key(|g| g.index);
+    let games_len = games.len();
     MatchReport {
         game: G::INFO.name,
         names: (names.0.to_string(), names.1.to_string()),
@@ -358,6 +411,7 @@ pub fn run_match<G: Game>(
         games,
         sprt,
         seconds: t0.elapsed().as_secs_f64(),
+        interrupted: user_stop() && (games_len as u32) < config.games,
     }
 }
 

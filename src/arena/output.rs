@@ -105,6 +105,13 @@ pub fn format_report(report: &MatchReport) -> String {
     out += &format!("A first:  {}\n", wdl_text(&report.wdl_in_seat(Player(0))));
     out += &format!("A second: {}\n", wdl_text(&report.wdl_in_seat(Player(1))));
     out += &format!("first player: {}\n", wdl_text(&report.wdl_first_player()));
+    let penta = report.pentanomial();
+    let [p0, p1, p2, p3, p4] = penta.counts;
+    out += &format!(
+        "pentanomial (pair scores 0, 0.5, 1, 1.5, 2 for A): [{p0}, {p1}, {p2}, {p3}, {p4}], {} pairs, {} unpaired games\n",
+        penta.pairs(),
+        penta.unpaired
+    );
     let illegal_by = |agent: usize| {
         report
             .games
@@ -150,6 +157,12 @@ pub fn format_report(report: &MatchReport) -> String {
             c.elo0, c.elo1, c.alpha, c.beta, s.status.llr, s.status.lower, s.status.upper, decided
         );
     }
+    if report.interrupted {
+        out += &format!(
+            "interrupted: {} finished games kept, games in progress abandoned\n",
+            report.games.len()
+        );
+    }
     out += &format!("time {:.2} s\n", report.seconds);
     out
 }
@@ -177,23 +190,38 @@ pub fn result_for_first(outcome: &Outcome) -> &'static str {
 /// reason the game ended, and every move from the start position (opening included),
 /// space-separated.
 pub fn write_games<W: Write>(report: &MatchReport, w: &mut W) -> io::Result<()> {
+    write_games_header(report.game, &report.names, report.config.seed, w)?;
+    for g in &report.games {
+        write_games_line(g, w)?;
+    }
+    Ok(())
+}
+
+/// The `#` header line of the game list (`gpn match` writes it before the first game).
+pub fn write_games_header<W: Write>(
+    game: &str,
+    names: &(String, String),
+    seed: u64,
+    w: &mut W,
+) -> io::Result<()> {
     writeln!(
         w,
         "# gpn match {}: A = {}, B = {}, seed {}; index, player 0, result, reason, moves",
-        report.game, report.names.0, report.names.1, report.config.seed
-    )?;
-    for g in &report.games {
-        writeln!(
-            w,
-            "{}\t{}\t{}\t{}\t{}",
-            g.index,
-            LABELS[g.first_agent()],
-            result_for_first(&g.outcome),
-            g.termination,
-            g.moves.join(" ")
-        )?;
-    }
-    Ok(())
+        game, names.0, names.1, seed
+    )
+}
+
+/// One game's line of the game list.
+pub fn write_games_line<W: Write>(g: &GameRecord, w: &mut W) -> io::Result<()> {
+    writeln!(
+        w,
+        "{}\t{}\t{}\t{}\t{}",
+        g.index,
+        LABELS[g.first_agent()],
+        result_for_first(&g.outcome),
+        g.termination,
+        g.moves.join(" ")
+    )
 }
 
 /// A CSV field, quoted when it holds a comma, quote or line break (RFC 4180).
@@ -209,26 +237,36 @@ fn csv_field(s: &str) -> String {
 /// (player0 is `A` or `B`; the opening's moves are space-separated; think times are the mean
 /// wall-clock milliseconds per move of each agent).
 pub fn write_csv<W: Write>(report: &MatchReport, w: &mut W) -> io::Result<()> {
+    write_csv_header(w)?;
+    for g in &report.games {
+        write_csv_row(g, w)?;
+    }
+    Ok(())
+}
+
+/// The CSV header line.
+pub fn write_csv_header<W: Write>(w: &mut W) -> io::Result<()> {
     writeln!(
         w,
         "game,pair,player0,opening,result_a,plies,reason,think_ms_a,think_ms_b"
-    )?;
-    for g in &report.games {
-        writeln!(
-            w,
-            "{},{},{},{},{},{},{},{:.4},{:.4}",
-            g.index,
-            g.pair(),
-            LABELS[g.first_agent()],
-            csv_field(&g.opening.join(" ")),
-            g.result,
-            g.plies,
-            g.termination,
-            g.mean_think_ms(0),
-            g.mean_think_ms(1)
-        )?;
-    }
-    Ok(())
+    )
+}
+
+/// One game's CSV row.
+pub fn write_csv_row<W: Write>(g: &GameRecord, w: &mut W) -> io::Result<()> {
+    writeln!(
+        w,
+        "{},{},{},{},{},{},{},{:.4},{:.4}",
+        g.index,
+        g.pair(),
+        LABELS[g.first_agent()],
+        csv_field(&g.opening.join(" ")),
+        g.result,
+        g.plies,
+        g.termination,
+        g.mean_think_ms(0),
+        g.mean_think_ms(1)
+    )
 }
 
 /// A JSON string literal.
@@ -345,6 +383,16 @@ pub fn write_json<W: Write>(report: &MatchReport, w: &mut W) -> io::Result<()> {
         "  \"first_player\": {},",
         json_wdl(&report.wdl_first_player())
     )?;
+    let penta = report.pentanomial();
+    let counts: Vec<String> = penta.counts.iter().map(u32::to_string).collect();
+    writeln!(
+        w,
+        "  \"pentanomial\": {{\"counts\":[{}],\"pairs\":{},\"unpaired\":{}}},",
+        counts.join(","),
+        penta.pairs(),
+        penta.unpaired
+    )?;
+    writeln!(w, "  \"interrupted\": {},", report.interrupted)?;
     let endings: Vec<String> = Termination::ALL
         .iter()
         .map(|&t| format!("{}:{}", json_string(t.as_str()), report.count(t)))

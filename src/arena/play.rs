@@ -7,7 +7,7 @@ use crate::game::record::Record;
 use crate::game::{Game, Move, MoveList, Outcome, Player};
 use crate::rng::{mix64, Rng};
 
-use super::{AgentFactory, GameRecord, GameResult, MatchConfig, Termination};
+use super::{AgentFactory, GameRecord, GameResult, MatchConfig, StopFlag, Termination};
 
 /// Seed streams, so that openings and the two agents never share a seed.
 const STREAM_OPENING: u64 = 1;
@@ -57,13 +57,15 @@ pub fn random_opening<G: Game>(plies: u32, max_plies: u32, seed: u64) -> Vec<Mov
 /// Plays game `index` of the match described by `config`: the pair's opening, then the agents
 /// (A in seat `index % 2`), each built by its factory with its own derived seed.
 ///
-/// A move that is not legal ends the game as a loss for the agent that chose it.
+/// A move that is not legal ends the game as a loss for the agent that chose it. Returns `None`
+/// when `config.stop` is raised before the game ends: the game is abandoned between moves, so a
+/// Ctrl-C does not wait for a long game to finish.
 pub fn play_game<G: Game>(
     config: &MatchConfig,
     index: u32,
     a: &AgentFactory<G>,
     b: &AgentFactory<G>,
-) -> GameRecord {
+) -> Option<GameRecord> {
     let pair = index / 2;
     let a_seat = Player((index % 2) as u8);
     let opening = random_opening::<G>(
@@ -98,6 +100,9 @@ pub fn play_game<G: Game>(
         if let Some(outcome) = record.outcome() {
             break (outcome, termination_of(&record));
         }
+        if config.stop.as_ref().is_some_and(StopFlag::is_raised) {
+            return None;
+        }
         let mover = record.position().to_move();
         let who = usize::from(mover != a_seat);
         let t0 = Instant::now();
@@ -124,7 +129,7 @@ pub fn play_game<G: Game>(
         std::cmp::Ordering::Equal => GameResult::Draw,
         std::cmp::Ordering::Greater => GameResult::Loss,
     };
-    GameRecord {
+    Some(GameRecord {
         index,
         a_seat,
         opening: opening_text,
@@ -134,7 +139,7 @@ pub fn play_game<G: Game>(
         plies: record.plies(),
         termination,
         think,
-    }
+    })
 }
 
 /// Why a finished record ended: the position's rules first, as [`Record::outcome`] decides.

@@ -394,9 +394,77 @@ pub fn llr_bayeselo(wdl: &Wdl, elo0: f64, elo1: f64) -> f64 {
         + wdl.draws as f64 * (d1 / d0).ln()
 }
 
+/// Pentanomial counts, as fishtest and OpenBench report them: the games of a pair (the same
+/// opening with the seats swapped, games `2k` and `2k + 1`) are scored together from A's point
+/// of view, and `counts[i]` is the number of pairs that scored `i / 2` (0, 0.5, 1, 1.5, 2).
+/// Games whose partner was not played (an odd count, an SPRT stop, a Ctrl-C) are `unpaired`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pentanomial {
+    pub counts: [u32; 5],
+    pub unpaired: u32,
+}
+
+impl Pentanomial {
+    /// From `(game index, result for A)` of the finished games, in any order.
+    pub fn from_games(games: impl IntoIterator<Item = (u32, GameResult)>) -> Pentanomial {
+        let mut by_pair: std::collections::BTreeMap<u32, Vec<GameResult>> = Default::default();
+        for (index, result) in games {
+            by_pair.entry(index / 2).or_default().push(result);
+        }
+        let mut p = Pentanomial::default();
+        for results in by_pair.values() {
+            match results.as_slice() {
+                [x, y] => p.counts[(half_points(*x) + half_points(*y)) as usize] += 1,
+                other => p.unpaired += other.len() as u32,
+            }
+        }
+        p
+    }
+
+    /// Complete pairs.
+    pub fn pairs(&self) -> u32 {
+        self.counts.iter().sum()
+    }
+}
+
+/// A game's score in half points: 2, 1 or 0.
+fn half_points(r: GameResult) -> u32 {
+    match r {
+        GameResult::Win => 2,
+        GameResult::Draw => 1,
+        GameResult::Loss => 0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pentanomial_counts_complete_pairs_only() {
+        use GameResult::*;
+        // Pairs 0..=4 score 2, 1.5, 1 (win + loss), 1 (two draws), 0; pair 5 lost its second game
+        // (Ctrl-C), game 12 is the odd last game; the order of arrival does not matter.
+        let games = [
+            (1, Win),
+            (0, Win),
+            (2, Win),
+            (3, Draw),
+            (4, Win),
+            (5, Loss),
+            (6, Draw),
+            (7, Draw),
+            (9, Loss),
+            (8, Loss),
+            (10, Win),
+            (12, Draw),
+        ];
+        let p = Pentanomial::from_games(games);
+        assert_eq!(p.counts, [1, 0, 2, 1, 1]);
+        assert_eq!(p.unpaired, 2);
+        assert_eq!(p.pairs(), 5);
+        assert_eq!(Pentanomial::from_games([]), Pentanomial::default());
+    }
 
     fn close(a: f64, b: f64, tol: f64) -> bool {
         (a - b).abs() <= tol

@@ -311,3 +311,40 @@ fn openings_that_end_the_game_are_redrawn() {
         random_opening::<ConnectFour>(5, 100, 7)
     );
 }
+
+/// A raised stop flag starts no game; `on_game` sees each finished game once, as it ends.
+#[test]
+fn stop_flag_and_on_game() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+
+    let flag = Arc::new(AtomicBool::new(false));
+    let config = MatchConfig {
+        concurrency: 2,
+        stop: Some(StopFlag(Arc::clone(&flag))),
+        ..quiet::<ConnectFour>(9)
+    };
+    let mut seen = Vec::new();
+    let report = run_match_with::<ConnectFour>(
+        &config,
+        &*random_factory(),
+        &*random_factory(),
+        ("a", "b"),
+        &mut |g: &GameRecord, wdl: &Wdl| seen.push((g.index, wdl.games())),
+    );
+    assert!(!report.interrupted);
+    assert_eq!(report.games.len(), 9);
+    seen.sort_unstable();
+    assert_eq!(
+        seen.iter().map(|s| s.0).collect::<Vec<_>>(),
+        (0..9).collect::<Vec<_>>()
+    );
+    let p = report.pentanomial();
+    assert_eq!((p.pairs(), p.unpaired), (4, 1));
+
+    flag.store(true, Ordering::SeqCst);
+    let report =
+        run_match::<ConnectFour>(&config, &*random_factory(), &*random_factory(), ("a", "b"));
+    assert!(report.interrupted);
+    assert!(report.games.is_empty());
+}

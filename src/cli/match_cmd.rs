@@ -5,12 +5,15 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::Args;
+use std::io::IsTerminal as _;
 
-use super::{count, positive, CliError};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::{count, interrupt, positive, CliError};
 use crate::arena::agents::RandomAgent;
 use crate::arena::search_agent::SearchAgent;
-use crate::arena::{self, output, AgentFactory, Budget, MatchConfig, SprtConfig};
+use crate::arena::{self, output, AgentFactory, Budget, MatchConfig, SprtConfig, StopFlag};
 use crate::game::registry::{self, GameVisitor};
 use crate::game::Game;
 use crate::search::SearchParams;
@@ -22,7 +25,10 @@ pn-mcts) with key=value search options; one quoted argument each, e.g. \"sb-gpn 
 \"default c_pn=0.5\". `threads=2` in a spec gives that agent two search threads.
 
 The report: W/D/L, the score with its 95% interval, the Elo difference with its interval,
-results per seat, how games ended and the mean think time per move.
+results per seat, the pentanomial counts of the game pairs, how games ended and the mean think
+time per move. Progress: a bar on a terminal, else one line per game (`--quiet`: none).
+--csv and --games-file get each game as it ends. Ctrl-C: no new game starts, games in progress
+are abandoned, the report and files keep every finished game (exit status 0).
 
 Example:
     gpn match cfour --engine1 random --engine2 random --games 100 --iterations 1 --concurrency 2";
@@ -72,10 +78,11 @@ pub struct MatchArgs {
     /// Write the summary and every game as JSON to this file
     #[arg(long, value_name = "file")]
     json: Option<PathBuf>,
-    /// Write one tab-separated line per game (index, seat of player 0, result, ending, moves)
+    /// Write one tab-separated line per game (index, seat of player 0, result, ending, moves),
+    /// appended as each game ends
     #[arg(long, value_name = "file")]
     games_file: Option<PathBuf>,
-    /// No progress line per game on stderr
+    /// No progress on stderr (a bar on a terminal, else one line per game)
     #[arg(long)]
     quiet: bool,
 }
@@ -207,6 +214,7 @@ impl GameVisitor for MatchVisitor<'_> {
                 G::NUM_PLAYERS
             )));
         }
+        let bar_wanted = !args.quiet && std::io::stderr().is_terminal();
         let budget = match (args.iterations, args.movetime) {
             (_, Some(ms)) => Budget::Time(Duration::from_millis(ms)),
             (Some(n), None) => Budget::Iterations(n),
@@ -221,7 +229,9 @@ impl GameVisitor for MatchVisitor<'_> {
             seed: args.seed,
             max_plies: args.max_plies.unwrap_or(G::MAX_PLIES),
             sprt: args.sprt,
-            progress: !args.quiet,
+            // On a terminal the bar below replaces the per-game lines.
+            progress: !args.quiet && !bar_wanted,
+            stop: Some(StopFlag(interrupt::flag())),
         };
         let mut csv = create(&args.csv)?;
         let mut json = create(&args.json)?;
@@ -237,33 +247,83 @@ impl GameVisitor for MatchVisitor<'_> {
             _ => agent.name.clone(),
         };
         let (label_a, label_b) = (label(a), label(b));
-        let report = arena::run_match::<G>(
+        let names = (label_a.clone(), label_b.clone());
+        let io = |e: std::io::Error| CliError::Io(format!("cannot write output: {e}"));
+        // The headers now and every game as it ends, flushed, so that a crash or a Ctrl-C keeps
+        // every finished game; rows come in the order games finish (sort by `game`).
+        if let Some(w) = games.as_mut() {
+            output::write_games_header(G::INFO.name, &names, config.seed, w)
+                .and_then(|_| w.flush())
+                .map_err(io)?;
+        }
+        if let Some(w) = csv.as_mut() {
+            output::write_csv_header(w)
+                .and_then(|_| w.flush())
+                .map_err(io)?;
+        }
+        let bar = bar_wanted.then(|| progress_bar(config.games));
+        let mut write_error: Option<std::io::Error> = None;
+        let mut on_game = |g: &arena::GameRecord, wdl: &arena::Wdl| {
+            if let Some(bar) = &bar {
+                // Position first, so that a redraw never shows the results one game ahead.
+                bar.inc(1);
+                bar.set_message(format!(
+                    "W {} D {} L {} score {:.3}",
+                    wdl.wins,
+                    wdl.draws,
+                    wdl.losses,
+                    wdl.score()
+                ));
+            }
+            if write_error.is_some() {
+                return;
+            }
+            let written = games
+                .as_mut()
+                .map_or(Ok(()), |w| {
+                    output::write_games_line(g, w).and_then(|_| w.flush())
+                })
+                .and_then(|_| {
+                    csv.as_mut().map_or(Ok(()), |w| {
+                        output::write_csv_row(g, w).and_then(|_| w.flush())
+                    })
+                });
+            // The match goes on (its report still reaches stdout); the error is reported after.
+            write_error = written.err();
+        };
+        let report = arena::run_match_with::<G>(
             &config,
             &*agent_factory::<G>(&a.spec),
             &*agent_factory::<G>(&b.spec),
             (&label_a, &label_b),
+            &mut on_game,
         );
-        // The files first: they are the record of a long match, and stdout may be a closed pipe.
-        let io = |e: std::io::Error| CliError::Io(format!("cannot write output: {e}"));
-        if let Some(w) = csv.as_mut() {
-            output::write_csv(&report, w)
-                .and_then(|_| w.flush())
-                .map_err(io)?;
+        if let Some(bar) = &bar {
+            bar.finish_and_clear();
         }
+        // JSON at the end (also after a Ctrl-C): it holds the summary of the games played.
         if let Some(w) = json.as_mut() {
             output::write_json(&report, w)
                 .and_then(|_| w.flush())
                 .map_err(io)?;
         }
-        if let Some(w) = games.as_mut() {
-            output::write_games(&report, w)
-                .and_then(|_| w.flush())
-                .map_err(io)?;
+        if let Some(e) = write_error {
+            return Err(io(e));
         }
         self.out
             .write_all(output::format_report(&report).as_bytes())?;
         Ok(())
     }
+}
+
+/// The terminal progress bar: games done/total, the running result (set per game) and the ETA.
+fn progress_bar(games: u32) -> ProgressBar {
+    let bar = ProgressBar::new(games as u64);
+    // The template is a constant; should it ever fail to parse, the default style still works.
+    if let Ok(style) = ProgressStyle::with_template("{bar:20} {pos}/{len} {msg} ETA {eta}") {
+        bar.set_style(style);
+    }
+    bar
 }
 
 pub fn run(mut args: MatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
