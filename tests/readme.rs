@@ -36,12 +36,35 @@ fn words(line: &str) -> Vec<String> {
 #[test]
 fn every_gpn_example_of_the_readme_succeeds() {
     let readme = include_str!("../README.md");
-    let examples: Vec<&str> = readme
-        .lines()
-        .filter_map(|l| l.strip_prefix("$ gpn "))
-        .collect();
+    let lines: Vec<&str> = readme.lines().collect();
+    let mut examples = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let Some(first) = lines[i].strip_prefix("$ gpn ") else {
+            i += 1;
+            continue;
+        };
+        // A command continued over several lines with `\`.
+        let mut example = first.to_string();
+        while example.ends_with('\\') && i + 1 < lines.len() {
+            example.pop();
+            i += 1;
+            example.push(' ');
+            example.push_str(lines[i].trim());
+        }
+        i += 1;
+        // The transcript shown under it, up to the next command or the end of the block: a
+        // session stopped with Ctrl-C (`^C`) shows an interactive use, not a command to run.
+        let transcript = lines[i..]
+            .iter()
+            .take_while(|l| !l.starts_with("$ ") && !l.starts_with("```"));
+        if transcript.clone().any(|l| l.starts_with("^C")) {
+            continue;
+        }
+        examples.push(example);
+    }
     assert!(examples.len() >= 10, "{} examples", examples.len());
-    for example in examples {
+    for example in &examples {
         assert!(
             !example.contains(['|', '>', '<', '$']),
             "not a plain command: {example}"
