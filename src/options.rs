@@ -512,8 +512,13 @@ pub fn uci_table() -> String {
 
 /// The search-option table of README.md (the names of `gpn match` specs).
 pub fn spec_table() -> String {
-    let mut t = String::from("| option | type | default | meaning |\n|---|---|---|---|\n");
-    for o in OPTIONS.iter().filter(|o| o.scope == Scope::Search) {
+    key_table("| option | type | default | meaning |", Scope::Search)
+}
+
+/// A table of the options of `scope` by key, under `header`.
+fn key_table(header: &str, scope: Scope) -> String {
+    let mut t = format!("{header}\n|---|---|---|---|\n");
+    for o in OPTIONS.iter().filter(|o| o.scope == scope) {
         let _ = writeln!(
             t,
             "| `{}` | {} | `{}` | {} |",
@@ -538,18 +543,7 @@ pub fn usi_names() -> String {
 
 /// The GTP-only options, as protocol/GTP.md lists them.
 pub fn gtp_table() -> String {
-    let mut t = String::from("| name | type | default | what |\n|---|---|---|---|\n");
-    for o in OPTIONS.iter().filter(|o| o.scope == Scope::Gtp) {
-        let _ = writeln!(
-            t,
-            "| `{}` | {} | `{}` | {} |",
-            o.key,
-            o.type_text(),
-            o.default,
-            o.help
-        );
-    }
-    t
+    key_table("| name | type | default | what |", Scope::Gtp)
 }
 
 #[cfg(test)]

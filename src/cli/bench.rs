@@ -4,14 +4,13 @@ use std::io::Write;
 
 use clap::Args;
 
-use super::{count, positive, CliError};
+use super::{count, parse_threads, positive, CliError};
 use crate::bench::{
     default_search_engines, EvalBench, EvalReport, PlayoutBench, PlayoutReport, SearchBench,
     DEFAULT_EVAL_POSITIONS, DEFAULT_PLAYOUTS, DEFAULT_SEARCH_ITERATIONS, DEFAULT_SEED,
 };
 use crate::game::registry::{self, GAMES};
 use crate::game::GameError;
-use crate::search::params::MAX_THREADS;
 use crate::search::{Algorithm, SearchParams};
 
 #[derive(Args, Debug)]
@@ -62,14 +61,6 @@ fn parse_engine(text: &str) -> Result<Engine, String> {
         spec: text.to_string(),
         params,
     })
-}
-
-fn parse_threads(text: &str) -> Result<usize, String> {
-    text.trim()
-        .parse::<usize>()
-        .ok()
-        .filter(|n| (1..=MAX_THREADS).contains(n))
-        .ok_or_else(|| format!("not a thread count in 1..{MAX_THREADS}"))
 }
 
 /// The quick default's playouts per game and iterations per game and engine (a few seconds).

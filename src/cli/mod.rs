@@ -352,6 +352,18 @@ fn note(text: fmt::Arguments<'_>) {
     let _ = writeln!(io::stderr(), "{text}");
 }
 
+/// A `--threads` value: a search thread count in 1..=[`MAX_THREADS`].
+///
+/// [`MAX_THREADS`]: crate::search::params::MAX_THREADS
+fn parse_threads(text: &str) -> Result<usize, String> {
+    use crate::search::params::MAX_THREADS;
+    text.trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|n| (1..=MAX_THREADS).contains(n))
+        .ok_or_else(|| format!("not a thread count in 1..{MAX_THREADS}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,10 +10,9 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use super::position::PositionArgs;
-use super::{count, interrupt, positive, CliError};
+use super::{count, interrupt, parse_threads, positive, CliError};
 use crate::game::registry::{self, GameVisitor};
 use crate::game::{Game, GameError, MoveList};
-use crate::search::params::MAX_THREADS;
 use crate::solve::{Algo, Progress, SolveConfig, SolveResult, Value};
 
 pub const AFTER_HELP: &str = "\
@@ -100,14 +99,6 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
         Ok(s) if s > 0.0 && s.is_finite() => Ok(Duration::from_secs_f64(s)),
         _ => Err("not a positive number of seconds".to_string()),
     }
-}
-
-fn parse_threads(text: &str) -> Result<usize, String> {
-    text.trim()
-        .parse::<usize>()
-        .ok()
-        .filter(|n| (1..=MAX_THREADS).contains(n))
-        .ok_or_else(|| format!("not a thread count in 1..{MAX_THREADS}"))
 }
 
 fn parse_half(text: &str) -> Result<f64, String> {
