@@ -252,9 +252,20 @@ fn match_random_against_random() {
         10
     );
     assert!(!text.contains("[1/10]"));
+    // Connect Four's games file is PGN (cutechess-cli knows the game): one record per game.
     let games_text = std::fs::read_to_string(&games).unwrap();
     assert_eq!(
-        games_text.lines().filter(|l| !l.starts_with('#')).count(),
+        games_text
+            .lines()
+            .filter(|l| l.starts_with("[Event \"gpn match cfour\"]"))
+            .count(),
+        10
+    );
+    assert_eq!(
+        games_text
+            .lines()
+            .filter(|l| l.starts_with("[Variant \"cfour\"]"))
+            .count(),
         10
     );
     assert_eq!(std::fs::read_to_string(&csv).unwrap().lines().count(), 11);
@@ -317,6 +328,8 @@ fn ctrl_c_stops_a_match_and_keeps_every_finished_game() {
             json.to_str().unwrap(),
             "--games-file",
             games.to_str().unwrap(),
+            "--games-format",
+            "jsonl",
         ])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -377,11 +390,12 @@ fn ctrl_c_stops_a_match_and_keeps_every_finished_game() {
     // The CSV (a header and a row per game) and the games file hold exactly the finished games.
     let csv_text = std::fs::read_to_string(&csv).unwrap();
     assert_eq!(csv_text.lines().count() as u64, played + 1);
+    // JSON Lines (asked for): one object per line.
     let games_text = std::fs::read_to_string(&games).unwrap();
-    assert_eq!(
-        games_text.lines().filter(|l| !l.starts_with('#')).count() as u64,
-        played
-    );
+    assert_eq!(games_text.lines().count() as u64, played);
+    assert!(games_text
+        .lines()
+        .all(|l| l.starts_with("{\"game\":\"cfour\",") && l.ends_with("]}")));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -432,6 +446,19 @@ fn match_rejects_bad_options() {
                 "random",
             ],
             "unknown game 'chess'",
+        ),
+        (
+            vec![
+                "match",
+                "cfour",
+                "--engine1",
+                "random",
+                "--engine2",
+                "random",
+                "--games-format",
+                "sgf",
+            ],
+            "--games-format 'sgf': expected one of auto, pgn, jsonl",
         ),
     ] {
         let out = gpn(&args);
@@ -658,10 +685,25 @@ fn moves_are_comma_or_space_separated_everywhere() {
     }
 }
 
-/// Runs `args` with stdout piped, reads `lines` lines of it, closes the pipe and waits.
+/// Runs `args` with stdout piped, reads `lines` lines of it, closes the pipe and waits. With
+/// `lines` = 0 the reading end is closed before gpn starts (a socket pair stands in for the pipe:
+/// it fails a write the same way, with EPIPE), so its first write meets it closed whatever the
+/// timing.
 fn close_stdout_after(args: &[&str], lines: usize) -> Output {
     use std::io::{BufRead, BufReader};
+    use std::os::fd::OwnedFd;
+    use std::os::unix::net::UnixStream;
     use std::process::Stdio;
+    if lines == 0 {
+        let (writer, reader) = UnixStream::pair().expect("a socket pair");
+        drop(reader);
+        return Command::new(env!("CARGO_BIN_EXE_gpn"))
+            .args(args)
+            .stdout(Stdio::from(OwnedFd::from(writer)))
+            .stderr(Stdio::piped())
+            .output()
+            .expect("gpn runs");
+    }
     let mut child = Command::new(env!("CARGO_BIN_EXE_gpn"))
         .args(args)
         .stdout(Stdio::piped())
@@ -682,9 +724,8 @@ fn close_stdout_after(args: &[&str], lines: usize) -> Output {
 #[test]
 fn a_closed_stdout_ends_quietly_with_success() {
     for (args, lines) in [
-        // As `gpn perft gomoku 3 | head -1`, but deterministic: the pipe closes before gpn
-        // writes (depth 3 takes about a millisecond), or, at depth 4, after the first root
-        // move, while 224 are still to be counted.
+        // As `gpn perft gomoku 3 | head -1`, but deterministic: the pipe is closed before gpn
+        // starts, or, at depth 4, after the first root move, while 224 are still to be counted.
         (vec!["perft", "gomoku", "3"], 0),
         (vec!["perft", "gomoku", "4"], 1),
         // More than a pipe buffer of output: the writes must meet the closed pipe.

@@ -5,7 +5,8 @@
 #   gpn vs Fairy-Stockfish in losalamos (tc 2+0.02, both pondering) and minishogi (tc 10+0.1),
 #   gpn vs gpn in cfour and gomoku at st=0.05 and tc=40/5.
 # Fails on any forfeit (illegal move, time loss, disconnection, stall, crash), an unfinished
-# game, or any cutechess warning (an illegal PV move is one). Logs and PGNs go to target/ext/.
+# game, or any cutechess warning (an illegal PV move is one). Then cutechess reads back the PGN
+# games files of `gpn match` (check_pgn_records.py). Logs and PGNs go to target/ext/.
 #
 #   scripts/external/cutechess_ci.sh             # the CI run
 #   GAMES=2 scripts/external/cutechess_ci.sh     # games per match (default 4)
@@ -74,6 +75,27 @@ run minishogi-fsf -variant minishogi "${gpn[@]}" "${fsf[@]}" -each tc=10+0.1
 for variant in cfour gomoku; do
     run "$variant-st" -variant "$variant" "${gpn[@]}" "${gpn2[@]}" -each st=0.05
     run "$variant-40-5" -variant "$variant" "${gpn[@]}" "${gpn2[@]}" -each tc=40/5
+done
+
+# The games files of `gpn match` are PGN for the games cutechess knows: cutechess reads each
+# game back with its own move generator (as the openings of a gpn vs gpn run) and must reach the
+# same results in the same number of plies.
+for variant in losalamos minishogi cfour gomoku; do
+    echo "== games file read back by cutechess-cli: $variant"
+    ours="$OUT/records-$variant.pgn"
+    "$GPN" match "$variant" --engine1 sb-uct --engine2 "sb-uct c=2" --iterations 50 --games 4 \
+        --openings 2 --quiet --games-file "$ours" >/dev/null
+    log="$OUT/records-$variant.log"
+    "$CC" -variant "$variant" "${gpn[@]}" "${gpn2[@]}" -each st=0.05 timemargin=500 \
+        -openings "file=$ours" format=pgn order=sequential plies=10000 -games 4 \
+        -pgnout "$OUT/records-$variant-cutechess.pgn" >"$log" 2>&1 || true
+    bad=$(grep -Ei 'illegal|unknown variant|invalid|warning' "$log" || true)
+    if [[ -n $bad ]] || ! python3 scripts/external/check_pgn_records.py "$ours" \
+        "$OUT/records-$variant-cutechess.pgn"; then
+        echo "cutechess_ci: FAILED: cutechess did not read gpn's $variant games file back" >&2
+        [[ -n $bad ]] && echo "$bad" >&2
+        failed=1
+    fi
 done
 
 if [[ $failed -ne 0 ]]; then

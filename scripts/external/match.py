@@ -574,6 +574,35 @@ def go_cmd(clock, inc_ms, ponder=False):
     return s
 
 
+def book_think(e, times, ply, elapsed, before, margin_ms, what):
+    """Books one move's think time (the engine's stats and the game's times list) and raises a
+    time-loss Forfeit when it overran the clock; `what` says what came too late."""
+    e.stats.add(elapsed, before)
+    times.append({"engine": e.label, "ply": ply, "ms": round(elapsed, 2),
+                  "remaining_ms": round(before, 1)})
+    if elapsed > before + margin_ms:
+        raise Forfeit(e.label, "time loss",
+                      f"{what} after {elapsed:.0f} ms with {before:.0f} ms on the clock "
+                      f"(margin {margin_ms} ms)")
+
+
+def book_forfeit(f, seats, gi, plies, failures, log):
+    """Records a forfeit; returns the game's result (winner seat, reason)."""
+    failures.append({"engine": f.label, "cause": f.cause, "detail": f.detail,
+                     "game": gi, "ply": plies})
+    log.note(f"FORFEIT {f}")
+    loser = 0 if seats[0].label == f.label else 1
+    return (1 - loser, f"{f.label} forfeits: {f.cause}: {f.detail}")
+
+
+def final_score(seats, winner_seat):
+    """The PGN result for the first mover (seat 0) and A's score."""
+    if winner_seat is None:
+        return "1/2-1/2", 0.5
+    return ("1-0" if winner_seat == 0 else "0-1",
+            1.0 if seats[winner_seat].label == "A" else 0.0)
+
+
 def play_uci_game(gi, eng, white, opening, ref, args, log, failures):
     """One game. eng = [A, B]; white = index (0 A, 1 B) of the first mover. Returns a record."""
     seats = [eng[white], eng[1 - white]]
@@ -638,13 +667,7 @@ def play_uci_game(gi, eng, white, opening, ref, args, log, failures):
                                   f"{args.ping_timeout} s after stop (connection stalls)")
             tb, best, pmove = got
             elapsed = (tb - t0) * 1000.0
-            e.stats.add(elapsed, before)
-            times.append({"engine": e.label, "ply": ply, "ms": round(elapsed, 2),
-                          "remaining_ms": round(before, 1)})
-            if elapsed > before + args.margin_ms:
-                raise Forfeit(e.label, "time loss",
-                              f"bestmove {best} after {elapsed:.0f} ms with {before:.0f} ms "
-                              f"on the clock (margin {args.margin_ms} ms)")
+            book_think(e, times, ply, elapsed, before, args.margin_ms, f"bestmove {best}")
             clock[stm] = before - elapsed + inc_ms
             if best not in legal:
                 raise Forfeit(e.label, "illegal move",
@@ -664,11 +687,7 @@ def play_uci_game(gi, eng, white, opening, ref, args, log, failures):
                     pondering[stm] = {"moves": line, "pred": pmove}
     except Forfeit as f:
         forfeit = f
-        failures.append({"engine": f.label, "cause": f.cause, "detail": f.detail,
-                         "game": gi, "ply": len(moves)})
-        log.note(f"FORFEIT {f}")
-        loser = 0 if seats[0].label == f.label else 1
-        result = (1 - loser, f"{f.label} forfeits: {f.cause}: {f.detail}")
+        result = book_forfeit(f, seats, gi, len(moves), failures, log)
     # wind down: stop ponder searches, look for stray bestmoves
     dirty = {forfeit.label} if forfeit else set()
     for s in (0, 1):
@@ -693,11 +712,7 @@ def play_uci_game(gi, eng, white, opening, ref, args, log, failures):
     pvs_checked = sum(e.check_pending_pvs(ref) for e in seats)
     t_pv = _now() - t_pv
     winner_seat, reason = result
-    if winner_seat is None:
-        res, score_a = "1/2-1/2", 0.5
-    else:
-        res = "1-0" if winner_seat == 0 else "0-1"
-        score_a = 1.0 if seats[winner_seat].label == "A" else 0.0
+    res, score_a = final_score(seats, winner_seat)
     return {"game": gi + 1, "pvs_checked": pvs_checked, "pv_check_s": round(t_pv, 2),
             "white": seats[0].label, "black": seats[1].label,
             "opening": list(opening), "moves": moves, "plies": len(moves), "result": res,
@@ -884,12 +899,7 @@ def play_gtp_game(gi, eng, black, opening, ref, args, log, failures):
                               f"no genmove answer within the clock ({before:.0f} ms + margin)")
             ok, body, t_end = r
             elapsed = (t_end - t_send) * 1000.0
-            e.stats.add(elapsed, before)
-            times.append({"engine": e.label, "ply": ply, "ms": round(elapsed, 2),
-                          "remaining_ms": round(before, 1)})
-            if elapsed > before + args.margin_ms:
-                raise Forfeit(e.label, "time loss",
-                              f"genmove answered after {elapsed:.0f} ms with {before:.0f} ms left")
+            book_think(e, times, ply, elapsed, before, args.margin_ms, "genmove answered")
             clock[p] = before - elapsed
             if not ok:
                 raise Forfeit(e.label, "protocol error", f"genmove {c} failed: {body}")
@@ -915,11 +925,7 @@ def play_gtp_game(gi, eng, black, opening, ref, args, log, failures):
                       "board full or no moves for either side")
     except Forfeit as f:
         forfeit = f
-        failures.append({"engine": f.label, "cause": f.cause, "detail": f.detail,
-                         "game": gi, "ply": len(moves)})
-        log.note(f"FORFEIT {f}")
-        loser = 0 if seats[0].label == f.label else 1
-        result = (1 - loser, f"{f.label} forfeits: {f.cause}: {f.detail}")
+        result = book_forfeit(f, seats, gi, len(moves), failures, log)
     dirty = {forfeit.label} if forfeit else set()
     for e in seats:
         if e.label in dirty:
@@ -943,11 +949,7 @@ def play_gtp_game(gi, eng, black, opening, ref, args, log, failures):
                              "game": gi, "ply": len(moves)})
             dirty.add(e.label)
     winner_seat, reason = result
-    if winner_seat is None:
-        res, score_a = "1/2-1/2", 0.5
-    else:
-        res = "1-0" if winner_seat == 0 else "0-1"    # 1-0 = black (first mover) wins
-        score_a = 1.0 if seats[winner_seat].label == "A" else 0.0
+    res, score_a = final_score(seats, winner_seat)    # 1-0 = black (the first mover) wins
     discs = None
     if state.is_terminal():
         board = str(state)

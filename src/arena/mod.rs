@@ -15,6 +15,7 @@
 pub mod agents;
 pub mod output;
 mod play;
+pub mod records;
 pub mod search_agent;
 pub mod stats;
 

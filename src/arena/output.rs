@@ -1,4 +1,5 @@
-//! Match output: the progress line, the final text report, and the CSV, JSON and game files.
+//! Match output: the progress line, the final text report, and the CSV and JSON files (the games
+//! file is `records.rs`).
 //!
 //! JSON is written by hand (no serde): strings are escaped per RFC 8259, infinite Elo figures are
 //! written as the strings `"+inf"` / `"-inf"` (JSON has no infinity).
@@ -8,10 +9,10 @@ use std::io::{self, Write};
 use crate::game::{Outcome, Player};
 
 use super::stats::{self, format_elo, Interval, Wdl};
-use super::{Budget, GameRecord, MatchReport, SprtReport, Termination};
+use super::{records, Budget, GameRecord, MatchReport, SprtReport, Termination};
 
 /// Agent labels by agent index (0 = A, 1 = B).
-const LABELS: [&str; 2] = ["A", "B"];
+pub(super) const LABELS: [&str; 2] = ["A", "B"];
 
 /// The stderr line for a finished game: index, seats, result, length, running statistics.
 pub fn progress_line(
@@ -185,45 +186,6 @@ pub fn result_for_first(outcome: &Outcome) -> &'static str {
     }
 }
 
-/// The game list: a `#` header naming A and B, then one tab-separated line per game: index, the
-/// agent in player 0's seat (`A`/`B`), the result for player 0 (`1-0`, `0-1`, `1/2-1/2`), the
-/// reason the game ended, and every move from the start position (opening included),
-/// space-separated.
-pub fn write_games<W: Write>(report: &MatchReport, w: &mut W) -> io::Result<()> {
-    write_games_header(report.game, &report.names, report.config.seed, w)?;
-    for g in &report.games {
-        write_games_line(g, w)?;
-    }
-    Ok(())
-}
-
-/// The `#` header line of the game list (`gpn match` writes it before the first game).
-pub fn write_games_header<W: Write>(
-    game: &str,
-    names: &(String, String),
-    seed: u64,
-    w: &mut W,
-) -> io::Result<()> {
-    writeln!(
-        w,
-        "# gpn match {}: A = {}, B = {}, seed {}; index, player 0, result, reason, moves",
-        game, names.0, names.1, seed
-    )
-}
-
-/// One game's line of the game list.
-pub fn write_games_line<W: Write>(g: &GameRecord, w: &mut W) -> io::Result<()> {
-    writeln!(
-        w,
-        "{}\t{}\t{}\t{}\t{}",
-        g.index,
-        LABELS[g.first_agent()],
-        result_for_first(&g.outcome),
-        g.termination,
-        g.moves.join(" ")
-    )
-}
-
 /// A CSV field, quoted when it holds a comma, quote or line break (RFC 4180).
 fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
@@ -302,11 +264,6 @@ pub fn json_number(x: f64) -> String {
     } else {
         json_string(&format_elo(x))
     }
-}
-
-fn json_strings(items: &[String]) -> String {
-    let parts: Vec<String> = items.iter().map(|s| json_string(s)).collect();
-    format!("[{}]", parts.join(","))
 }
 
 fn json_wdl(wdl: &Wdl) -> String {
@@ -427,24 +384,7 @@ pub fn write_json<W: Write>(report: &MatchReport, w: &mut W) -> io::Result<()> {
     writeln!(w, "  \"games\": [")?;
     for (i, g) in report.games.iter().enumerate() {
         let comma = if i + 1 < report.games.len() { "," } else { "" };
-        writeln!(
-            w,
-            "    {{\"index\":{},\"pair\":{},\"player0\":\"{}\",\"result_a\":\"{}\",\
-             \"result\":\"{}\",\"plies\":{},\"reason\":\"{}\",\"think_ms_a\":{},\
-             \"think_ms_b\":{},\"opening\":{},\"moves\":{}}}{}",
-            g.index,
-            g.pair(),
-            LABELS[g.first_agent()],
-            g.result,
-            result_for_first(&g.outcome),
-            g.plies,
-            g.termination,
-            json_number(g.mean_think_ms(0)),
-            json_number(g.mean_think_ms(1)),
-            json_strings(&g.opening),
-            json_strings(&g.moves),
-            comma
-        )?;
+        writeln!(w, "    {{{}}}{}", records::json_game_fields(g), comma)?;
     }
     writeln!(w, "  ]")?;
     writeln!(w, "}}")?;

@@ -21,9 +21,20 @@ fn quiet<G: Game>(games: u32) -> MatchConfig {
     }
 }
 
+/// The games file of a report, as `gpn match --games-file --games-format pgn` writes it (PGN has
+/// no think times, which differ from run to run).
 fn games_file(report: &MatchReport) -> String {
+    let header = records::MatchHeader {
+        game: report.game,
+        names: (&report.names.0, &report.names.1),
+        seed: report.config.seed,
+        budget: report.config.budget,
+        date: "2026.11.25".to_string(),
+    };
     let mut out = Vec::new();
-    output::write_games(report, &mut out).unwrap();
+    for g in &report.games {
+        records::write_record(records::RecordFormat::Pgn, &header, g, &mut out).unwrap();
+    }
     String::from_utf8(out).unwrap()
 }
 

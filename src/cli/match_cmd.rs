@@ -12,6 +12,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{count, interrupt, positive, CliError};
 use crate::arena::agents::RandomAgent;
+use crate::arena::records::{self, RecordFormat};
 use crate::arena::search_agent::SearchAgent;
 use crate::arena::{self, output, AgentFactory, Budget, MatchConfig, SprtConfig, StopFlag};
 use crate::game::registry::{self, GameVisitor};
@@ -27,7 +28,8 @@ pn-mcts) with key=value search options; one quoted argument each, e.g. \"sb-gpn 
 The report: W/D/L, the score with its 95% interval, the Elo difference with its interval,
 results per seat, the pentanomial counts of the game pairs, how games ended and the mean think
 time per move. Progress: a bar on a terminal, else one line per game (`--quiet`: none).
---csv and --games-file get each game as it ends. Ctrl-C: no new game starts, games in progress
+--csv and --games-file get each game as it ends (the games file: PGN with cutechess-cli's
+tags for the games cutechess knows, JSON Lines otherwise). Ctrl-C: no new game starts, games in progress
 are abandoned, the report and files keep every finished game (exit status 0).
 
 Example:
@@ -78,13 +80,25 @@ pub struct MatchArgs {
     /// Write the summary and every game as JSON to this file
     #[arg(long, value_name = "file")]
     json: Option<PathBuf>,
-    /// Write one tab-separated line per game (index, seat of player 0, result, ending, moves),
-    /// appended as each game ends
+    /// Append every game to this file as it ends (PGN or JSON Lines, see --games-format)
     #[arg(long, value_name = "file")]
     games_file: Option<PathBuf>,
+    /// The games file's format: auto (PGN for the games cutechess-cli knows: cfour, gomoku,
+    /// gomokufreestyle, losalamos, minishogi; JSON Lines for the others), pgn or jsonl
+    #[arg(long, value_name = "format", value_enum, default_value_t = GamesFormat::Auto)]
+    games_format: GamesFormat,
     /// No progress on stderr (a bar on a terminal, else one line per game)
     #[arg(long)]
     quiet: bool,
+}
+
+/// `--games-format`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum GamesFormat {
+    /// PGN where cutechess-cli knows the game, else JSON Lines
+    Auto,
+    Pgn,
+    Jsonl,
 }
 
 /// An agent as given (whitespace normalised, for the report) and as read.
@@ -233,6 +247,11 @@ impl GameVisitor for MatchVisitor<'_> {
             progress: !args.quiet && !bar_wanted,
             stop: Some(StopFlag(interrupt::flag())),
         };
+        let record_format = match args.games_format {
+            GamesFormat::Auto => RecordFormat::for_game(G::INFO.name),
+            GamesFormat::Pgn => RecordFormat::Pgn,
+            GamesFormat::Jsonl => RecordFormat::JsonLines,
+        };
         let mut csv = create(&args.csv)?;
         let mut json = create(&args.json)?;
         let mut games = create(&args.games_file)?;
@@ -251,11 +270,13 @@ impl GameVisitor for MatchVisitor<'_> {
         let io = |e: std::io::Error| CliError::Io(format!("cannot write output: {e}"));
         // The headers now and every game as it ends, flushed, so that a crash or a Ctrl-C keeps
         // every finished game; rows come in the order games finish (sort by `game`).
-        if let Some(w) = games.as_mut() {
-            output::write_games_header(G::INFO.name, &names, config.seed, w)
-                .and_then(|_| w.flush())
-                .map_err(io)?;
-        }
+        let record_header = records::MatchHeader {
+            game: G::INFO.name,
+            names: (&names.0, &names.1),
+            seed: config.seed,
+            budget: config.budget,
+            date: records::pgn_date_today(),
+        };
         if let Some(w) = csv.as_mut() {
             output::write_csv_header(w)
                 .and_then(|_| w.flush())
@@ -281,7 +302,8 @@ impl GameVisitor for MatchVisitor<'_> {
             let written = games
                 .as_mut()
                 .map_or(Ok(()), |w| {
-                    output::write_games_line(g, w).and_then(|_| w.flush())
+                    records::write_record(record_format, &record_header, g, w)
+                        .and_then(|_| w.flush())
                 })
                 .and_then(|_| {
                     csv.as_mut().map_or(Ok(()), |w| {
