@@ -48,7 +48,8 @@ pub struct SolveArgs {
     /// `unknown`, never a crash
     #[arg(long, value_name = "MB", default_value_t = SolveConfig::default().memory_mb, value_parser = count::<usize>)]
     memory: usize,
-    /// Search threads of the sb-gpn solver (the proof-number solvers run on one)
+    /// Threads: sb-gpn's search threads on one tree; for pns/dfpn/ppns/mcpns, workers that share
+    /// out the proofs (each with --memory/n MB)
     #[arg(long, value_name = "n", default_value_t = SolveConfig::default().threads, value_parser = parse_threads)]
     threads: usize,
     /// Random playouts per new leaf (ppns, mcpns)

@@ -96,7 +96,7 @@ pub struct SolveJob {
     pub max_nodes: Option<u64>,
     /// Table or tree memory, in MB.
     pub memory_mb: usize,
-    /// Search threads (the sb-gpn solver; the others run on one).
+    /// Threads: sb-gpn's search threads, or the proof-number solvers' workers.
     pub threads: usize,
 }
 

@@ -14,6 +14,7 @@ pub mod checks;
 pub mod dfpn;
 pub mod mate;
 pub mod mcpns;
+pub mod parallel;
 pub mod pns;
 pub mod ppns;
 pub mod sbgpn;
@@ -129,7 +130,8 @@ pub struct SolveConfig {
     pub max_time: Option<Duration>,
     /// Memory for the tree or the transposition table, in MB.
     pub memory_mb: usize,
-    /// Search threads of the sb-gpn solver (the proof-number solvers run on one).
+    /// Threads: the sb-gpn solver's search threads; for the proof-number solvers, workers that
+    /// share out the proofs ([`parallel`]).
     pub threads: usize,
     /// Random playouts per new leaf (PPNS, MCPNS).
     pub playouts: u32,
@@ -455,6 +457,9 @@ pub fn solve<G: Game>(root: &G, cfg: &SolveConfig) -> SolveResult {
         result.nodes = budget.nodes;
         result.elapsed = budget.elapsed();
         return result;
+    }
+    if cfg.threads > 1 {
+        return parallel::solve(root, cfg);
     }
     let first = prove(root, Goal::Win, cfg, &mut budget);
     let first_result = first.result;

@@ -97,13 +97,23 @@ fn config(algo: Algo) -> SolveConfig {
 }
 
 fn check_all<G: Game>(cases: &[(G, Value)]) {
-    for algo in Algo::ALL {
+    check_algos(cases, &Algo::ALL, 1);
+}
+
+/// Every case solved by every algorithm of `algos` with `threads` threads: the value equals
+/// minimax, and the move given with a win or a draw keeps it.
+fn check_algos<G: Game>(cases: &[(G, Value)], algos: &[Algo], threads: usize) {
+    for &algo in algos {
         for (p, want) in cases {
-            let r = solve(p, &config(algo));
+            let cfg = SolveConfig {
+                threads,
+                ..config(algo)
+            };
+            let r = solve(p, &cfg);
             assert_eq!(
                 r.value,
                 *want,
-                "{} on {} ({})",
+                "{} with {threads} threads on {} ({})",
                 algo.name(),
                 p.to_position(),
                 r.proofs_text()
@@ -330,5 +340,78 @@ fn a_raised_stop_flag_ends_a_solve_as_unknown() {
         };
         let r = solve(&ConnectFour::start(), &cfg);
         assert_eq!(r.value, Value::Unknown, "{}", algo.name());
+    }
+}
+
+/// The proof-number solvers with 2 threads (the two questions side by side) and 3, 4 and 8 (the
+/// questions split over the root moves), repeated: timing decides which jobs run, never the value.
+#[test]
+fn parallel_proof_number_solving_agrees_with_minimax() {
+    let cfour: Vec<(ConnectFour, Value)> = positions(16, 28, 7, 200_000);
+    let bt: Vec<(Breakthrough<6>, Value)> = positions(6, 24, 11, 300_000);
+    assert!(cfour.iter().any(|c| c.1 == Value::Draw), "want some draws");
+    assert!(cfour.iter().any(|c| c.1 == Value::Loss), "want some losses");
+    for threads in [2, 3, 4, 8] {
+        check_algos(
+            &cfour,
+            &[Algo::Pns, Algo::Dfpn, Algo::Ppns, Algo::Mcpns],
+            threads,
+        );
+        check_algos(&bt, &[Algo::Dfpn, Algo::Pns], threads);
+    }
+    for _ in 0..5 {
+        check_algos(&cfour, &[Algo::Dfpn], 4);
+    }
+}
+
+#[test]
+fn parallel_solving_reports_both_questions_and_its_limits() {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let cases: Vec<(ConnectFour, Value)> = positions(40, 30, 3, 200_000);
+    let draw = &cases.iter().find(|c| c.1 == Value::Draw).expect("a draw").0;
+    for threads in [2, 4] {
+        let cfg = SolveConfig {
+            threads,
+            ..config(Algo::Dfpn)
+        };
+        let r = solve(draw, &cfg);
+        assert_eq!(r.value, Value::Draw);
+        assert_eq!(r.proofs_text(), "win?=no not-loss?=yes");
+        assert_eq!(r.nodes, r.proofs[0].nodes + r.proofs[1].nodes);
+        assert!(r.best_move.is_some());
+    }
+    // Limits of the whole solve: nodes, time, the outside stop flag.
+    let start = ConnectFour::start();
+    for threads in [2, 4] {
+        let nodes = SolveConfig {
+            threads,
+            max_nodes: Some(50_000),
+            ..config(Algo::Dfpn)
+        };
+        let r = solve(&start, &nodes);
+        assert_eq!(r.value, Value::Unknown);
+        assert_eq!(r.stopped_by(&nodes), Some("nodes"));
+        // Published every 1024 nodes per job, watched every few milliseconds.
+        assert!(r.nodes >= 50_000 && r.nodes < 5_000_000, "{}", r.nodes);
+        let time = SolveConfig {
+            threads,
+            max_nodes: None,
+            max_time: Some(std::time::Duration::from_millis(200)),
+            ..config(Algo::Dfpn)
+        };
+        let r = solve(&start, &time);
+        assert_eq!(r.value, Value::Unknown);
+        assert_eq!(r.stopped_by(&time), Some("time"));
+        assert!(r.elapsed < std::time::Duration::from_secs(5));
+        let stop = SolveConfig {
+            threads,
+            max_nodes: None,
+            stop: Some(Arc::new(AtomicBool::new(true))),
+            ..config(Algo::Dfpn)
+        };
+        let r = solve(&start, &stop);
+        assert_eq!(r.value, Value::Unknown);
+        assert_eq!(r.stopped_by(&stop), Some("stop"));
     }
 }
