@@ -48,8 +48,7 @@ pub struct SolveArgs {
     /// `unknown`, never a crash
     #[arg(long, value_name = "MB", default_value_t = SolveConfig::default().memory_mb, value_parser = count::<usize>)]
     memory: usize,
-    /// Threads: sb-gpn's search threads on one tree; for pns/dfpn/ppns/mcpns, workers that share
-    /// out the proofs (each with --memory/n MB)
+    /// Workers that share out the solve (each with --memory/n MB, at least 16)
     #[arg(long, value_name = "n", default_value_t = SolveConfig::default().threads, value_parser = parse_threads)]
     threads: usize,
     /// Random playouts per new leaf (ppns, mcpns)

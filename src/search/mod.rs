@@ -214,6 +214,11 @@ impl<G: Game, const P: usize> Search<G, P> {
         self.tree.resident_bytes()
     }
 
+    /// Nodes created by the current (or last) run.
+    pub fn nodes_created(&self) -> u64 {
+        self.stats.created
+    }
+
     /// True when the tree can no longer grow, even by recycling.
     pub fn tree_frozen(&self) -> bool {
         self.frozen

@@ -130,8 +130,7 @@ pub struct SolveConfig {
     pub max_time: Option<Duration>,
     /// Memory for the tree or the transposition table, in MB.
     pub memory_mb: usize,
-    /// Threads: the sb-gpn solver's search threads; for the proof-number solvers, workers that
-    /// share out the proofs ([`parallel`]).
+    /// Workers that share out the solve ([`parallel`]); 1: the one-thread solvers.
     pub threads: usize,
     /// Random playouts per new leaf (PPNS, MCPNS).
     pub playouts: u32,
@@ -448,6 +447,9 @@ pub fn solve<G: Game>(root: &G, cfg: &SolveConfig) -> SolveResult {
         result.elapsed = budget.elapsed();
         return result;
     }
+    if cfg.threads > 1 {
+        return parallel::solve(root, cfg);
+    }
     if cfg.algo == Algo::SbGpn {
         let r = sbgpn::solve(root, cfg, &mut budget);
         result.value = r.value;
@@ -457,9 +459,6 @@ pub fn solve<G: Game>(root: &G, cfg: &SolveConfig) -> SolveResult {
         result.nodes = budget.nodes;
         result.elapsed = budget.elapsed();
         return result;
-    }
-    if cfg.threads > 1 {
-        return parallel::solve(root, cfg);
     }
     let first = prove(root, Goal::Win, cfg, &mut budget);
     let first_result = first.result;

@@ -1,21 +1,24 @@
-//! Parallel proof-number solving (`threads` > 1): a job-level split of the two binary proofs.
+//! Parallel solving (`threads` > 1): a job-level split of the solve over worker threads.
 //!
-//! [`super::solve`] answers "win?" and, when that is disproved, "not-loss?" one after the other.
-//! Here the questions become jobs run by `threads` workers, each job an ordinary one-thread proof
-//! with its own transposition table (`memory / threads` each):
-//! * with 2 threads, the two questions of the root run side by side, so a draw or a loss costs
-//!   the longer of the two proofs instead of their sum;
-//! * with more, the questions are split over the root's moves: "can the root player win through
-//!   move m?" is "does the opponent, to move after m, fail to reach not-loss?", and "can they
-//!   avoid losing through m?" is "does the opponent fail to win?" — one job each, with the
-//!   goals of the child position's side to move, so the solvers run unchanged.
+//! The one-thread solvers answer "win?" and, when that is disproved, "not-loss?" one after the
+//! other (sb-gpn answers both with one search). Here they become jobs, each an ordinary
+//! one-thread solve with its own table or tree (`memory / threads` each), taken in order by
+//! `threads` workers. The root's own solve comes first; then, one ply down, "can the root
+//! player win through move m?" is "does the opponent, to move after m, fail to reach not-loss?",
+//! and "can they avoid losing through m?" is "does the opponent fail to win?", asked with the
+//! child position's side to move as root player, so the solvers run unchanged:
+//! * proof-number solvers: with 2 threads, the two root questions side by side (a draw or a loss
+//!   costs the longer of the two proofs instead of their sum); with more, after them both
+//!   questions per root move;
+//! * sb-gpn: the root's value, then the value of each root move's position (which answers both
+//!   questions through that move).
 //!
-//! Every value is the conjunction of exact sub-answers (a win needs one move whose job is
-//! disproved; a loss needs every move's "opponent wins" proven), so it equals the one-thread
-//! value; only which proofs run, and when, depend on timing. Answers imply others and cancel the
-//! jobs they make useless: a proven win ends everything (it also proves not-loss), a disproved
-//! not-loss ends everything (it also disproves win), and "the opponent wins after m" also settles
-//! "the opponent does not lose after m".
+//! Every value is a conjunction of exact sub-answers (a win needs one move whose opponent loses;
+//! a loss needs every move's "opponent wins" proven), so it equals the one-thread value; only
+//! which proofs run, and when, depend on timing. Answers imply others and cancel the jobs they
+//! make useless: a proven win ends everything (it also proves not-loss), a disproved not-loss
+//! ends everything (it also disproves win), and "the opponent wins after m" also settles "the
+//! opponent does not lose after m".
 //!
 //! Node and time limits, the stop flag and the progress counter are those of the whole solve: the
 //! calling thread watches the jobs' published node counts and stops them all at a limit.
@@ -26,7 +29,7 @@ use std::time::{Duration, Instant};
 
 use parking_lot::{Condvar, Mutex};
 
-use super::{prove, Budget, Goal, Progress, ProofRun, SolveConfig, SolveResult, Value};
+use super::{prove, Algo, Budget, Goal, Progress, ProofRun, SolveConfig, SolveResult, Value};
 use crate::game::{Game, Move, MoveList};
 
 /// How often the calling thread checks the limits and publishes progress.
@@ -49,19 +52,41 @@ fn index(goal: Goal) -> usize {
     }
 }
 
-/// One proof to run.
+/// What a job asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ask {
+    /// A binary proof of `goal` at the job's position (about its side to move), serving the root
+    /// question `target`.
+    Proof { goal: Goal, target: Goal },
+    /// The position's value (the sb-gpn solver), serving both root questions.
+    Value,
+}
+
+/// One solve to run.
 struct Job<G> {
     pos: G,
-    /// The question asked at `pos`, about its side to move.
-    goal: Goal,
-    /// The root question it serves.
-    target: Goal,
-    /// The root move leading to `pos` (`None`: `pos` is the root and `goal` is `target`).
+    ask: Ask,
+    /// The root move leading to `pos` (`None`: `pos` is the root and the proof's goal is its
+    /// target).
     via: Option<(usize, Move)>,
     /// Raised to cancel the job (its answer is no longer needed) or to stop the solve.
     stop: Arc<AtomicBool>,
     progress: Arc<Progress>,
 }
+
+/// A finished job's answer to one question about its position.
+struct SubAnswer {
+    /// `Some(true)`: proven, `Some(false)`: disproved, `None`: not settled.
+    result: Option<bool>,
+    best_move: Option<Move>,
+    proof_size: Option<u64>,
+    by_pr: bool,
+    stopped_by: Option<&'static str>,
+}
+
+/// A proven line (value jobs) of the root or of a root move's position: the value for the side to
+/// move there, the proven distance and the principal variation.
+type ChildLine = (Value, Option<u32>, Vec<Move>);
 
 /// What is known about one root question.
 #[derive(Default)]
@@ -79,9 +104,17 @@ struct TargetState {
     by_pr: bool,
 }
 
+fn add_sizes(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    a.zip(b).map(|(a, b)| a + b)
+}
+
 /// The shared state of the workers, behind one lock (taken only between jobs).
 struct State {
     targets: [TargetState; 2],
+    /// Per root move, what a value job proved there.
+    lines: Vec<Option<ChildLine>>,
+    /// What the root's own value job proved.
+    root_line: Option<ChildLine>,
     /// Index of the next job to hand out.
     next: usize,
     /// Jobs running now.
@@ -99,67 +132,35 @@ impl State {
         }
     }
 
-    /// Whether job `job`'s answer can still matter.
-    fn needed<G>(&self, job: &Job<G>) -> bool {
-        let t = &self.targets[index(job.target)];
-        self.value().is_none() && t.decided.is_none() && job.via.map_or(true, |(i, _)| !t.failed[i])
+    /// Whether root question `target` still wants an answer through move `via`.
+    fn open(&self, target: Goal, via: Option<(usize, Move)>) -> bool {
+        let t = &self.targets[index(target)];
+        t.decided.is_none() && via.map_or(true, |(i, _)| !t.failed[i])
     }
 
-    /// Records a finished job's proof.
-    fn record<G>(&mut self, job: &Job<G>, run: &ProofRun) {
-        let t = &mut self.targets[index(job.target)];
-        t.nodes += run.nodes;
-        if t.decided.is_some() {
-            return;
+    /// Whether job `job`'s answer can still matter.
+    fn needed<G>(&self, job: &Job<G>) -> bool {
+        self.value().is_none()
+            && match job.ask {
+                Ask::Proof { target, .. } => self.open(target, job.via),
+                Ask::Value => self.open(Goal::Win, job.via) || self.open(Goal::NotLoss, job.via),
+            }
+    }
+
+    /// Records a finished job's answer (`nodes` is its whole cost; `cancelled`: it was stopped
+    /// on purpose, so an unsettled answer says nothing).
+    fn record<G>(
+        &mut self,
+        job: &Job<G>,
+        answers: &[(Goal, SubAnswer)],
+        nodes: u64,
+        cancelled: bool,
+    ) {
+        if let Some((target, _)) = answers.first() {
+            self.targets[index(*target)].nodes += nodes;
         }
-        let Some(answer) = run.result else {
-            // A cancelled or stopped job says "stop"; a job that ran out of memory says so.
-            if !job.stop.load(Ordering::Relaxed) {
-                t.stopped_by = t.stopped_by.or(run.stopped_by);
-            }
-            return;
-        };
-        t.by_pr |= run.by_pr;
-        match job.via {
-            None => {
-                t.decided = Some(answer);
-                t.best_move = run.best_move;
-                t.proof_size = run.proof_size;
-            }
-            // The opponent failed: the root question succeeds through this move.
-            Some((_, mv)) if !answer => {
-                t.decided = Some(true);
-                t.best_move = Some(mv);
-                t.proof_size = run.proof_size.map(|s| s + 1);
-            }
-            Some((i, _)) => {
-                t.failed[i] = true;
-                t.proof_size = match (t.proof_size, run.proof_size) {
-                    (Some(a), Some(b)) => Some(a + b),
-                    _ => None,
-                };
-                if t.failed.iter().all(|&f| f) {
-                    t.decided = Some(false);
-                    t.proof_size = t.proof_size.map(|s| s + 1);
-                }
-                if job.target == Goal::NotLoss {
-                    // The opponent wins after this move, so it does not lose after it either:
-                    // the move fails for the win question too.
-                    let w = &mut self.targets[0];
-                    if w.decided.is_none() && !w.failed[i] {
-                        w.failed[i] = true;
-                        w.by_pr |= run.by_pr;
-                        w.proof_size = match (w.proof_size, run.proof_size) {
-                            (Some(a), Some(b)) => Some(a + b),
-                            _ => None,
-                        };
-                        if w.failed.iter().all(|&f| f) {
-                            w.decided = Some(false);
-                            w.proof_size = w.proof_size.map(|s| s + 1);
-                        }
-                    }
-                }
-            }
+        for (target, answer) in answers {
+            self.settle(*target, job.via, answer, cancelled);
         }
         // Implications between the questions: a win is also a not-loss; a loss is also not a win.
         if self.targets[0].decided == Some(true) && self.targets[1].decided.is_none() {
@@ -170,59 +171,125 @@ impl State {
             self.targets[0].decided = Some(false);
         }
     }
+
+    /// One sub-answer for root question `target`: about the root itself (`via` = `None`), or
+    /// about the opponent after root move `via`.
+    fn settle(&mut self, target: Goal, via: Option<(usize, Move)>, a: &SubAnswer, cancelled: bool) {
+        let t = &mut self.targets[index(target)];
+        if t.decided.is_some() {
+            return;
+        }
+        let Some(answer) = a.result else {
+            // A cancelled or stopped job says "stop"; one that ran out of memory says so.
+            if !cancelled {
+                t.stopped_by = t.stopped_by.or(a.stopped_by);
+            }
+            return;
+        };
+        t.by_pr |= a.by_pr;
+        match via {
+            None => {
+                t.decided = Some(answer);
+                t.best_move = a.best_move;
+                t.proof_size = a.proof_size;
+            }
+            // The opponent failed: the root question succeeds through this move.
+            Some((_, mv)) if !answer => {
+                t.decided = Some(true);
+                t.best_move = Some(mv);
+                t.proof_size = a.proof_size.map(|s| s + 1);
+            }
+            Some((i, _)) => {
+                fail(t, i, a);
+                if target == Goal::NotLoss {
+                    // The opponent wins after this move, so it does not lose after it either:
+                    // the move fails for the win question too.
+                    let w = &mut self.targets[0];
+                    if w.decided.is_none() && !w.failed[i] {
+                        fail(w, i, a);
+                    }
+                }
+            }
+        }
+    }
 }
 
-/// The jobs of a solve with `threads` workers: the two root questions, or, with more than two
-/// threads, both questions per root move (the "opponent wins" job first: it settles both).
-fn jobs<G: Game>(root: &G, threads: usize, moves: &[Move]) -> Vec<Job<G>> {
-    let job = |pos: G, goal, target, via| Job {
+/// Root move `i` is known to fail for question `t`; the question is disproved when all have.
+fn fail(t: &mut TargetState, i: usize, a: &SubAnswer) {
+    t.failed[i] = true;
+    t.by_pr |= a.by_pr;
+    t.proof_size = add_sizes(t.proof_size, a.proof_size);
+    if t.failed.iter().all(|&f| f) {
+        t.decided = Some(false);
+        t.proof_size = t.proof_size.map(|s| s + 1);
+    }
+}
+
+/// The jobs of a solve with `threads` workers, in the order they start. The root's own solve
+/// comes first (so N threads are never much slower than one), then the root moves'. sb-gpn: the
+/// root's value, then the value of every root move's position. The proof-number solvers: the
+/// two root questions, then, with more than 2 threads, both questions per root move (the
+/// "opponent wins" job first: it settles both).
+fn jobs<G: Game>(root: &G, algo: Algo, threads: usize, moves: &[Move]) -> Vec<Job<G>> {
+    let job = |pos: G, ask, via| Job {
         pos,
-        goal,
-        target,
+        ask,
         via,
         stop: Arc::new(AtomicBool::new(false)),
         progress: Arc::new(Progress::default()),
     };
-    if threads <= 2 {
-        return [Goal::Win, Goal::NotLoss]
-            .into_iter()
-            .map(|g| job(root.clone(), g, g, None))
+    let child = |m: Move| {
+        let mut c = root.clone();
+        c.play(m);
+        c
+    };
+    if algo == Algo::SbGpn {
+        return std::iter::once(job(root.clone(), Ask::Value, None))
+            .chain(
+                moves
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &m)| job(child(m), Ask::Value, Some((i, m)))),
+            )
             .collect();
     }
-    let mut out = Vec::with_capacity(2 * moves.len());
+    let mut out: Vec<Job<G>> = [Goal::Win, Goal::NotLoss]
+        .into_iter()
+        .map(|g| job(root.clone(), Ask::Proof { goal: g, target: g }, None))
+        .collect();
+    if threads <= 2 {
+        return out;
+    }
     for (i, &m) in moves.iter().enumerate() {
-        let mut child = root.clone();
-        child.play(m);
         for target in [Goal::NotLoss, Goal::Win] {
-            out.push(job(
-                child.clone(),
-                opponent_goal(target),
+            let ask = Ask::Proof {
+                goal: opponent_goal(target),
                 target,
-                Some((i, m)),
-            ));
+            };
+            out.push(job(child(m), ask, Some((i, m))));
         }
     }
     out
 }
 
 /// The per-job settings: a share of the memory, no node or time limit of its own (the watcher
-/// keeps the solve's), and, for a job one ply down, a path cap one ply shorter.
-fn job_config(
-    cfg: &SolveConfig,
-    threads: usize,
-    child: bool,
-    stop: &Arc<AtomicBool>,
-) -> SolveConfig {
+/// keeps the solve's), its own stop flag and progress counter, and, for a job one ply down, a
+/// path cap one ply shorter.
+fn job_config<G>(cfg: &SolveConfig, threads: usize, job: &Job<G>) -> SolveConfig {
     SolveConfig {
         max_nodes: None,
         max_time: None,
         memory_mb: (cfg.memory_mb / threads).max(1),
         threads: 1,
-        max_plies: cfg
-            .max_plies
-            .map(|m| if child { m.saturating_sub(1) } else { m }),
-        stop: Some(stop.clone()),
-        progress: None,
+        max_plies: cfg.max_plies.map(|m| {
+            if job.via.is_some() {
+                m.saturating_sub(1)
+            } else {
+                m
+            }
+        }),
+        stop: Some(job.stop.clone()),
+        progress: Some(job.progress.clone()),
         ..cfg.clone()
     }
 }
@@ -231,9 +298,36 @@ fn job_config(
 /// a few thousand nodes, faster than the workers and their tables can start.
 const WARM_NODES: u64 = 20_000;
 
-/// Solves `root` (not a finished position) with `cfg.threads` workers; see the module doc.
+/// The least memory a job gets: DFPN in a table of 8 MB failed to finish a Connect Four
+/// position that one thread in 16 MB solves in a second (docs/threads.md), so a small `--memory`
+/// runs fewer workers rather than starving each.
+const MIN_JOB_MB: usize = 16;
+
+/// Solves `root` (not a finished position) with `cfg.threads` workers (fewer when `--memory`
+/// cannot give each [`MIN_JOB_MB`]); see the module doc.
 pub fn solve<G: Game>(root: &G, cfg: &SolveConfig) -> SolveResult {
     let start = Instant::now();
+    let workers = cfg.threads.min(cfg.memory_mb / MIN_JOB_MB);
+    if workers < cfg.threads {
+        log::debug!(
+            "solve: {workers} workers instead of {} ({} MB, at least {MIN_JOB_MB} MB each)",
+            cfg.threads,
+            cfg.memory_mb
+        );
+    }
+    if workers <= 1 {
+        return super::solve(
+            root,
+            &SolveConfig {
+                threads: 1,
+                ..cfg.clone()
+            },
+        );
+    }
+    let cfg = &SolveConfig {
+        threads: workers,
+        ..cfg.clone()
+    };
     let warm_cfg = SolveConfig {
         threads: 1,
         max_nodes: Some(cfg.max_nodes.map_or(WARM_NODES, |n| n.min(WARM_NODES))),
@@ -246,7 +340,9 @@ pub fn solve<G: Game>(root: &G, cfg: &SolveConfig) -> SolveResult {
     }
     let mut result = split(root, cfg, start, warm.nodes);
     result.nodes += warm.nodes;
-    result.proofs[0].nodes += warm.nodes;
+    if let Some(first) = result.proofs.first_mut() {
+        first.nodes += warm.nodes;
+    }
     result
 }
 
@@ -256,26 +352,16 @@ fn split<G: Game>(root: &G, cfg: &SolveConfig, start: Instant, warm_nodes: u64) 
     let mut list = MoveList::new();
     root.legal_moves(&mut list);
     let moves: Vec<Move> = list.iter().copied().collect();
-    let jobs = jobs(root, threads, &moves);
-    let split = jobs.iter().any(|j| j.via.is_some());
-    let failed = if split {
-        vec![false; moves.len()]
-    } else {
-        Vec::new()
+    let jobs = jobs(root, cfg.algo, threads, &moves);
+    let target = || TargetState {
+        failed: vec![false; moves.len()],
+        proof_size: Some(0),
+        ..TargetState::default()
     };
     let state = Mutex::new(State {
-        targets: [
-            TargetState {
-                failed: failed.clone(),
-                proof_size: Some(0),
-                ..TargetState::default()
-            },
-            TargetState {
-                failed,
-                proof_size: Some(0),
-                ..TargetState::default()
-            },
-        ],
+        targets: [target(), target()],
+        lines: vec![None; moves.len()],
+        root_line: None,
         next: 0,
         running: 0,
     });
@@ -333,7 +419,59 @@ fn split<G: Game>(root: &G, cfg: &SolveConfig, start: Instant, warm_nodes: u64) 
         }
     });
     let s = state.into_inner();
-    result(cfg, &s, stopped_by, start.elapsed())
+    result(cfg, &s, &moves, stopped_by, start.elapsed())
+}
+
+/// Runs one job: its question's answers by root question, its nodes, and its child line (value
+/// jobs).
+fn run_job<G: Game>(
+    job: &Job<G>,
+    cfg: &SolveConfig,
+    threads: usize,
+) -> (Vec<(Goal, SubAnswer)>, u64, Option<ChildLine>) {
+    let job_cfg = job_config(cfg, threads, job);
+    let mut budget = Budget::of(&job_cfg);
+    match job.ask {
+        Ask::Proof { goal, target } => {
+            let run = prove(&job.pos, goal, &job_cfg, &mut budget);
+            let answer = SubAnswer {
+                result: run.result,
+                best_move: run.best_move,
+                proof_size: run.proof_size,
+                by_pr: run.by_pr,
+                stopped_by: run.stopped_by,
+            };
+            (vec![(target, answer)], run.nodes, None)
+        }
+        Ask::Value => {
+            let r = super::solve(&job.pos, &job_cfg);
+            // The opponent's value after a root move answers both root questions through it:
+            // the root player wins through the move when the opponent loses, and avoids losing
+            // when the opponent does not win.
+            let known = r.value != Value::Unknown;
+            let answer = |result: bool| SubAnswer {
+                result: known.then_some(result),
+                best_move: r.best_move,
+                proof_size: None,
+                by_pr: false,
+                stopped_by: (!known).then(|| r.stopped_by(&job_cfg)).flatten(),
+            };
+            let answers = if job.via.is_some() {
+                vec![
+                    (Goal::Win, answer(r.value != Value::Loss)),
+                    (Goal::NotLoss, answer(r.value == Value::Win)),
+                ]
+            } else {
+                // The root's own value answers its questions directly.
+                vec![
+                    (Goal::Win, answer(r.value == Value::Win)),
+                    (Goal::NotLoss, answer(r.value != Value::Loss)),
+                ]
+            };
+            let line = known.then(|| (r.value, r.plies, r.pv.clone()));
+            (answers, r.nodes, line)
+        }
+    }
 }
 
 /// One worker: take the next needed job, run it, record it, until none is left.
@@ -360,14 +498,16 @@ fn worker<G: Game>(
                 }
             }
         };
-        let job_cfg = job_config(cfg, threads, job.via.is_some(), &job.stop);
-        let mut budget = Budget {
-            progress: Some(job.progress.clone()),
-            ..Budget::of(&job_cfg)
-        };
-        let run = prove(&job.pos, job.goal, &job_cfg, &mut budget);
+        let (answers, nodes, line) = run_job(job, cfg, threads);
         let mut s = state.lock();
-        s.record(job, &run);
+        let cancelled = job.stop.load(Ordering::Relaxed);
+        s.record(job, &answers, nodes, cancelled);
+        if let Some(line) = line {
+            match job.via {
+                Some((i, _)) => s.lines[i] = Some(line),
+                None => s.root_line = Some(line),
+            }
+        }
         // Its nodes are in the target's count now.
         job.progress.nodes.store(0, Ordering::Relaxed);
         s.running -= 1;
@@ -379,6 +519,7 @@ fn worker<G: Game>(
 fn result(
     cfg: &SolveConfig,
     s: &State,
+    moves: &[Move],
     stopped_by: Option<&'static str>,
     elapsed: Duration,
 ) -> SolveResult {
@@ -401,20 +542,52 @@ fn result(
         Value::Win => &win,
         _ => &not_loss,
     };
+    let best_move = match value {
+        Value::Win | Value::Draw => decider.best_move,
+        _ => None,
+    };
+    // sb-gpn: the proven line through the deciding move, or, at a loss, the longest resistance.
+    let mut pv = Vec::new();
+    let mut plies = None;
+    let root_line = s
+        .root_line
+        .as_ref()
+        .filter(|l| l.0 == value && (best_move.is_none() || l.2.first() == best_move.as_ref()));
+    if let Some((_, root_plies, root_pv)) = root_line {
+        plies = *root_plies;
+        pv = root_pv.clone();
+    } else if cfg.algo == Algo::SbGpn && value != Value::Unknown {
+        let through = |i: usize| s.lines[i].as_ref().map(|l| (i, l));
+        let chosen = match best_move {
+            Some(m) => moves.iter().position(|&x| x == m).and_then(through),
+            None => (0..moves.len())
+                .filter_map(through)
+                .max_by_key(|(_, l)| l.1.unwrap_or(0)),
+        };
+        if let Some((i, (_, child_plies, child_pv))) = chosen {
+            plies = child_plies.map(|p| p + 1);
+            pv = std::iter::once(moves[i])
+                .chain(child_pv.iter().copied())
+                .collect();
+        }
+    }
+    let nodes = win.nodes + not_loss.nodes;
     SolveResult {
         algo: cfg.algo,
         value,
-        best_move: match value {
-            Value::Win | Value::Draw => decider.best_move,
-            _ => None,
-        },
-        nodes: win.nodes + not_loss.nodes,
+        best_move,
+        nodes,
         elapsed,
         proof_size: decider.proof_size.filter(|_| value != Value::Unknown),
         by_pr: s.targets.iter().any(|t| t.by_pr) && value != Value::Unknown,
         note: (value == Value::Unknown && win.result == Some(false)).then_some("not a win"),
-        pv: Vec::new(),
-        plies: None,
-        proofs: vec![win, not_loss],
+        pv,
+        plies,
+        // sb-gpn answers without binary proofs, as on one thread.
+        proofs: if cfg.algo == Algo::SbGpn {
+            Vec::new()
+        } else {
+            vec![win, not_loss]
+        },
     }
 }

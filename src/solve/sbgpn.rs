@@ -1,5 +1,7 @@
 //! sb-gpn as a solver: the engine's Score-Bounded GPN-MCTS run until the root is solved or a limit.
 
+use std::sync::atomic::Ordering;
+
 use super::{Budget, SolveConfig, Value};
 use crate::game::{Game, Move};
 use crate::search::{Algorithm, Limits, Proven, Search, SearchParams};
@@ -32,7 +34,15 @@ pub fn solve<G: Game>(root: &G, cfg: &SolveConfig, budget: &mut Budget) -> Answe
     };
     // A full tree is recycled and the search goes on (the node and time limits end it); a tree
     // that recycling cannot shrink stops growing, so stop there too (unknown).
-    let report = search.run_with(&limits, |s, _| !(s.root_solved() || s.tree_frozen()));
+    let nodes_before = budget.nodes;
+    let report = search.run_with(&limits, |s, _| {
+        // For a watcher (progress lines, the parallel solver's node limit).
+        if let Some(p) = &cfg.progress {
+            p.nodes
+                .store(nodes_before + s.nodes_created(), Ordering::Relaxed);
+        }
+        !(s.root_solved() || s.tree_frozen())
+    });
     budget.nodes += report.created;
     let (value, plies) = match report.proven {
         Some(Proven::Win { plies }) => (Value::Win, Some(plies)),

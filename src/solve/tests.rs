@@ -105,8 +105,10 @@ fn check_all<G: Game>(cases: &[(G, Value)]) {
 fn check_algos<G: Game>(cases: &[(G, Value)], algos: &[Algo], threads: usize) {
     for &algo in algos {
         for (p, want) in cases {
+            // 16 MB per worker, so that every thread asked for runs.
             let cfg = SolveConfig {
                 threads,
+                memory_mb: 64.max(16 * threads),
                 ..config(algo)
             };
             let r = solve(p, &cfg);
@@ -344,7 +346,8 @@ fn a_raised_stop_flag_ends_a_solve_as_unknown() {
 }
 
 /// The proof-number solvers with 2 threads (the two questions side by side) and 3, 4 and 8 (the
-/// questions split over the root moves), repeated: timing decides which jobs run, never the value.
+/// questions split over the root moves), sb-gpn with the root moves' values as jobs, repeated:
+/// timing decides which jobs run, never the value.
 #[test]
 fn parallel_proof_number_solving_agrees_with_minimax() {
     let cfour: Vec<(ConnectFour, Value)> = positions(16, 28, 7, 200_000);
@@ -352,12 +355,8 @@ fn parallel_proof_number_solving_agrees_with_minimax() {
     assert!(cfour.iter().any(|c| c.1 == Value::Draw), "want some draws");
     assert!(cfour.iter().any(|c| c.1 == Value::Loss), "want some losses");
     for threads in [2, 3, 4, 8] {
-        check_algos(
-            &cfour,
-            &[Algo::Pns, Algo::Dfpn, Algo::Ppns, Algo::Mcpns],
-            threads,
-        );
-        check_algos(&bt, &[Algo::Dfpn, Algo::Pns], threads);
+        check_algos(&cfour, &Algo::ALL, threads);
+        check_algos(&bt, &[Algo::Dfpn, Algo::Pns, Algo::SbGpn], threads);
     }
     for _ in 0..5 {
         check_algos(&cfour, &[Algo::Dfpn], 4);
@@ -381,6 +380,15 @@ fn parallel_solving_reports_both_questions_and_its_limits() {
         assert_eq!(r.nodes, r.proofs[0].nodes + r.proofs[1].nodes);
         assert!(r.best_move.is_some());
     }
+    // 16 MB cannot give 8 workers their 16 MB each: one thread solves it, exactly as ever.
+    let small = SolveConfig {
+        threads: 8,
+        memory_mb: 16,
+        ..config(Algo::Dfpn)
+    };
+    let r = solve(draw, &small);
+    assert_eq!(r.value, Value::Draw);
+    assert_eq!(r.proofs_text(), "win?=no not-loss?=yes");
     // Limits of the whole solve: nodes, time, the outside stop flag.
     let start = ConnectFour::start();
     for threads in [2, 4] {
@@ -414,4 +422,44 @@ fn parallel_solving_reports_both_questions_and_its_limits() {
         assert_eq!(r.value, Value::Unknown);
         assert_eq!(r.stopped_by(&stop), Some("stop"));
     }
+}
+
+/// sb-gpn with threads: the proven line starts with the move given and its length is the plies.
+#[test]
+fn parallel_sb_gpn_gives_a_proven_line() {
+    let cases: Vec<(ConnectFour, Value)> = positions(12, 26, 5, 300_000);
+    let mut checked = 0;
+    for (p, want) in &cases {
+        let cfg = SolveConfig {
+            threads: 2,
+            ..config(Algo::SbGpn)
+        };
+        let r = solve(p, &cfg);
+        assert_eq!(r.value, *want, "{}", p.to_position());
+        assert!(r.proofs.is_empty());
+        assert_eq!(r.proofs_text(), "score-bounds");
+        if r.nodes <= 20_000 {
+            // Settled by the one-thread attempt (its own line).
+            continue;
+        }
+        checked += 1;
+        assert_eq!(
+            r.pv.len() as u32,
+            r.plies.expect("proven plies"),
+            "{}",
+            p.to_position()
+        );
+        if matches!(r.value, Value::Win | Value::Draw) {
+            assert_eq!(r.pv.first().copied(), r.best_move);
+        }
+        // The line is legal from the position.
+        let mut q = p.clone();
+        for &m in &r.pv {
+            let mut legal = MoveList::new();
+            q.legal_moves(&mut legal);
+            assert!(legal.iter().any(|&x| x == m));
+            q.play(m);
+        }
+    }
+    assert!(checked > 0, "no case needed the workers");
 }
