@@ -185,38 +185,55 @@ fn no_arguments_runs_the_engine_and_help_prints_usage() {
     assert!(stdout(&gpn(&["help"])).contains("USAGE"));
 }
 
+/// `gpn match cfour` between two random agents, 1 iteration a move, writing the CSV, JSON and
+/// games files; `extra` follows.
+fn random_cfour_match_args<'a>(
+    files: &'a (std::path::PathBuf, std::path::PathBuf, std::path::PathBuf),
+    extra: &[&'a str],
+) -> Vec<&'a str> {
+    let (csv, json, games) = files;
+    let mut args = vec![
+        "match",
+        "cfour",
+        "--engine1",
+        "random",
+        "--engine2",
+        "random",
+        "--iterations",
+        "1",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+        "--games-file",
+        games.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
 #[test]
 fn match_random_against_random() {
     let dir = std::env::temp_dir().join(format!("gpn-cli-match-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let (csv, json, games) = (dir.join("m.csv"), dir.join("m.json"), dir.join("m.txt"));
+    let files = (dir.join("m.csv"), dir.join("m.json"), dir.join("m.txt"));
+    let (csv, json, games) = &files;
     let run = |concurrency: &str| {
-        gpn(&[
-            "match",
-            "cfour",
-            "--engine1",
-            "random",
-            "--engine2",
-            "random",
-            "--games",
-            "10",
-            "--iterations",
-            "1",
-            "--concurrency",
-            concurrency,
-            "--openings",
-            "2",
-            "--seed",
-            "7",
-            "--sprt",
-            "0,5",
-            "--csv",
-            csv.to_str().unwrap(),
-            "--json",
-            json.to_str().unwrap(),
-            "--games-file",
-            games.to_str().unwrap(),
-        ])
+        gpn(&random_cfour_match_args(
+            &files,
+            &[
+                "--games",
+                "10",
+                "--concurrency",
+                concurrency,
+                "--openings",
+                "2",
+                "--seed",
+                "7",
+                "--sprt",
+                "0,5",
+            ],
+        ))
     };
     let out = run("2");
     assert!(out.status.success(), "{}", stderr(&out));
@@ -253,7 +270,7 @@ fn match_random_against_random() {
     );
     assert!(!text.contains("[1/10]"));
     // Connect Four's games file is PGN (cutechess-cli knows the game): one record per game.
-    let games_text = std::fs::read_to_string(&games).unwrap();
+    let games_text = std::fs::read_to_string(games).unwrap();
     assert_eq!(
         games_text
             .lines()
@@ -268,8 +285,8 @@ fn match_random_against_random() {
             .count(),
         10
     );
-    assert_eq!(std::fs::read_to_string(&csv).unwrap().lines().count(), 11);
-    assert!(std::fs::read_to_string(&json)
+    assert_eq!(std::fs::read_to_string(csv).unwrap().lines().count(), 11);
+    assert!(std::fs::read_to_string(json)
         .unwrap()
         .contains("\"played\": 10,"));
     // The same seed gives the same games on one thread. Lines are appended as games finish, so
@@ -281,7 +298,7 @@ fn match_random_against_random() {
     };
     assert!(run("1").status.success());
     assert_eq!(
-        sorted(&std::fs::read_to_string(&games).unwrap()),
+        sorted(&std::fs::read_to_string(games).unwrap()),
         sorted(&games_text)
     );
     let _ = std::fs::remove_dir_all(&dir);
@@ -306,31 +323,21 @@ fn ctrl_c_stops_a_match_and_keeps_every_finished_game() {
 
     let dir = std::env::temp_dir().join(format!("gpn-cli-match-int-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let (csv, json, games) = (dir.join("m.csv"), dir.join("m.json"), dir.join("m.txt"));
+    let files = (dir.join("m.csv"), dir.join("m.json"), dir.join("m.txt"));
+    let (csv, json, games) = &files;
     // Far more games than can finish before the signal.
     let mut child = Command::new(env!("CARGO_BIN_EXE_gpn"))
-        .args([
-            "match",
-            "cfour",
-            "--engine1",
-            "random",
-            "--engine2",
-            "random",
-            "--games",
-            "10000000",
-            "--iterations",
-            "1",
-            "--concurrency",
-            "2",
-            "--csv",
-            csv.to_str().unwrap(),
-            "--json",
-            json.to_str().unwrap(),
-            "--games-file",
-            games.to_str().unwrap(),
-            "--games-format",
-            "jsonl",
-        ])
+        .args(random_cfour_match_args(
+            &files,
+            &[
+                "--games",
+                "10000000",
+                "--concurrency",
+                "2",
+                "--games-format",
+                "jsonl",
+            ],
+        ))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -356,7 +363,7 @@ fn ctrl_c_stops_a_match_and_keeps_every_finished_game() {
         "{rest:?}"
     );
     let text = stdout(&out);
-    let played = json_count(&std::fs::read_to_string(&json).unwrap(), "played");
+    let played = json_count(&std::fs::read_to_string(json).unwrap(), "played");
     assert!((20..10_000_000).contains(&played), "{played}");
     assert!(
         text.lines().any(|l| l
@@ -381,17 +388,17 @@ fn ctrl_c_stops_a_match_and_keeps_every_finished_game() {
         .find(|l| l.starts_with("pentanomial"))
         .expect("a pentanomial line");
     assert!(penta.ends_with(" unpaired games"), "{penta}");
-    let json_text = std::fs::read_to_string(&json).unwrap();
+    let json_text = std::fs::read_to_string(json).unwrap();
     assert!(json_text.contains("\"interrupted\": true,"));
     assert_eq!(
         2 * json_count(&json_text, "pairs") + json_count(&json_text, "unpaired"),
         played
     );
     // The CSV (a header and a row per game) and the games file hold exactly the finished games.
-    let csv_text = std::fs::read_to_string(&csv).unwrap();
+    let csv_text = std::fs::read_to_string(csv).unwrap();
     assert_eq!(csv_text.lines().count() as u64, played + 1);
     // JSON Lines (asked for): one object per line.
-    let games_text = std::fs::read_to_string(&games).unwrap();
+    let games_text = std::fs::read_to_string(games).unwrap();
     assert_eq!(games_text.lines().count() as u64, played);
     assert!(games_text
         .lines()

@@ -41,8 +41,8 @@ fn thread_seed(seed: u64, k: usize) -> u64 {
 }
 
 /// How many times a thread tries the tree lock, pausing between tries, before it sleeps on it.
-/// The lock is held for one descent and one backup (well under a microsecond in fast games), so
-/// spinning that long is cheaper than the sleep and wake-up (several microseconds) that
+/// The lock is held for one batch of backups and descents (a few microseconds at most, see
+/// [`BATCH_HOLD_NANOS`]), so spinning that long is cheaper than the sleep and wake-up (several microseconds) that
 /// parking_lot's own short spin falls back to.
 const SPIN_TRIES: u32 = 256;
 
