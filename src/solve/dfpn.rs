@@ -6,6 +6,14 @@
 //! bucket drops its entry of least work, so a small table slows the search but never breaks it.
 //! With `epsilon > 0` the second-best child's bound becomes ceil(second * (1 + epsilon))
 //! (Pawlewicz and Lew), which cuts the thrashing between siblings.
+//!
+//! A table can serve several proofs in turn ([`prove_in`]: the two proofs of a solve, a parallel
+//! worker's jobs). Each entry's key is salted with its question (goal and root player), because
+//! a position's numbers answer one question only, and stamped with the proof that wrote it: a
+//! full bucket drops entries of earlier proofs first. Reuse saves the table's allocation and the
+//! first touch of its pages, which cost more than a short proof itself (docs/threads.md), and a
+//! later proof of the same question (one root move after another) finds the earlier one's
+//! solved positions.
 
 use std::collections::HashSet;
 
@@ -17,14 +25,24 @@ pub const INF: u32 = u32::MAX;
 
 const WAYS: usize = 2;
 
+/// Bytes per table entry: key, numbers, and work with the proof stamp.
+const ENTRY_BYTES: usize = 8 + 8 + 4;
+
+/// The largest work an entry records (24 bits); more counts as this much.
+const WORK_MAX: u32 = (1 << 24) - 1;
+
 /// The table as three plain arrays (zero-initialised, so the allocator hands out lazily zeroed
-/// pages): the full hash, the numbers packed `pn | dn << 32` (0 = empty slot: a stored entry
-/// never has pn = dn = 0), and the work spent on the entry.
-struct Table {
+/// pages): the salted hash, the numbers packed `pn | dn << 32` (0 = empty slot: a stored entry
+/// never has pn = dn = 0), and `stamp << 24 | work`: the stamp of the proof that wrote the entry
+/// and the work spent on it (in one word, so that a store touches no fourth array).
+pub struct Table {
     keys: Vec<u64>,
     vals: Vec<u64>,
     work: Vec<u32>,
     mask: usize,
+    /// The current proof's stamp (wrapping: after 256 proofs an old entry may pass for a current
+    /// one, which only changes which entry a full bucket drops).
+    current: u8,
 }
 
 #[inline]
@@ -33,22 +51,39 @@ fn pack(pn: u32, dn: u32) -> u64 {
 }
 
 impl Table {
-    fn new(memory_mb: usize, max_nodes: Option<u64>) -> Table {
+    /// The number of buckets for `memory_mb` and a search of at most `max_nodes` nodes: a power
+    /// of two.
+    fn buckets(memory_mb: usize, max_nodes: Option<u64>) -> usize {
         let bytes = memory_mb.saturating_mul(1 << 20);
-        let mut entries = (bytes / 20).max(64);
+        let mut entries = (bytes / ENTRY_BYTES).max(64);
         if let Some(n) = max_nodes {
             // No point in a table much larger than the positions the search may generate.
             entries = entries.min((n as usize).saturating_mul(2).max(1 << 12));
         }
         // Round down to a power of two buckets.
         let buckets = (entries / WAYS).max(1);
-        let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
+        1usize << (usize::BITS - 1 - buckets.leading_zeros())
+    }
+
+    fn new(buckets: usize) -> Table {
         Table {
             keys: vec![0; buckets * WAYS],
             vals: vec![0; buckets * WAYS],
             work: vec![0; buckets * WAYS],
             mask: buckets - 1,
+            current: 0,
         }
+    }
+
+    /// `slot`'s table when it has `buckets` buckets, else a new one; stamped for a new proof.
+    fn take(slot: &mut Option<Table>, buckets: usize) -> Table {
+        let mut table = match slot.take() {
+            Some(t) if t.mask + 1 == buckets => t,
+            // The old one is freed before the new one's (lazily zeroed) pages are touched.
+            _ => Table::new(buckets),
+        };
+        table.current = table.current.wrapping_add(1);
+        table
     }
 
     #[inline]
@@ -72,19 +107,25 @@ impl Table {
             .find(|&i| self.vals[i] != 0 && self.keys[i] == key)
             .or_else(|| (b..b + WAYS).find(|&i| self.vals[i] == 0))
             .unwrap_or_else(|| {
-                // Evict the least valuable: open before solved, then the least work.
+                // Evict the least valuable: an earlier proof's before this one's, open before
+                // solved, then the least work.
                 (b..b + WAYS)
-                    .min_by_key(|&i| (solved(self.vals[i]), self.work[i]))
+                    .min_by_key(|&i| {
+                        let this_proof = (self.work[i] >> 24) as u8 == self.current;
+                        (this_proof, solved(self.vals[i]), self.work[i] & WORK_MAX)
+                    })
                     .unwrap_or(b)
             });
         self.keys[i] = key;
         self.vals[i] = pack(pn, dn);
-        self.work[i] = work;
+        self.work[i] = (self.current as u32) << 24 | work.min(WORK_MAX);
     }
 }
 
 struct Dfpn<G: Game> {
     table: Table,
+    /// Mixed into every key: this proof's question.
+    salt: u64,
     goal: Goal,
     me: Player,
     epsilon: f64,
@@ -104,11 +145,12 @@ impl<G: Game> Dfpn<G> {
     /// The table key of `pos` met `depth` plies from the root.
     #[inline]
     fn key(&self, pos: &G, depth: u32) -> u64 {
+        let key = pos.hash() ^ self.salt;
         if self.bounded {
             let left = self.cap.saturating_sub(depth) as u64 + 1;
-            pos.hash() ^ left.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            key ^ left.wrapping_mul(0x9E37_79B9_7F4A_7C15)
         } else {
-            pos.hash()
+            key
         }
     }
 
@@ -243,8 +285,30 @@ impl<G: Game> Dfpn<G> {
     }
 }
 
-/// One binary proof by df-pn.
+/// The key salt of the question "can `me` reach `goal`?".
+fn salt(goal: Goal, me: Player) -> u64 {
+    let question = match goal {
+        Goal::Win => 0u64,
+        Goal::NotLoss => 1,
+    } << 8
+        | me.0 as u64;
+    crate::rng::mix64(0xD1B5_4A32_D192_ED03 ^ question)
+}
+
+/// One binary proof by df-pn, in a table of its own.
 pub fn prove<G: Game>(root: &G, goal: Goal, cfg: &SolveConfig, budget: &mut Budget) -> ProofRun {
+    prove_in(root, goal, cfg, budget, &mut None)
+}
+
+/// One binary proof by df-pn in `slot`'s table when it has the size this proof's memory and
+/// node limits give (a new one otherwise); the table is left in `slot` for the next proof.
+pub fn prove_in<G: Game>(
+    root: &G,
+    goal: Goal,
+    cfg: &SolveConfig,
+    budget: &mut Budget,
+    slot: &mut Option<Table>,
+) -> ProofRun {
     let mut run = ProofRun::new(goal);
     let me = root.to_move();
     let cap = cfg.cap::<G>();
@@ -255,7 +319,8 @@ pub fn prove<G: Game>(root: &G, goal: Goal, cfg: &SolveConfig, budget: &mut Budg
     }
     let remaining = budget.max_nodes.map(|m| m.saturating_sub(budget.nodes));
     let mut s = Dfpn {
-        table: Table::new(cfg.memory_mb, remaining),
+        table: Table::take(slot, Table::buckets(cfg.memory_mb, remaining)),
+        salt: salt(goal, me),
         goal,
         me,
         epsilon: cfg.epsilon,
@@ -274,6 +339,7 @@ pub fn prove<G: Game>(root: &G, goal: Goal, cfg: &SolveConfig, budget: &mut Budg
         run.result = Some(false);
     } else {
         run.stopped_by = Some(s.stop.unwrap_or("nodes"));
+        *slot = Some(s.table);
         return run;
     }
     let proven = pn == 0;
@@ -287,6 +353,7 @@ pub fn prove<G: Game>(root: &G, goal: Goal, cfg: &SolveConfig, budget: &mut Budg
         });
     }
     run.proof_size = s.proof_size(root, proven);
+    *slot = Some(s.table);
     run
 }
 

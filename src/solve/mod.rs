@@ -460,7 +460,9 @@ pub fn solve<G: Game>(root: &G, cfg: &SolveConfig) -> SolveResult {
         result.elapsed = budget.elapsed();
         return result;
     }
-    let first = prove(root, Goal::Win, cfg, &mut budget);
+    // The second proof reuses the first one's table.
+    let mut scratch = Scratch::default();
+    let first = prove_in(root, Goal::Win, cfg, &mut budget, &mut scratch);
     let first_result = first.result;
     result.proofs.push(first);
     match first_result {
@@ -473,7 +475,7 @@ pub fn solve<G: Game>(root: &G, cfg: &SolveConfig) -> SolveResult {
         }
         None => {}
         Some(false) => {
-            let second = prove(root, Goal::NotLoss, cfg, &mut budget);
+            let second = prove_in(root, Goal::NotLoss, cfg, &mut budget, &mut scratch);
             let by_pr = result.proofs[0].by_pr || second.by_pr;
             match second.result {
                 Some(true) => {
@@ -497,13 +499,31 @@ pub fn solve<G: Game>(root: &G, cfg: &SolveConfig) -> SolveResult {
     result
 }
 
+/// What one proof leaves for the next one in the same thread to reuse: DFPN's table (the tree
+/// solvers' trees grow with the proof, so there is nothing to keep).
+#[derive(Default)]
+pub struct Scratch {
+    dfpn: Option<dfpn::Table>,
+}
+
 /// One binary proof with the configured proof-number algorithm.
 pub fn prove<G: Game>(root: &G, goal: Goal, cfg: &SolveConfig, budget: &mut Budget) -> ProofRun {
+    prove_in(root, goal, cfg, budget, &mut Scratch::default())
+}
+
+/// [`prove`], reusing what an earlier proof left in `scratch`.
+pub fn prove_in<G: Game>(
+    root: &G,
+    goal: Goal,
+    cfg: &SolveConfig,
+    budget: &mut Budget,
+    scratch: &mut Scratch,
+) -> ProofRun {
     let nodes0 = budget.nodes;
     let t0 = Instant::now();
     let mut run = match cfg.algo {
         Algo::Pns => pns::prove(root, goal, cfg, budget),
-        Algo::Dfpn => dfpn::prove(root, goal, cfg, budget),
+        Algo::Dfpn => dfpn::prove_in(root, goal, cfg, budget, &mut scratch.dfpn),
         Algo::Ppns => ppns::prove(root, goal, cfg, budget),
         Algo::Mcpns => mcpns::prove(root, goal, cfg, budget),
         Algo::SbGpn => unreachable!("sb-gpn answers without binary proofs"),

@@ -2,8 +2,8 @@
 //!
 //! The one-thread solvers answer "win?" and, when that is disproved, "not-loss?" one after the
 //! other (sb-gpn answers both with one search). Here they become jobs, each an ordinary
-//! one-thread solve with its own table or tree (`memory / threads` each), taken in order by
-//! `threads` workers. The root's own solve comes first; then, one ply down, "can the root
+//! one-thread solve with its own tree or table (`memory / threads` each; a worker keeps its DFPN
+//! table from job to job), taken in order by `threads` workers. The root's own solve comes first; then, one ply down, "can the root
 //! player win through move m?" is "does the opponent, to move after m, fail to reach not-loss?",
 //! and "can they avoid losing through m?" is "does the opponent fail to win?", asked with the
 //! child position's side to move as root player, so the solvers run unchanged:
@@ -29,7 +29,9 @@ use std::time::{Duration, Instant};
 
 use parking_lot::{Condvar, Mutex};
 
-use super::{prove, Algo, Budget, Goal, Progress, ProofRun, SolveConfig, SolveResult, Value};
+use super::{
+    prove_in, Algo, Budget, Goal, Progress, ProofRun, Scratch, SolveConfig, SolveResult, Value,
+};
 use crate::game::{Game, Move, MoveList};
 
 /// How often the calling thread checks the limits and publishes progress.
@@ -422,18 +424,19 @@ fn split<G: Game>(root: &G, cfg: &SolveConfig, start: Instant, warm_nodes: u64) 
     result(cfg, &s, &moves, stopped_by, start.elapsed())
 }
 
-/// Runs one job: its question's answers by root question, its nodes, and its child line (value
-/// jobs).
+/// Runs one job in the worker's `scratch` (its DFPN table, kept from job to job): its
+/// question's answers by root question, its nodes, and its child line (value jobs).
 fn run_job<G: Game>(
     job: &Job<G>,
     cfg: &SolveConfig,
     threads: usize,
+    scratch: &mut Scratch,
 ) -> (Vec<(Goal, SubAnswer)>, u64, Option<ChildLine>) {
     let job_cfg = job_config(cfg, threads, job);
     let mut budget = Budget::of(&job_cfg);
     match job.ask {
         Ask::Proof { goal, target } => {
-            let run = prove(&job.pos, goal, &job_cfg, &mut budget);
+            let run = prove_in(&job.pos, goal, &job_cfg, &mut budget, scratch);
             let answer = SubAnswer {
                 result: run.result,
                 best_move: run.best_move,
@@ -482,6 +485,7 @@ fn worker<G: Game>(
     cfg: &SolveConfig,
     threads: usize,
 ) {
+    let mut scratch = Scratch::default();
     loop {
         let job = {
             let mut s = state.lock();
@@ -498,7 +502,7 @@ fn worker<G: Game>(
                 }
             }
         };
-        let (answers, nodes, line) = run_job(job, cfg, threads);
+        let (answers, nodes, line) = run_job(job, cfg, threads, &mut scratch);
         let mut s = state.lock();
         let cancelled = job.stop.load(Ordering::Relaxed);
         s.record(job, &answers, nodes, cancelled);

@@ -241,6 +241,59 @@ fn dfpn_without_the_epsilon_trick_and_with_a_small_table_agrees() {
     }
 }
 
+#[test]
+fn dfpn_proofs_in_one_reused_table_answer_each_question_alone() {
+    // The questions of one table alternate between goals and between root players (a position,
+    // then each of its children with the other side to move), so entries of one question meet
+    // the others' lookups: only the per-question key salt keeps them apart. 1 MB makes full
+    // buckets drop earlier proofs' entries.
+    let cases: Vec<(ConnectFour, Value)> = positions(10, 24, 21, 200_000);
+    let mut questions = Vec::new();
+    let mut buf = MoveList::new();
+    for (p, value) in &cases {
+        questions.push((p.clone(), *value));
+        p.legal_moves(&mut buf);
+        for &m in buf.iter() {
+            let mut c = p.clone();
+            c.play(m);
+            if c.outcome().is_none() {
+                let mut b = u64::MAX;
+                let v = minimax(&c, &mut HashMap::new(), &mut b).unwrap();
+                questions.push((c, value_of(v)));
+            }
+        }
+    }
+    for mb in [1, 64] {
+        let cfg = SolveConfig {
+            memory_mb: mb,
+            ..config(Algo::Dfpn)
+        };
+        let mut scratch = Scratch::default();
+        for (i, (p, value)) in questions.iter().enumerate() {
+            let goals = if i % 2 == 0 {
+                [Goal::Win, Goal::NotLoss]
+            } else {
+                [Goal::NotLoss, Goal::Win]
+            };
+            for goal in goals {
+                let mut budget = Budget::of(&cfg);
+                let run = prove_in(p, goal, &cfg, &mut budget, &mut scratch);
+                let want = match goal {
+                    Goal::Win => *value == Value::Win,
+                    Goal::NotLoss => *value != Value::Loss,
+                };
+                assert_eq!(
+                    run.result,
+                    Some(want),
+                    "{} {} in a reused {mb} MB table",
+                    goal.name(),
+                    p.to_position()
+                );
+            }
+        }
+    }
+}
+
 /// Whether `me` wins from `pos` within `plies`, by plain exhaustive search (no tables).
 fn wins_within<G: Game>(pos: &G, me: crate::game::Player, plies: u32) -> bool {
     if let Some(o) = pos.outcome() {
