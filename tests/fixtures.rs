@@ -235,6 +235,7 @@ fixtures! {
     uai_ataxx => "uai-ataxx.txt",
     gtp_othello => "gtp-othello.txt",
     gtp_gomoku => "gtp-gomoku.txt",
+    gtp_go => "gtp-go.txt",
     gtp_games => "gtp-games.txt",
     gtp_analyze => "gtp-analyze.txt",
     gtp_pipe => "gtp-pipe.txt",

@@ -36,6 +36,12 @@ pub trait Session: Send {
         moves: &[&str],
         dialect: Dialect,
     ) -> Result<(), GameError>;
+    /// Sets the komi of the start position and replays the moves since (games with komi: Go);
+    /// false, and nothing changes, for the others.
+    fn set_komi(&mut self, komi: f32) -> bool;
+    /// The score of the current position as GTP writes it (`B+3.5`), for games scored by
+    /// points; `None` for the others.
+    fn score_text(&self) -> Option<String>;
     /// Plays one move; returns it in the dialect's notation.
     fn play(&mut self, text: &str, dialect: Dialect) -> Result<String, GameError>;
     /// Takes back the last move; false when there is none.

@@ -435,6 +435,28 @@ impl<G: Game> Session for GameSession<G> {
         Ok(())
     }
 
+    fn set_komi(&mut self, komi: f32) -> bool {
+        let mut start = self.start.clone();
+        if !start.set_komi(komi) {
+            return false;
+        }
+        if start != self.start {
+            let mut record = Record::new(start.clone(), MAX_PLIES);
+            for &m in &self.moves {
+                record.play(m);
+            }
+            self.start = start;
+            self.record = record;
+            // The values of the tree were for the other komi.
+            self.search.set_position(self.position().clone());
+        }
+        true
+    }
+
+    fn score_text(&self) -> Option<String> {
+        self.position().score_text()
+    }
+
     fn play(&mut self, text: &str, dialect: Dialect) -> Result<String, GameError> {
         if self.record.outcome().is_some() {
             return Err(GameError::illegal(text, "the game is already over"));

@@ -12,6 +12,7 @@ pub mod check;
 pub mod chess;
 pub mod connect4;
 pub mod fen;
+pub mod go;
 pub mod gomoku;
 pub mod kalah;
 pub mod knightthrough;
@@ -475,6 +476,18 @@ pub trait Game: Clone + PartialEq + Send + Sync + fmt::Debug + 'static {
     fn parse_position_in(text: &str, dialect: Dialect) -> Result<Self, GameError> {
         let _ = dialect;
         Self::parse_position(text)
+    }
+
+    /// Sets the komi of a game that has one (Go); false, and no change, for the others.
+    fn set_komi(&mut self, komi: f32) -> bool {
+        let _ = komi;
+        false
+    }
+
+    /// The score of a finished game as GTP's `final_score` writes it (`B+3.5`, `W+0.5`, `0`),
+    /// for games scored by points (Go); `None` for the others.
+    fn score_text(&self) -> Option<String> {
+        None
     }
 
     /// Plays a move given as text: parse, check legality, play. The position is untouched on error.

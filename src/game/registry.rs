@@ -40,6 +40,7 @@ use super::awari::Awari;
 use super::breakthrough::Breakthrough;
 use super::chess::{losalamos::LosAlamos, reachchess::ReachChess, skirmish::Skirmish};
 use super::connect4::ConnectFour;
+use super::go::{Go13, Go19, Go5, Go7, Go9};
 use super::gomoku::Gomoku;
 use super::kalah::Kalah;
 use super::knightthrough::Knightthrough;
@@ -67,6 +68,11 @@ registry! {
     ReachChess,
     Skirmish,
     Ataxx,
+    Go9,
+    Go13,
+    Go19,
+    Go7,
+    Go5,
 }
 
 /// The registered name for `name` (resolving aliases), if any.
@@ -147,6 +153,11 @@ mod tests {
             "Eighteen",
             "Nineteen",
             "Twenty",
+            "Twenty-one",
+            "Twenty-two",
+            "Twenty-three",
+            "Twenty-four",
+            "Twenty-five",
         ];
         let count = words.get(GAMES.len()).copied().unwrap_or("Many");
         assert!(
@@ -183,6 +194,8 @@ mod tests {
         assert_eq!(suggest("conect4"), Some("connect4"));
         assert_eq!(suggest("minishgoi"), Some("minishogi"));
         assert_eq!(suggest("chess"), None);
-        assert_eq!(suggest("go"), None);
+        assert_eq!(suggest("xiangqi"), None);
+        assert_eq!(suggest("go"), Some("go"));
+        assert_eq!(suggest("baduc"), Some("baduk"));
     }
 }

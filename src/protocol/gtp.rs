@@ -83,7 +83,9 @@ struct Controller {
     move_time: Duration,
     /// A cap on any move's time, whatever the clock allows (`gpn-setoption maxmovetime`).
     max_move_time: Option<Duration>,
-    komi: f64,
+    /// The komi the controller set (`komi`), applied to every new game that has komi (Go);
+    /// `None` keeps the game's own (7.5).
+    komi: Option<f32>,
     /// The default algorithm of `gpn-solve` (`gpn-setoption Solver`).
     solver: Algo,
     time: TimeSystem,
@@ -164,6 +166,17 @@ fn gtp_game_name(name: &str) -> &str {
     }
 }
 
+/// The family of a game name, without its size: `go13` → `go`, `breakthrough7x7` →
+/// `breakthrough`, `gomoku` → `gomoku`.
+fn family_of(name: &str) -> &str {
+    let digits = |c: char| c.is_ascii_digit();
+    let t = name.trim_end_matches(digits);
+    match t.strip_suffix('x') {
+        Some(u) if t.len() < name.len() => u.trim_end_matches(digits),
+        _ => t,
+    }
+}
+
 /// Board size of a game (its first number, "8x8" → 8).
 fn board_size(board: &str) -> Option<u32> {
     board.split(['x', 'X']).next()?.trim().parse().ok()
@@ -188,7 +201,7 @@ pub fn run(settings: Settings, tx: Sender<Event>, rx: Receiver<Event>) {
         overhead: Duration::from_millis(50),
         move_time: DEFAULT_MOVE_TIME,
         max_move_time: None,
-        komi: 0.0,
+        komi: None,
         solver: Algo::Dfpn,
         time: TimeSystem::Unset,
         main_time: Duration::ZERO,
@@ -252,14 +265,16 @@ impl Controller {
             "boardsize" => self.boardsize(&args),
             "clear_board" => {
                 self.session_do(|s| s.new_game());
+                self.apply_komi();
                 Ok(String::new())
             }
-            "komi" => match args.first().and_then(|k| k.parse::<f64>().ok()) {
-                Some(k) => {
-                    self.komi = k;
+            "komi" => match args.first().and_then(|k| k.parse::<f32>().ok()) {
+                Some(k) if k.is_finite() && k.abs() <= 1000.0 => {
+                    self.komi = Some(k);
+                    self.apply_komi();
                     Ok(String::new())
                 }
-                None => Err("syntax error".to_string()),
+                _ => Err("syntax error".to_string()),
             },
             "play" => self.play(&args),
             "genmove" => self.genmove(&args, true),
@@ -298,6 +313,15 @@ impl Controller {
         };
         self.respond(&id, result);
         true
+    }
+
+    /// Gives the current game the controller's komi, if it set one and the game has komi.
+    fn apply_komi(&mut self) {
+        if let Some(k) = self.komi {
+            self.session_do(|s| {
+                s.set_komi(k);
+            });
+        }
     }
 
     fn session_do(&mut self, f: impl FnOnce(&mut Box<dyn crate::engine::Session>)) {
@@ -348,6 +372,7 @@ impl Controller {
         let session = new_session(game, params.clone()).map_err(|e| e.to_string())?;
         self.conductor.replace_session(session);
         self.params = params;
+        self.apply_komi();
         Ok(String::new())
     }
 
@@ -377,32 +402,38 @@ impl Controller {
             .ok_or("unacceptable size")?;
         if board_size(current.board) == Some(n) {
             self.session_do(|s| s.new_game());
+            self.apply_komi();
             return Ok(String::new());
         }
-        let family = current.name.trim_end_matches(char::is_numeric);
-        let family = family.trim_end_matches(|c: char| c == 'x' || c.is_numeric());
+        let family = family_of(current.name);
         let sibling = GAMES
             .iter()
-            .find(|g| g.name.starts_with(family) && board_size(g.board) == Some(n));
+            .find(|g| family_of(g.name) == family && board_size(g.board) == Some(n));
         match sibling {
             Some(g) => self.set_game(&[g.name]),
             None => Err("unacceptable size".to_string()),
         }
     }
 
-    /// Plays a forced pass for the side to move when `player` is not to move but the other
-    /// side has only a pass (GTP controllers skip passes they consider implicit).
-    fn align_turn(&mut self, player: usize) -> Result<(), String> {
+    /// Plays a pass for the side to move when `player` is not to move and the other side may
+    /// pass: a forced pass (Othello; GTP controllers skip passes they consider implicit), or a
+    /// Go pass, so that several stones of one colour in a row (Sabaki's setup stones) are played
+    /// as they come. A pass that would end the game is not inserted. Returns whether it
+    /// inserted one.
+    fn align_turn(&mut self, player: usize) -> Result<bool, String> {
         let Some(s) = self.conductor.session() else {
             return Err("engine busy".to_string());
         };
         if s.side_to_move() == player || s.outcome().is_some() {
-            return Ok(());
+            return Ok(false);
         }
         let legal = s.legal_moves(Dialect::Gtp);
-        if legal.len() == 1 && legal[0].eq_ignore_ascii_case("pass") {
+        if legal.iter().any(|m| m.eq_ignore_ascii_case("pass")) {
             s.play("pass", Dialect::Gtp).map_err(|e| e.to_string())?;
-            return Ok(());
+            if s.outcome().is_none() {
+                return Ok(true);
+            }
+            s.undo();
         }
         Err(format!(
             "illegal move: it is {}'s turn",
@@ -418,11 +449,15 @@ impl Controller {
         let player = args.first().and_then(|c| colour(c)).ok_or("syntax error")?;
         // A missing vertex is a pass (some GUIs send `play b`).
         let vertex = args.get(1).copied().unwrap_or("pass");
-        self.align_turn(player)?;
+        let inserted = self.align_turn(player)?;
         let s = self.conductor.session().ok_or("engine busy")?;
         s.play(vertex, Dialect::Gtp)
             .map(|_| String::new())
             .map_err(|e| {
+                // An illegal move leaves the position as it was, without the inserted pass.
+                if inserted {
+                    s.undo();
+                }
                 // GTP controllers look for the words "illegal move" at the start.
                 let e = e.to_string();
                 if e.starts_with("illegal move") {
@@ -512,13 +547,25 @@ impl Controller {
 
     fn genmove(&mut self, args: &[&str], play: bool) -> Result<String, String> {
         let player = args.first().and_then(|c| colour(c)).ok_or("syntax error")?;
-        self.align_turn(player)?;
+        let inserted = self.align_turn(player)?;
         {
             let s = self.conductor.session().ok_or("engine busy")?;
             if s.outcome().is_some() {
                 return Err("game is over".to_string());
             }
         }
+        let result = self.generate(player, play);
+        // `reg_genmove`, or a move that could not be made, leaves the position as it was.
+        if inserted && (!play || result.is_err()) {
+            self.session_do(|s| {
+                s.undo();
+            });
+        }
+        result
+    }
+
+    /// Searches for `player` (to move) and plays the move when `play`.
+    fn generate(&mut self, player: usize, play: bool) -> Result<String, String> {
         let control = Arc::new(SearchControl::new());
         control.set_budget(Some(self.budget(player)));
         let job = SearchJob {
@@ -644,6 +691,11 @@ impl Controller {
 
     fn final_score(&mut self) -> Result<String, String> {
         let s = self.conductor.session().ok_or("cannot score")?;
+        // Games scored by points (Go) count the board as it stands, as GTP engines do when
+        // the controller ends a game.
+        if let Some(score) = s.score_text() {
+            return Ok(score);
+        }
         let outcome = s.outcome().ok_or("cannot score: the game is not over")?;
         Ok(match outcome.winner() {
             Some(Player(0)) => "B+1".to_string(),
@@ -836,5 +888,11 @@ mod tests {
         assert_eq!(colour("red"), None);
         assert_eq!(board_size("8x8"), Some(8));
         assert_eq!(board_size("7x6"), Some(7));
+        assert_eq!(family_of("go13"), "go");
+        assert_eq!(family_of("go"), "go");
+        assert_eq!(family_of("breakthrough7x7"), "breakthrough");
+        assert_eq!(family_of("loa7"), "loa");
+        assert_eq!(family_of("ataxx"), "ataxx");
+        assert_eq!(family_of("gomoku"), "gomoku");
     }
 }

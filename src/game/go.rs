@@ -1,0 +1,876 @@
+//! Go on N x N boards (5, 7, 9, 13 and 19): area scoring with komi, suicide illegal, simple ko
+//! and positional superko, two passes in a row end the game.
+//!
+//! # Rules
+//! Tromp-Taylor / Chinese area scoring: a player's score is their stones plus the empty points
+//! that reach only their stones; Black's score minus White's minus komi decides (a whole-number
+//! komi can draw). A move may not leave its own chain without liberties (suicide) and may not
+//! recreate an earlier whole-board position (positional superko, which includes simple ko). The
+//! superko check looks back over the last [`HISTORY`] positions of the game: cycles longer than
+//! that (which need several captures each way and do not occur in real games) are not caught.
+//! A position read from a string has no history: only its simple-ko point (the `ko` field) is
+//! known.
+//!
+//! # Board
+//! A padded array of `(N + 2)^2` points, the frame marked as edge, so that neighbours never
+//! need a bounds check. Stones form chains kept incrementally: each stone names its chain's
+//! representative, the stones of a chain form a circular list, and the representative holds the
+//! chain's pseudo-liberties (empty neighbours counted once per adjacent stone). Pseudo-liberties
+//! are enough to decide captures and suicide exactly: a chain is captured when its count reaches
+//! zero, and a chain adjacent to point `p` keeps a liberty other than `p` exactly when its count
+//! exceeds its number of stones next to `p`.
+
+use super::{fen, zobrist, Dialect, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
+use crate::rng::Rng;
+
+const EMPTY: u8 = 0;
+const BLACK: u8 = 1;
+const WHITE: u8 = 2;
+const EDGE: u8 = 3;
+
+/// The pass move: point 0 is a corner of the frame, never a stone.
+pub const PASS: Move = Move(0);
+/// No simple-ko point.
+const NO_KO: u16 = 0;
+/// Positions the superko check looks back over.
+pub const HISTORY: usize = 64;
+/// Points of the largest padded board (19 x 19 in a frame).
+const MAX_CELLS: usize = 21 * 21;
+/// Random tries for a playout move before a scan of the whole board.
+const RANDOM_TRIES: u32 = 24;
+
+const ZOBRIST_STONE: [[u64; MAX_CELLS]; 2] = [zobrist::keys(0x6001), zobrist::keys(0x6002)];
+const ZOBRIST_KO: [u64; MAX_CELLS] = zobrist::keys(0x6003);
+const ZOBRIST_MISC: [u64; 3] = zobrist::keys(0x6004);
+/// GTP columns: A-T without I.
+const COLUMNS: &[u8; 19] = b"ABCDEFGHJKLMNOPQRST";
+
+/// Go on an `N` x `N` board; `CELLS` is `(N + 2)^2`, the padded array's length.
+#[derive(Clone, Debug)]
+pub struct Go<const N: usize, const CELLS: usize> {
+    board: [u8; CELLS],
+    /// Each stone's chain representative.
+    chain: [u16; CELLS],
+    /// The next stone of the same chain (a circular list).
+    next: [u16; CELLS],
+    /// Pseudo-liberties, at the representative.
+    libs: [u16; CELLS],
+    /// The point the side to move may not play by simple ko, or [`NO_KO`].
+    ko: u16,
+    /// 0: Black, 1: White.
+    to_move: u8,
+    /// Passes in a row just played.
+    passes: u8,
+    /// Komi in half points.
+    komi2: i16,
+    /// Stones captured by Black, by White.
+    captures: [u16; 2],
+    /// Stones only (the superko key).
+    board_hash: u64,
+    /// Board hashes of the last positions, the current one included: entry `i % HISTORY` for
+    /// the `i`-th position of the game.
+    history: [u64; HISTORY],
+    /// Positions recorded in `history` so far.
+    recorded: u32,
+}
+
+/// Equal boards, side to move, ko point, passes, komi and prisoners (the history is not part of
+/// the position, as in a position string).
+impl<const N: usize, const CELLS: usize> PartialEq for Go<N, CELLS> {
+    fn eq(&self, other: &Self) -> bool {
+        self.board == other.board
+            && self.ko == other.ko
+            && self.to_move == other.to_move
+            && self.passes == other.passes
+            && self.komi2 == other.komi2
+            && self.captures == other.captures
+    }
+}
+
+const fn info(n: usize) -> GameInfo {
+    let notation =
+        "GTP vertices (columns A-T without I, rows from 1 at the bottom), as in D4; pass";
+    match n {
+        5 => GameInfo {
+            name: "go5",
+            aliases: &["go5x5"],
+            board: "5x5",
+            notation,
+            start: "5/5/5/5/5 b komi 7.5",
+        },
+        7 => GameInfo {
+            name: "go7",
+            aliases: &["go7x7"],
+            board: "7x7",
+            notation,
+            start: "7/7/7/7/7/7/7 b komi 7.5",
+        },
+        9 => GameInfo {
+            name: "go",
+            aliases: &["go9", "go9x9", "baduk", "weiqi"],
+            board: "9x9",
+            notation,
+            start: "9/9/9/9/9/9/9/9/9 b komi 7.5",
+        },
+        13 => GameInfo {
+            name: "go13",
+            aliases: &["go13x13"],
+            board: "13x13",
+            notation,
+            start: "13/13/13/13/13/13/13/13/13/13/13/13/13 b komi 7.5",
+        },
+        19 => GameInfo {
+            name: "go19",
+            aliases: &["go19x19"],
+            board: "19x19",
+            notation,
+            start: "19/19/19/19/19/19/19/19/19/19/19/19/19/19/19/19/19/19/19 b komi 7.5",
+        },
+        _ => panic!("unsupported Go board size"),
+    }
+}
+
+impl<const N: usize, const CELLS: usize> Go<N, CELLS> {
+    /// The padded row length.
+    const W: usize = N + 2;
+    const CHECK: () = assert!(CELLS == (N + 2) * (N + 2) && N >= 2 && N <= 19);
+
+    /// The point of `row` (0 at the bottom) and `col` (0 at the left).
+    #[inline]
+    fn point(row: usize, col: usize) -> usize {
+        (row + 1) * Self::W + col + 1
+    }
+
+    #[inline]
+    fn neighbours(p: usize) -> [usize; 4] {
+        [p - 1, p + 1, p - Self::W, p + Self::W]
+    }
+
+    /// The empty board with Black to move and komi 7.5.
+    fn empty_board() -> Self {
+        #[allow(clippy::let_unit_value)]
+        let () = Self::CHECK;
+        let mut board = [EDGE; CELLS];
+        for row in 0..N {
+            for col in 0..N {
+                board[Self::point(row, col)] = EMPTY;
+            }
+        }
+        let mut g = Go {
+            board,
+            chain: [0; CELLS],
+            next: [0; CELLS],
+            libs: [0; CELLS],
+            ko: NO_KO,
+            to_move: 0,
+            passes: 0,
+            komi2: 15,
+            captures: [0; 2],
+            board_hash: 0,
+            history: [0; HISTORY],
+            recorded: 0,
+        };
+        g.record();
+        g
+    }
+
+    /// The stone colour of the side to move.
+    #[inline]
+    fn colour(&self) -> u8 {
+        self.to_move + 1
+    }
+
+    /// Komi in points.
+    pub fn komi(&self) -> f32 {
+        self.komi2 as f32 / 2.0
+    }
+
+    /// Komi in half points, rounded, within +/- 1000 points.
+    fn komi_half_points(komi: f32) -> i16 {
+        (komi.clamp(-1000.0, 1000.0) * 2.0).round() as i16
+    }
+
+    /// Stones captured by Black and by White.
+    pub fn captures(&self) -> [u16; 2] {
+        self.captures
+    }
+
+    /// The board hash from scratch.
+    fn stones_hash(&self) -> u64 {
+        self.board
+            .iter()
+            .enumerate()
+            .filter(|(_, &s)| s == BLACK || s == WHITE)
+            .fold(0, |h, (p, &s)| h ^ ZOBRIST_STONE[s as usize - 1][p])
+    }
+
+    /// Records the current board in the history.
+    #[inline]
+    fn record(&mut self) {
+        self.history[self.recorded as usize % HISTORY] = self.board_hash;
+        self.recorded += 1;
+    }
+
+    /// Whether a board with hash `h` occurred within the history.
+    #[inline]
+    fn repeats(&self, h: u64) -> bool {
+        let n = (self.recorded as usize).min(HISTORY);
+        self.history[..n].contains(&h)
+    }
+
+    /// How many stones of chain `r` touch point `p`.
+    #[inline]
+    fn touching(&self, p: usize, r: u16) -> u16 {
+        Self::neighbours(p)
+            .iter()
+            .filter(|&&q| matches!(self.board[q], BLACK | WHITE) && self.chain[q] == r)
+            .count() as u16
+    }
+
+    /// The xor of the stone keys of chain `r` (of colour `c`).
+    fn chain_hash(&self, r: u16, c: u8) -> u64 {
+        let mut h = 0;
+        let mut s = r as usize;
+        loop {
+            h ^= ZOBRIST_STONE[c as usize - 1][s];
+            s = self.next[s] as usize;
+            if s == r as usize {
+                return h;
+            }
+        }
+    }
+
+    /// The board hash after colour `c` plays on the empty point `p`, or `None` when the move is
+    /// suicide.
+    fn board_after(&self, p: usize, c: u8) -> Option<u64> {
+        let mut h = self.board_hash ^ ZOBRIST_STONE[c as usize - 1][p];
+        let mut safe = false;
+        let mut seen = [u16::MAX; 4];
+        for (k, q) in Self::neighbours(p).into_iter().enumerate() {
+            let s = self.board[q];
+            if s == EMPTY {
+                safe = true;
+                continue;
+            }
+            if s == EDGE {
+                continue;
+            }
+            let r = self.chain[q];
+            if seen[..k].contains(&r) {
+                continue;
+            }
+            seen[k] = r;
+            let left = self.libs[r as usize] - self.touching(p, r);
+            if s == c {
+                safe |= left > 0;
+            } else if left == 0 {
+                safe = true;
+                h ^= self.chain_hash(r, s);
+            }
+        }
+        safe.then_some(h)
+    }
+
+    /// Whether the side to move may play on point `p`.
+    #[inline]
+    fn legal_point(&self, p: usize) -> bool {
+        self.board[p] == EMPTY
+            && p != self.ko as usize
+            && self
+                .board_after(p, self.colour())
+                .is_some_and(|h| !self.repeats(h))
+    }
+
+    /// Whether empty point `p` is an eye of colour `c`: its neighbours are `c` or the edge, and
+    /// at most one diagonal is the opponent's (none on the edge).
+    fn is_eye(&self, p: usize, c: u8) -> bool {
+        if Self::neighbours(p)
+            .iter()
+            .any(|&q| self.board[q] != c && self.board[q] != EDGE)
+        {
+            return false;
+        }
+        let w = Self::W;
+        let mut opponent = 0;
+        let mut edge = false;
+        for q in [p - w - 1, p - w + 1, p + w - 1, p + w + 1] {
+            match self.board[q] {
+                EDGE => edge = true,
+                s if s == 3 - c => opponent += 1,
+                _ => {}
+            }
+        }
+        opponent == 0 || (!edge && opponent == 1)
+    }
+
+    /// Puts a stone of colour `c` on empty point `p` (a legal move), merging and capturing.
+    fn place(&mut self, p: usize, c: u8) {
+        let o = 3 - c;
+        self.board[p] = c;
+        self.board_hash ^= ZOBRIST_STONE[c as usize - 1][p];
+        self.chain[p] = p as u16;
+        self.next[p] = p as u16;
+        let nb = Self::neighbours(p);
+        self.libs[p] = nb.iter().filter(|&&q| self.board[q] == EMPTY).count() as u16;
+        for &q in &nb {
+            if matches!(self.board[q], BLACK | WHITE) {
+                let r = self.chain[q] as usize;
+                self.libs[r] -= 1;
+            }
+        }
+        for &q in &nb {
+            if self.board[q] == c && self.chain[q] != self.chain[p] {
+                // The new stone joins the first chain it touches (one relabel); a second chain
+                // touched is relabelled into it.
+                let (keep, gone) = if self.next[p] == p as u16 {
+                    (self.chain[q], self.chain[p])
+                } else {
+                    (self.chain[p], self.chain[q])
+                };
+                self.merge(keep, gone);
+            }
+        }
+        let mut taken = 0u16;
+        let mut last = 0usize;
+        for &q in &nb {
+            if self.board[q] == o && self.libs[self.chain[q] as usize] == 0 {
+                taken += self.remove(self.chain[q], o);
+                last = q;
+            }
+        }
+        self.captures[c as usize - 1] += taken;
+        let single = self.next[p] == p as u16;
+        self.ko = if taken == 1 && single && self.libs[p] == 1 {
+            last as u16
+        } else {
+            NO_KO
+        };
+    }
+
+    /// Joins chain `gone` into chain `keep`.
+    fn merge(&mut self, keep: u16, gone: u16) {
+        let mut s = gone as usize;
+        loop {
+            self.chain[s] = keep;
+            s = self.next[s] as usize;
+            if s == gone as usize {
+                break;
+            }
+        }
+        self.next.swap(keep as usize, gone as usize);
+        self.libs[keep as usize] += self.libs[gone as usize];
+    }
+
+    /// Takes chain `r` (colour `c`) off the board; returns its size.
+    fn remove(&mut self, r: u16, c: u8) -> u16 {
+        let mut n = 0;
+        let mut s = r as usize;
+        loop {
+            self.board[s] = EMPTY;
+            self.board_hash ^= ZOBRIST_STONE[c as usize - 1][s];
+            n += 1;
+            for q in Self::neighbours(s) {
+                if matches!(self.board[q], BLACK | WHITE) {
+                    let rq = self.chain[q] as usize;
+                    self.libs[rq] += 1;
+                }
+            }
+            s = self.next[s] as usize;
+            if s == r as usize {
+                return n;
+            }
+        }
+    }
+
+    /// Area scores (stones plus empty points reaching only that colour) of Black and White.
+    pub fn area(&self) -> (i32, i32) {
+        let mut score = [0i32; 2];
+        let mut seen = [false; CELLS];
+        let mut stack = Vec::with_capacity(N * N);
+        for p in 0..CELLS {
+            match self.board[p] {
+                BLACK => score[0] += 1,
+                WHITE => score[1] += 1,
+                EMPTY if !seen[p] => {
+                    // Flood the empty region; note which colours it reaches.
+                    let mut size = 0;
+                    let mut reaches = 0u8;
+                    seen[p] = true;
+                    stack.push(p);
+                    while let Some(s) = stack.pop() {
+                        size += 1;
+                        for q in Self::neighbours(s) {
+                            match self.board[q] {
+                                EMPTY if !seen[q] => {
+                                    seen[q] = true;
+                                    stack.push(q);
+                                }
+                                BLACK => reaches |= 1,
+                                WHITE => reaches |= 2,
+                                _ => {}
+                            }
+                        }
+                    }
+                    match reaches {
+                        1 => score[0] += size,
+                        2 => score[1] += size,
+                        _ => {}
+                    }
+                }
+                _ => {}
+            }
+        }
+        (score[0], score[1])
+    }
+
+    /// Black's area minus White's minus komi, in half points.
+    pub fn score2(&self) -> i32 {
+        let (b, w) = self.area();
+        2 * (b - w) - self.komi2 as i32
+    }
+
+    /// The area count as GTP's `final_score` writes it: `B+3.5`, `W+0.5`, `0`.
+    pub fn area_text(&self) -> String {
+        let s = self.score2();
+        let points = |h: i32| {
+            if h % 2 == 0 {
+                format!("{}", h / 2)
+            } else {
+                format!("{:.1}", h as f32 / 2.0)
+            }
+        };
+        match s.cmp(&0) {
+            std::cmp::Ordering::Greater => format!("B+{}", points(s)),
+            std::cmp::Ordering::Less => format!("W+{}", points(-s)),
+            std::cmp::Ordering::Equal => "0".to_string(),
+        }
+    }
+
+    fn vertex(p: usize) -> String {
+        let (row, col) = (p / Self::W - 1, p % Self::W - 1);
+        format!("{}{}", COLUMNS[col] as char, row + 1)
+    }
+
+    /// Reads a vertex (`D4`, any case) or `pass` to a point (0 for pass).
+    fn read_vertex(text: &str) -> Result<usize, GameError> {
+        let t = text.trim();
+        // UCI's null move is the pass too.
+        if t.eq_ignore_ascii_case("pass") || t == "0000" {
+            return Ok(0);
+        }
+        let err = || {
+            GameError::syntax(
+                text,
+                format!(
+                    "expected a vertex A1-{}{N} (columns skip I) or pass",
+                    COLUMNS[N - 1] as char
+                ),
+            )
+        };
+        let mut chars = t.chars();
+        let letter = chars.next().ok_or_else(err)?.to_ascii_uppercase();
+        let col = COLUMNS[..N]
+            .iter()
+            .position(|&c| c as char == letter)
+            .ok_or_else(err)?;
+        let row: usize = chars.as_str().parse().map_err(|_| err())?;
+        if !(1..=N).contains(&row) {
+            return Err(err());
+        }
+        Ok(Self::point(row - 1, col))
+    }
+
+    /// The move on point `p` (0: pass) if legal, else why not.
+    fn move_on(&self, text: &str, p: usize) -> Result<Move, GameError> {
+        if self.passes >= 2 {
+            return Err(GameError::illegal(text, "the game is over"));
+        }
+        if p == 0 {
+            return Ok(PASS);
+        }
+        if self.board[p] != EMPTY {
+            return Err(GameError::illegal(text, "the point is occupied"));
+        }
+        if p == self.ko as usize {
+            return Err(GameError::illegal(text, "ko: retake elsewhere first"));
+        }
+        match self.board_after(p, self.colour()) {
+            None => Err(GameError::illegal(text, "suicide")),
+            Some(h) if self.repeats(h) => Err(GameError::illegal(
+                text,
+                "superko: the move repeats an earlier position",
+            )),
+            Some(_) => Ok(Move(p as u16)),
+        }
+    }
+}
+
+impl<const N: usize, const CELLS: usize> Game for Go<N, CELLS> {
+    const INFO: GameInfo = info(N);
+    /// Two plies per point, as OpenSpiel's `max_game_length`.
+    const MAX_PLIES: u32 = 2 * (N * N) as u32;
+
+    fn start() -> Self {
+        Self::empty_board()
+    }
+
+    #[inline]
+    fn to_move(&self) -> Player {
+        Player(self.to_move)
+    }
+
+    fn legal_moves(&self, out: &mut MoveList) {
+        out.clear();
+        if self.passes >= 2 {
+            return;
+        }
+        for row in 0..N {
+            for col in 0..N {
+                let p = Self::point(row, col);
+                if self.legal_point(p) {
+                    out.push(Move(p as u16));
+                }
+            }
+        }
+        out.push(PASS);
+    }
+
+    fn play(&mut self, m: Move) {
+        if m == PASS {
+            self.passes += 1;
+            self.ko = NO_KO;
+        } else {
+            self.passes = 0;
+            self.place(m.0 as usize, self.colour());
+        }
+        self.to_move ^= 1;
+        self.record();
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        (self.passes >= 2).then(|| Outcome::by_score(self.score2()))
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        let mut h = self.board_hash ^ ZOBRIST_KO[self.ko as usize];
+        if self.to_move == 1 {
+            h ^= ZOBRIST_MISC[0];
+        }
+        match self.passes {
+            0 => h,
+            1 => h ^ ZOBRIST_MISC[1],
+            _ => h ^ ZOBRIST_MISC[2],
+        }
+    }
+
+    fn compute_hash(&self) -> u64 {
+        let mut g = self.clone();
+        g.board_hash = self.stones_hash();
+        g.hash()
+    }
+
+    fn format_move(&self, m: Move) -> String {
+        if m == PASS {
+            "pass".to_string()
+        } else {
+            Self::vertex(m.0 as usize)
+        }
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, GameError> {
+        let p = Self::read_vertex(text)?;
+        self.move_on(text, p)
+    }
+
+    fn to_position(&self) -> String {
+        let rows = (0..N).rev().map(|row| {
+            (0..N).map(move |col| match self.board[Self::point(row, col)] {
+                BLACK => Some('X'),
+                WHITE => Some('O'),
+                _ => None,
+            })
+        });
+        let komi = self.komi2 as f32 / 2.0;
+        let mut out = format!(
+            "{} {} komi {komi}",
+            fen::board_field(rows),
+            if self.to_move == 0 { 'b' } else { 'w' }
+        );
+        if self.ko != NO_KO {
+            out += &format!(" ko {}", Self::vertex(self.ko as usize));
+        }
+        if self.passes > 0 {
+            out += &format!(" passes {}", self.passes);
+        }
+        if self.captures != [0, 0] {
+            out += &format!(" captures {} {}", self.captures[0], self.captures[1]);
+        }
+        out
+    }
+
+    /// Reads `<N rows top to bottom: X black, O white, digits or dots empty> <b|w> [komi K] [ko V]
+    /// [passes N] [captures B W]`; a chain without liberties is refused.
+    fn parse_position(text: &str) -> Result<Self, GameError> {
+        let (rows, mut fields) = fen::board_rows(text, N)?;
+        let mut g = Self::empty_board();
+        for (i, row_text) in rows.iter().enumerate() {
+            let row = N - 1 - i;
+            let mut col = 0usize;
+            let mut run = 0usize;
+            let bad = |m: String| GameError::position("board", m);
+            for ch in row_text.chars() {
+                if let Some(d) = ch.to_digit(10) {
+                    run = run * 10 + d as usize;
+                    if run == 0 || run > N {
+                        return Err(bad(format!("bad run of empty points on row {}", row + 1)));
+                    }
+                    continue;
+                }
+                col += run;
+                run = 0;
+                if ch == '.' {
+                    col += 1;
+                    continue;
+                }
+                let stone = match ch {
+                    'X' | 'x' | 'B' | 'b' => BLACK,
+                    'O' | 'o' | 'W' | 'w' => WHITE,
+                    _ => return Err(bad(format!("unknown point '{ch}' on row {}", row + 1))),
+                };
+                if col >= N {
+                    return Err(bad(format!("row {} is longer than {N}", row + 1)));
+                }
+                g.board[Self::point(row, col)] = stone;
+                col += 1;
+            }
+            col += run;
+            if col != N {
+                return Err(bad(format!("row {} has {col} points, not {N}", row + 1)));
+            }
+        }
+        g.to_move = match fields.next() {
+            None | Some("b") | Some("B") => 0,
+            Some("w") | Some("W") => 1,
+            Some(s) => return Err(GameError::position("side", format!("'{s}' is not b or w"))),
+        };
+        while let Some(key) = fields.next() {
+            let mut value = |what: &'static str| {
+                fields
+                    .next()
+                    .ok_or_else(|| GameError::position(what, "missing value"))
+            };
+            match key {
+                "komi" => {
+                    let k: f32 = value("komi")?
+                        .parse()
+                        .map_err(|_| GameError::position("komi", "not a number"))?;
+                    if !k.is_finite() || k.abs() > 1000.0 {
+                        return Err(GameError::position("komi", "out of range"));
+                    }
+                    g.komi2 = Self::komi_half_points(k);
+                }
+                "ko" => {
+                    let p = Self::read_vertex(value("ko")?)?;
+                    if p == 0 || g.board[p] != EMPTY {
+                        return Err(GameError::position("ko", "not an empty point"));
+                    }
+                    g.ko = p as u16;
+                }
+                "passes" => {
+                    g.passes = match value("passes")? {
+                        "0" => 0,
+                        "1" => 1,
+                        "2" => 2,
+                        _ => return Err(GameError::position("passes", "expected 0, 1 or 2")),
+                    };
+                }
+                "captures" => {
+                    let mut read = |what| {
+                        value(what)?
+                            .parse::<u16>()
+                            .map_err(|_| GameError::position(what, "not a count"))
+                    };
+                    g.captures = [read("captures")?, read("captures")?];
+                }
+                other => {
+                    return Err(GameError::position(
+                        "fields",
+                        format!("unknown field '{other}' (komi, ko, passes, captures)"),
+                    ))
+                }
+            }
+        }
+        // Chains and their pseudo-liberties, from scratch.
+        for p in 0..CELLS {
+            if matches!(g.board[p], BLACK | WHITE) {
+                g.chain[p] = p as u16;
+                g.next[p] = p as u16;
+                g.libs[p] = Self::neighbours(p)
+                    .iter()
+                    .filter(|&&q| g.board[q] == EMPTY)
+                    .count() as u16;
+            }
+        }
+        for p in 0..CELLS {
+            if matches!(g.board[p], BLACK | WHITE) {
+                for q in Self::neighbours(p) {
+                    if g.board[q] == g.board[p] && g.chain[q] != g.chain[p] {
+                        g.merge(g.chain[p], g.chain[q]);
+                    }
+                }
+            }
+        }
+        for p in 0..CELLS {
+            if matches!(g.board[p], BLACK | WHITE) && g.libs[g.chain[p] as usize] == 0 {
+                return Err(GameError::position(
+                    "board",
+                    format!("the chain at {} has no liberty", Self::vertex(p)),
+                ));
+            }
+        }
+        g.board_hash = g.stones_hash();
+        g.recorded = 0;
+        g.record();
+        Ok(g)
+    }
+
+    fn diagram(&self) -> String {
+        let mut out = String::new();
+        for row in (0..N).rev() {
+            out += &format!("{:>2} ", row + 1);
+            for col in 0..N {
+                let p = Self::point(row, col);
+                out.push(match self.board[p] {
+                    BLACK => 'X',
+                    WHITE => 'O',
+                    _ if p == self.ko as usize => '*',
+                    _ => '.',
+                });
+                out.push(' ');
+            }
+            out.push('\n');
+        }
+        out += "   ";
+        for &c in &COLUMNS[..N] {
+            out.push(c as char);
+            out.push(' ');
+        }
+        let [b, w] = self.captures;
+        out + &format!("\nkomi {} captures B {b} W {w}", self.komi())
+    }
+
+    /// A uniformly drawn empty point that is legal and not one of the mover's own eyes (random
+    /// tries, then a scan); a pass when there is none.
+    fn random_move(&self, rng: &mut Rng, buf: &mut MoveList) -> Option<Move> {
+        if self.passes >= 2 {
+            return None;
+        }
+        let c = self.colour();
+        let good = |p: usize| self.board[p] == EMPTY && !self.is_eye(p, c) && self.legal_point(p);
+        for _ in 0..RANDOM_TRIES {
+            let i = rng.below((N * N) as u32) as usize;
+            let p = Self::point(i / N, i % N);
+            if good(p) {
+                return Some(Move(p as u16));
+            }
+        }
+        buf.clear();
+        for row in 0..N {
+            for col in 0..N {
+                let p = Self::point(row, col);
+                if good(p) {
+                    buf.push(Move(p as u16));
+                }
+            }
+        }
+        if buf.is_empty() {
+            Some(PASS)
+        } else {
+            Some(buf[rng.below(buf.len() as u32) as usize])
+        }
+    }
+
+    const HAS_EVALUATION: bool = true;
+
+    /// Area estimate: stones, plus empty points whose neighbours are all one colour, minus
+    /// komi, through tanh over a scale of N^2 / 16 points.
+    fn evaluate(&self, player: Player) -> f32 {
+        let mut diff2 = -(self.komi2 as i32);
+        for row in 0..N {
+            for col in 0..N {
+                let p = Self::point(row, col);
+                let owner = match self.board[p] {
+                    BLACK => 1,
+                    WHITE => -1,
+                    _ => {
+                        let mut seen = 0u8;
+                        for q in Self::neighbours(p) {
+                            seen |= match self.board[q] {
+                                BLACK => 1,
+                                WHITE => 2,
+                                _ => 0,
+                            };
+                        }
+                        match seen {
+                            1 => 1,
+                            2 => -1,
+                            _ => 0,
+                        }
+                    }
+                };
+                diff2 += 2 * owner;
+            }
+        }
+        let v = (diff2 as f32 / 2.0 / ((N * N) as f32 / 16.0)).tanh();
+        crate::game::zero_sum(v, player)
+    }
+
+    fn is_capture(&self, m: Move) -> bool {
+        if m == PASS {
+            return false;
+        }
+        let p = m.0 as usize;
+        let o = 3 - self.colour();
+        Self::neighbours(p).iter().any(|&q| {
+            self.board[q] == o && {
+                let r = self.chain[q];
+                self.libs[r as usize] == self.touching(p, r)
+            }
+        })
+    }
+
+    fn format_move_in(&self, m: Move, _dialect: Dialect) -> String {
+        self.format_move(m)
+    }
+
+    /// Komi rounded to half points (within +/- 1000).
+    fn set_komi(&mut self, komi: f32) -> bool {
+        self.komi2 = Self::komi_half_points(komi);
+        true
+    }
+
+    /// The area count, also before the game is over (GTP's `final_score` of a game the
+    /// controller ended).
+    fn score_text(&self) -> Option<String> {
+        Some(self.area_text())
+    }
+
+    fn parse_move_in(&self, text: &str, _dialect: Dialect) -> Result<Move, GameError> {
+        self.parse_move(text)
+    }
+}
+
+/// Go on 5x5.
+pub type Go5 = Go<5, 49>;
+/// Go on 7x7.
+pub type Go7 = Go<7, 81>;
+/// Go on 9x9.
+pub type Go9 = Go<9, 121>;
+/// Go on 13x13.
+pub type Go13 = Go<13, 225>;
+/// Go on 19x19.
+pub type Go19 = Go<19, 441>;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,187 @@
+//! Go rules on hand-built positions: captures, snapback, ko, superko, suicide and scoring
+//! (perft against OpenSpiel is in tests/data/go.perft).
+
+use super::*;
+use crate::game::check::random_games;
+
+/// A 9x9 position from its rows, top (row 9) first; missing rows above are empty.
+fn board9(rows: &[&str], side: &str) -> Go9 {
+    let mut all: Vec<String> = vec!["9".into(); 9 - rows.len()];
+    all.extend(rows.iter().map(|r| r.to_string()));
+    Go9::parse_position(&format!("{} {side}", all.join("/"))).unwrap()
+}
+
+fn play(g: &mut Go9, moves: &str) {
+    for m in moves.split_whitespace() {
+        g.play_text(m)
+            .unwrap_or_else(|e| panic!("{m} in {}: {e}", g.to_position()));
+    }
+}
+
+fn error(g: &Go9, m: &str) -> String {
+    g.parse_move(m).map(|_| ()).unwrap_err().to_string()
+}
+
+fn legal(g: &Go9, m: &str) -> bool {
+    let mut list = MoveList::new();
+    g.legal_moves(&mut list);
+    let mv = Move(Go9::read_vertex(m).unwrap() as u16);
+    list.contains(mv)
+}
+
+#[test]
+fn snapback_recaptures_five_stones_and_is_not_ko() {
+    // White's chain A1-A2-B2-C2 has liberties B1 and C1. Black throws in at B1, White takes it
+    // at C1, and White's chain of five is left with the one liberty B1.
+    let mut g = board9(&["XXX6", "OOOX5", "O2X5"], "b");
+    play(&mut g, "B1 C1");
+    assert_eq!(g.captures(), [0, 1]);
+    assert_eq!(g.ko, NO_KO, "White's capturing stone joined a chain: no ko");
+    play(&mut g, "B1");
+    assert_eq!(g.captures(), [5, 1]);
+    assert_eq!(
+        g.to_position(),
+        "9/9/9/9/9/9/XXX6/3X5/1X1X5 w komi 7.5 captures 5 1"
+    );
+    assert_eq!(g.hash(), g.compute_hash());
+}
+
+#[test]
+fn ko_forbids_the_immediate_retake_only() {
+    let mut g = board9(&[".XO6", "XO1O5", "1XO6"], "b");
+    play(&mut g, "C2");
+    assert_eq!(g.captures(), [1, 0]);
+    assert_eq!(Go9::vertex(g.ko as usize), "B2");
+    assert!(error(&g, "B2").contains("ko"), "{}", error(&g, "B2"));
+    assert!(!legal(&g, "B2"));
+    assert!(g.to_position().ends_with("ko B2 captures 1 0"));
+    // A threat and its answer, then the retake is legal.
+    play(&mut g, "H8 H7 B2");
+    assert_eq!(g.captures(), [1, 1]);
+}
+
+#[test]
+fn positional_superko_forbids_a_double_ko_cycle_that_simple_ko_allows() {
+    // Ko A (bottom left): Black takes at C2. Ko B (top right): White takes at H8.
+    let rows = [
+        "6OX1", "5OX1X", "6OX1", "9", "9", "9", ".XO6", "XO1O5", "1XO6",
+    ];
+    let start = Go9::parse_position(&format!("{} b", rows.join("/"))).unwrap();
+    let mut g = start.clone();
+    // Black takes A, White takes B, Black passes, White retakes A: Black's retake of B would
+    // bring back the start's board, which simple ko (last capture at A) does not see.
+    play(&mut g, "C2 H8 pass B2");
+    assert_eq!(Go9::vertex(g.ko as usize), "C2");
+    let e = error(&g, "G8");
+    assert!(e.contains("superko"), "{e}");
+    assert!(!legal(&g, "G8"));
+    // The same position read from its string has no history: the retake is legal there.
+    let fresh = Go9::parse_position(&g.to_position()).unwrap();
+    assert_eq!(fresh, g);
+    assert!(legal(&fresh, "G8"));
+    let mut after = fresh.clone();
+    play(&mut after, "G8");
+    assert_eq!(
+        after.board, start.board,
+        "the retake recreates the start's board"
+    );
+}
+
+#[test]
+fn suicide_is_illegal_for_one_stone_and_for_a_chain() {
+    let g = board9(&["O8", "1O7"], "b");
+    assert!(error(&g, "A1").contains("suicide"));
+    assert!(!legal(&g, "A1"));
+    // Black's A1 would join B1 and leave the pair without liberties.
+    let g = board9(&["OO7", "X1O6"], "b");
+    assert!(error(&g, "B1").contains("suicide"));
+    // The same shape where the move captures is legal: White C1 has no other liberty.
+    let g = board9(&["OOX6", "X1OX5"], "b");
+    assert!(legal(&g, "B1"));
+    let mut g = g;
+    play(&mut g, "B1");
+    assert_eq!(g.captures(), [1, 0]);
+}
+
+#[test]
+fn a_chain_touching_the_move_twice_is_captured_once() {
+    // White's L-shaped chain B1-B2-C2 has the single liberty C1, touched by two of its stones;
+    // Black's C1 takes three stones, and its own chains merge.
+    let mut g = board9(&["1XX6", "XOOX5", "XO1X5"], "b");
+    assert!(g.is_capture(Move(Go9::read_vertex("C1").unwrap() as u16)));
+    play(&mut g, "C1");
+    assert_eq!(g.captures(), [3, 0]);
+    assert_eq!(g.hash(), g.compute_hash());
+    let reread = Go9::parse_position(&g.to_position()).unwrap();
+    let mut a = MoveList::new();
+    let mut b = MoveList::new();
+    g.legal_moves(&mut a);
+    reread.legal_moves(&mut b);
+    assert_eq!(a.as_slice(), b.as_slice());
+}
+
+#[test]
+fn area_scoring_with_komi_and_two_passes() {
+    let rows = "2XO1/2XO1/2XO1/2XO1/2XO1";
+    let g = Go5::parse_position(&format!("{rows} b komi 7.5")).unwrap();
+    assert_eq!(g.area(), (15, 10));
+    assert_eq!(g.area_text(), "W+2.5");
+    let g = Go5::parse_position(&format!("{rows} b komi 5")).unwrap();
+    assert_eq!(g.area_text(), "0");
+    let mut g = Go5::parse_position(&format!("{rows} b komi 0.5")).unwrap();
+    assert_eq!(g.area_text(), "B+4.5");
+    assert_eq!(g.outcome(), None);
+    g.play_text("pass").unwrap();
+    assert_eq!(g.outcome(), None);
+    g.play_text("pass").unwrap();
+    assert_eq!(g.outcome(), Some(Outcome::win(Player(0), 2)));
+    assert_eq!(g.count_moves(), 0);
+    // A shared empty region (dame) counts for nobody.
+    let g = Go5::parse_position("2X1O/2X1O/2X1O/2X1O/2X1O b komi 0").unwrap();
+    assert_eq!(g.area(), (15, 5));
+}
+
+#[test]
+fn bad_positions_are_refused() {
+    for bad in [
+        "9/9/9/9/9/9/9/9/9 x",
+        "9/9/9/9/9/9/9/9/8 b",
+        "9/9/9/9/9/9/9/9/9Z b",
+        "9/9/9/9/9/9/9/O8/XO7 b",
+        "9/9/9/9/9/9/9/9/9 b komi many",
+        "9/9/9/9/9/9/9/9/9 b ko A1 ko",
+        "9/9/9/9/9/9/9/9/X8 b ko A1",
+        "9/9/9/9/9/9/9/9/9 b passes 3",
+        "9/9/9/9/9/9/9/9/9 b rules japanese",
+    ] {
+        assert!(Go9::parse_position(bad).is_err(), "{bad}");
+    }
+    let g = Go9::start();
+    for bad in ["I5", "K1", "A10", "A0", "Z", "", "resign"] {
+        assert!(g.parse_move(bad).is_err(), "{bad}");
+    }
+    assert_eq!(g.parse_move("j9").unwrap(), g.parse_move("J9").unwrap());
+    assert_eq!(g.parse_move("PASS").unwrap(), PASS);
+}
+
+#[test]
+fn playouts_never_fill_their_own_eyes_and_end_by_passes() {
+    let stats = random_games(&Go9::start(), 60, 31);
+    assert_eq!(stats.capped, 0, "a random 9x9 game reached the ply cap");
+    // An eye of Black's: Black's playout move is never A1.
+    let g = board9(&["XX7", "1X7"], "b");
+    let mut rng = Rng::new(3);
+    let mut buf = MoveList::new();
+    for _ in 0..2000 {
+        let m = g.random_move(&mut rng, &mut buf).unwrap();
+        assert_ne!(g.format_move(m), "A1");
+    }
+}
+
+#[test]
+fn random_games_keep_invariants_on_every_size() {
+    random_games(&Go5::start(), 200, 41);
+    random_games(&Go7::start(), 100, 42);
+    random_games(&Go13::start(), 10, 43);
+    random_games(&Go19::start(), 4, 44);
+}
