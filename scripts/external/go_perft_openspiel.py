@@ -61,7 +61,7 @@ def case(n, plies, seed, depth):
 if __name__ == "__main__":
     print("# Go perft from OpenSpiel 'go' (positional superko, suicide illegal), written by")
     print("# scripts/external/go_perft_openspiel.py; counts at exactly the depth (an ended game")
-    print("# counts 0). OpenSpiel's game also ends at 2 N^2 plies, as gpn's cap; not reached here.")
+    print("# counts 0). OpenSpiel's game ends at 2 N^2 plies (gpn's at 4 N^2); not reached here.")
     case(9, 0, 0, 4)
     case(19, 0, 0, 3)
     for seed in range(1, 4):

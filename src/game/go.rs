@@ -507,8 +507,10 @@ impl<const N: usize, const CELLS: usize> Go<N, CELLS> {
 
 impl<const N: usize, const CELLS: usize> Game for Go<N, CELLS> {
     const INFO: GameInfo = info(N);
-    /// Two plies per point, as OpenSpiel's `max_game_length`.
-    const MAX_PLIES: u32 = 2 * (N * N) as u32;
+    /// Four plies per point. OpenSpiel ends its games at two, but weak players (a search of a
+    /// few hundred iterations) that do not pass in time reached that in real matches, and a game
+    /// at the cap is a draw.
+    const MAX_PLIES: u32 = 4 * (N * N) as u32;
 
     fn start() -> Self {
         Self::empty_board()
