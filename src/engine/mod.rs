@@ -42,6 +42,8 @@ pub trait Session: Send {
     /// The score of the current position as GTP writes it (`B+3.5`), for games scored by
     /// points; `None` for the others.
     fn score_text(&self) -> Option<String>;
+    /// GTP's `final_status_list`: the stones of a status in the current position (Go).
+    fn status_list(&self, status: &str) -> Option<Vec<String>>;
     /// Plays one move; returns it in the dialect's notation.
     fn play(&mut self, text: &str, dialect: Dialect) -> Result<String, GameError>;
     /// Takes back the last move; false when there is none.

@@ -457,6 +457,10 @@ impl<G: Game> Session for GameSession<G> {
         self.position().score_text()
     }
 
+    fn status_list(&self, status: &str) -> Option<Vec<String>> {
+        self.position().status_list(status)
+    }
+
     fn play(&mut self, text: &str, dialect: Dialect) -> Result<String, GameError> {
         if self.record.outcome().is_some() {
             return Err(GameError::illegal(text, "the game is already over"));

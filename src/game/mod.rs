@@ -490,6 +490,13 @@ pub trait Game: Clone + PartialEq + Send + Sync + fmt::Debug + 'static {
         None
     }
 
+    /// GTP's `final_status_list STATUS` (`dead`, `alive`, `seki`): the stones of that status,
+    /// for games with life and death (Go); `None` for the others or another status.
+    fn status_list(&self, status: &str) -> Option<Vec<String>> {
+        let _ = status;
+        None
+    }
+
     /// Plays a move given as text: parse, check legality, play. The position is untouched on error.
     fn play_text(&mut self, text: &str) -> Result<Move, GameError> {
         let m = self.parse_move(text)?;

@@ -36,6 +36,7 @@ const COMMANDS: &[&str] = &[
     "undo",
     "showboard",
     "final_score",
+    "final_status_list",
     "list_games",
     "set_game",
     "time_settings",
@@ -285,6 +286,16 @@ impl Controller {
             },
             "showboard" => Ok(self.showboard()),
             "final_score" => self.final_score(),
+            "final_status_list" => {
+                let status = args.first().copied().unwrap_or("").to_ascii_lowercase();
+                match self.conductor.session().map(|s| s.status_list(&status)) {
+                    Some(Some(list)) => Ok(list.join(" ")),
+                    _ if ["dead", "alive", "seki"].contains(&status.as_str()) => {
+                        Err("this game has no life and death".to_string())
+                    }
+                    _ => Err("syntax error: final_status_list dead|alive|seki".to_string()),
+                }
+            }
             "list_games" => Ok(GAMES
                 .iter()
                 .map(|g| gtp_game_name(g.name))

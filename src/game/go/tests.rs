@@ -185,3 +185,24 @@ fn random_games_keep_invariants_on_every_size() {
     random_games(&Go13::start(), 10, 43);
     random_games(&Go19::start(), 4, 44);
 }
+
+#[test]
+fn final_score_removes_the_stones_playouts_find_dead() {
+    // Black owns A-E, White F-J; a white stone at B5 and a black one at H5 cannot live.
+    let g =
+        Go9::parse_position("4XO3/4XO3/4XO3/4XO3/1O2XO1X1/4XO3/4XO3/4XO3/4XO3 b komi 7 passes 2")
+            .unwrap();
+    assert_eq!(g.status_list("dead").unwrap(), vec!["B5", "H5"]);
+    assert_eq!(g.status_list("alive").unwrap().len(), 18);
+    assert_eq!(g.status_list("seki").unwrap(), Vec::<String>::new());
+    assert_eq!(g.status_list("dying"), None);
+    // 45 to 36 with the dead stones off, komi 7; the raw count gives both sides' areas away.
+    assert_eq!(g.final_score_text(), "B+2");
+    assert_eq!(g.area(), (10, 10));
+    assert_eq!(g.score_text().as_deref(), Some("B+2"));
+    // Nothing is dead in a settled position without intruders.
+    let settled =
+        Go9::parse_position("4XO3/4XO3/4XO3/4XO3/4XO3/4XO3/4XO3/4XO3/4XO3 b komi 7").unwrap();
+    assert!(settled.status_list("dead").unwrap().is_empty());
+    assert_eq!(settled.final_score_text(), "B+2");
+}
