@@ -19,59 +19,20 @@ import argparse
 import json
 import math
 import os
-import subprocess
 import sys
+
+from gtp_client import Gtp
 
 GNUGO = ["gnugo", "--mode", "gtp", "--chinese-rules", "--capture-all-dead",
          "--positional-superko"]
 
 
-class Gtp:
-    """One GTP engine as a subprocess: `send` returns (ok, answer)."""
-
-    def __init__(self, argv, name):
-        self.name = name
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
-
-    def send(self, command):
-        self.proc.stdin.write(command + "\n")
-        self.proc.stdin.flush()
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if line == "":
-                raise RuntimeError(f"{self.name} closed its output after '{command}'")
-            line = line.rstrip("\r\n")
-            if line == "" and lines:
-                break
-            if line != "" or lines:
-                lines.append(line)
-        first = lines[0]
-        ok = first.startswith("=")
-        answer = "\n".join([first[1:].strip()] + lines[1:]).strip()
-        return ok, answer
-
-    def must(self, command):
-        ok, answer = self.send(command)
-        if not ok:
-            raise RuntimeError(f"{self.name}: '{command}' -> ? {answer}")
-        return answer
-
-    def close(self):
-        try:
-            self.send("quit")
-        except (RuntimeError, BrokenPipeError, OSError):
-            pass
-        self.proc.wait(timeout=10)
-
-
 def gpn(args):
     engine = Gtp([args.gpn, "--protocol", "gtp", "--game", "go"], "gpn")
-    engine.must(f"gpn-setoption movetime {args.movetime}")
+    engine.cmd(f"gpn-setoption movetime {args.movetime}")
     for option in args.gpn_option:
         name, _, value = option.partition("=")
-        engine.must(f"gpn-setoption {name} {value}")
+        engine.cmd(f"gpn-setoption {name} {value}")
     return engine
 
 
@@ -103,9 +64,9 @@ def play_game(black, white, referee, komi, max_moves):
         seen[id(referee)] = referee
     everyone = list(seen.values())
     for e in everyone:
-        e.must("boardsize 9")
-        e.must("clear_board")
-        e.must(f"komi {komi}")
+        e.cmd("boardsize 9")
+        e.cmd("clear_board")
+        e.cmd(f"komi {komi}")
     moves, passes, end = [], 0, "passes"
     resigned = None
     while passes < 2:
@@ -114,7 +75,7 @@ def play_game(black, white, referee, komi, max_moves):
             break
         colour = "bw"[len(moves) % 2]
         mover = engines[len(moves) % 2]
-        move = mover.must(f"genmove {colour}")
+        move = mover.cmd(f"genmove {colour}")
         if move.lower() == "resign":
             end, resigned = "resign", colour
             break

@@ -14,11 +14,12 @@ import argparse
 import json
 import math
 import random
-import subprocess
 import sys
 import time
 
 import pyspiel
+
+from gtp_client import Gtp
 
 # gpn game name, OpenSpiel game name, OpenSpiel action string -> gpn's notation
 GAMES = {
@@ -57,39 +58,6 @@ def gpn_key(game, move):
     if game in ("awari", "kalah"):
         return m  # A-F / a-f: the case says whose pit
     return m.lower()
-
-
-class Gtp:
-    """A GTP engine process: one command, one reply."""
-
-    def __init__(self, argv):
-        self.p = subprocess.Popen(argv, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
-
-    def cmd(self, text):
-        self.p.stdin.write(text + "\n")
-        self.p.stdin.flush()
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError(f"engine exited after {text!r}")
-            line = line.rstrip("\n")
-            if line == "" and lines:
-                break
-            if line or lines:
-                lines.append(line)
-        head = lines[0]
-        if head.startswith("?"):
-            raise RuntimeError(f"{text!r}: {head}")
-        return (head[1:].strip() + ("\n" + "\n".join(lines[1:]) if len(lines) > 1 else "")).strip()
-
-    def close(self):
-        try:
-            self.cmd("quit")
-        except Exception:
-            pass
-        self.p.wait(timeout=5)
 
 
 def play_game(args, game, os_game, opening, gpn_first, seed):

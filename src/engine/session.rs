@@ -79,6 +79,15 @@ impl<G: Game> GameSession<G> {
         self.record.position()
     }
 
+    /// The record of `moves` (legal) played from `start`.
+    fn record_of(start: &G, moves: &[Move]) -> Record<G> {
+        let mut record = Record::new(start.clone(), MAX_PLIES);
+        for &m in moves {
+            record.play(m);
+        }
+        record
+    }
+
     /// Reads `moves` from `start`, checking each; the record of the result.
     fn replay(
         start: &G,
@@ -441,12 +450,8 @@ impl<G: Game> Session for GameSession<G> {
             return false;
         }
         if start != self.start {
-            let mut record = Record::new(start.clone(), MAX_PLIES);
-            for &m in &self.moves {
-                record.play(m);
-            }
+            self.record = Self::record_of(&start, &self.moves);
             self.start = start;
-            self.record = record;
             // The values of the tree were for the other komi.
             self.search.set_position(self.position().clone());
         }
@@ -477,11 +482,7 @@ impl<G: Game> Session for GameSession<G> {
         if self.moves.pop().is_none() {
             return false;
         }
-        let mut record = Record::new(self.start.clone(), MAX_PLIES);
-        for &m in &self.moves {
-            record.play(m);
-        }
-        self.record = record;
+        self.record = Self::record_of(&self.start, &self.moves);
         self.search.set_position(self.position().clone());
         true
     }
