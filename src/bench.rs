@@ -36,9 +36,10 @@ impl PlayoutReport {
     }
 }
 
-/// Plays `playouts` uniformly random games of `G` from the start (rules, repetition and the
-/// game-length cap all applied) and times them.
-pub fn random_playouts<G: Game>(playouts: u32, seed: u64) -> PlayoutReport {
+/// Plays `playouts` uniformly random games of `G` from the start (or, with `knowledge`, games
+/// of the game's own playout policy, [`Game::playout_move`]), rules, repetition and the
+/// game-length cap all applied, and times them.
+pub fn random_playouts<G: Game>(playouts: u32, seed: u64, knowledge: bool) -> PlayoutReport {
     let mut rng = Rng::new(seed);
     let mut buf = MoveList::new();
     let start = G::start();
@@ -48,7 +49,13 @@ pub fn random_playouts<G: Game>(playouts: u32, seed: u64) -> PlayoutReport {
     for _ in 0..playouts {
         record.reset(start.clone());
         while !record.ended_by_history() {
-            match record.position().random_move(&mut rng, &mut buf) {
+            let position = record.position();
+            let next = if knowledge {
+                position.playout_move(&mut rng, &mut buf)
+            } else {
+                position.random_move(&mut rng, &mut buf)
+            };
+            match next {
                 Some(m) => record.play(m),
                 None => break,
             }
@@ -67,12 +74,14 @@ pub fn random_playouts<G: Game>(playouts: u32, seed: u64) -> PlayoutReport {
 pub struct PlayoutBench {
     pub playouts: u32,
     pub seed: u64,
+    /// The game's playout policy instead of uniform moves.
+    pub knowledge: bool,
 }
 
 impl GameVisitor for PlayoutBench {
     type Output = PlayoutReport;
     fn visit<G: Game>(self) -> PlayoutReport {
-        random_playouts::<G>(self.playouts, self.seed)
+        random_playouts::<G>(self.playouts, self.seed, self.knowledge)
     }
 }
 
@@ -247,6 +256,7 @@ mod tests {
                 PlayoutBench {
                     playouts: 5,
                     seed: 1,
+                    knowledge: false,
                 },
             )
             .unwrap();
@@ -255,6 +265,7 @@ mod tests {
                 PlayoutBench {
                     playouts: 5,
                     seed: 1,
+                    knowledge: false,
                 },
             )
             .unwrap();

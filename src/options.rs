@@ -229,10 +229,10 @@ pub static OPTIONS: &[EngineOption] = &[
         aliases: &["playout"],
         uci: "Playout Policy",
         usi: "PlayoutPolicy",
-        kind: Kind::Choice(&[&["random", "uniform"], &["ipp", "informed"]]),
+        kind: Kind::Choice(&[&["random", "uniform"], &["ipp", "informed"], &["game", "knowledge"]]),
         default: "random",
         scope: Scope::Search,
-        help: "playouts: `random`, or `ipp` (a winning move is always played, a move that lets the opponent win at once is redrawn, captures are 4x as likely)",
+        help: "playouts: `random`, `ipp` (a winning move is always played, a move that lets the opponent win at once is redrawn, captures are 4x as likely), or `game`, the game's own playout knowledge (Go: captures, atari escapes, Mogo's 3x3 shapes, no self-atari; uniform in games without any)",
     },
     EngineOption {
         key: "ege",

@@ -43,6 +43,10 @@ pub struct BenchArgs {
     /// thread scaling (signatures vary from run to run with more than one thread)
     #[arg(long, value_name = "n[,n...]", value_delimiter = ',', value_parser = parse_threads)]
     threads: Vec<usize>,
+    /// Playouts of each game's own playout knowledge (the search's `policy=game`; uniform in
+    /// games without any) instead of uniformly random moves
+    #[arg(long)]
+    knowledge: bool,
     /// Also time the evaluation (`Game::evaluate`): one `<game> evaluate: N ns/call` line per game
     #[arg(long)]
     eval: bool,
@@ -119,7 +123,14 @@ pub fn run(args: BenchArgs, out: &mut dyn Write) -> Result<(), CliError> {
     )?;
     let mut signature = 0u64;
     for &name in &names {
-        let report: PlayoutReport = registry::visit(name, PlayoutBench { playouts, seed })?;
+        let report: PlayoutReport = registry::visit(
+            name,
+            PlayoutBench {
+                playouts,
+                seed,
+                knowledge: args.knowledge,
+            },
+        )?;
         writeln!(
             out,
             "{:<16} {:>9} {:>12.0} {:>11.1} {:>12}",

@@ -74,6 +74,12 @@ pub struct Go<const N: usize, const CELLS: usize> {
     history: [u64; HISTORY],
     /// Positions recorded in `history` so far.
     recorded: u32,
+    /// The index in `history` of the position the last capture made (0 without one): a move
+    /// that captures nothing adds a stone, so it can only repeat a position from before then.
+    capture_index: u32,
+    /// The point of the last move, 0 after a pass or in a position read from a string (what
+    /// the playout policy answers; not part of the position).
+    last: u16,
 }
 
 /// Equal boards, side to move, ko point, passes, komi and prisoners (the history is not part of
@@ -171,6 +177,8 @@ impl<const N: usize, const CELLS: usize> Go<N, CELLS> {
             board_hash: 0,
             history: [0; HISTORY],
             recorded: 0,
+            capture_index: 0,
+            last: 0,
         };
         g.record();
         g
@@ -213,11 +221,18 @@ impl<const N: usize, const CELLS: usize> Go<N, CELLS> {
         self.recorded += 1;
     }
 
-    /// Whether a board with hash `h` occurred within the history.
+    /// Whether a board with hash `h`, made by a move that captures (`captures`) or not,
+    /// occurred within the history. Stones are only ever added between captures, so a move that
+    /// captures nothing can only repeat a position older than the last capture.
     #[inline]
-    fn repeats(&self, h: u64) -> bool {
-        let n = (self.recorded as usize).min(HISTORY);
-        self.history[..n].contains(&h)
+    fn repeats(&self, h: u64, captures: bool) -> bool {
+        let end = if captures {
+            self.recorded
+        } else {
+            self.capture_index.min(self.recorded)
+        };
+        let start = self.recorded.saturating_sub(HISTORY as u32);
+        (start..end).any(|i| self.history[i as usize % HISTORY] == h)
     }
 
     /// How many stones of chain `r` touch point `p`.
@@ -242,11 +257,12 @@ impl<const N: usize, const CELLS: usize> Go<N, CELLS> {
         }
     }
 
-    /// The board hash after colour `c` plays on the empty point `p`, or `None` when the move is
-    /// suicide.
-    fn board_after(&self, p: usize, c: u8) -> Option<u64> {
+    /// The board hash after colour `c` plays on the empty point `p` and whether the move
+    /// captures, or `None` when the move is suicide.
+    fn board_after(&self, p: usize, c: u8) -> Option<(u64, bool)> {
         let mut h = self.board_hash ^ ZOBRIST_STONE[c as usize - 1][p];
         let mut safe = false;
+        let mut captures = false;
         let mut seen = [u16::MAX; 4];
         for (k, q) in Self::neighbours(p).into_iter().enumerate() {
             let s = self.board[q];
@@ -267,10 +283,11 @@ impl<const N: usize, const CELLS: usize> Go<N, CELLS> {
                 safe |= left > 0;
             } else if left == 0 {
                 safe = true;
+                captures = true;
                 h ^= self.chain_hash(r, s);
             }
         }
-        safe.then_some(h)
+        safe.then_some((h, captures))
     }
 
     /// Whether the side to move may play on point `p`.
@@ -280,7 +297,7 @@ impl<const N: usize, const CELLS: usize> Go<N, CELLS> {
             && p != self.ko as usize
             && self
                 .board_after(p, self.colour())
-                .is_some_and(|h| !self.repeats(h))
+                .is_some_and(|(h, captures)| !self.repeats(h, captures))
     }
 
     /// Whether empty point `p` is an eye of colour `c`: its neighbours are `c` or the edge, and
@@ -579,7 +596,7 @@ impl<const N: usize, const CELLS: usize> Go<N, CELLS> {
         }
         match self.board_after(p, self.colour()) {
             None => Err(GameError::illegal(text, "suicide")),
-            Some(h) if self.repeats(h) => Err(GameError::illegal(
+            Some((h, captures)) if self.repeats(h, captures) => Err(GameError::illegal(
                 text,
                 "superko: the move repeats an earlier position",
             )),
@@ -621,12 +638,17 @@ impl<const N: usize, const CELLS: usize> Game for Go<N, CELLS> {
     }
 
     fn play(&mut self, m: Move) {
+        self.last = m.0;
         if m == PASS {
             self.passes += 1;
             self.ko = NO_KO;
         } else {
             self.passes = 0;
+            let captured = self.captures;
             self.place(m.0 as usize, self.colour());
+            if self.captures != captured {
+                self.capture_index = self.recorded;
+            }
         }
         self.to_move ^= 1;
         self.record();
@@ -816,6 +838,7 @@ impl<const N: usize, const CELLS: usize> Game for Go<N, CELLS> {
         }
         g.board_hash = g.stones_hash();
         g.recorded = 0;
+        g.capture_index = 0;
         g.record();
         Ok(g)
     }
@@ -911,6 +934,11 @@ impl<const N: usize, const CELLS: usize> Game for Go<N, CELLS> {
         crate::game::zero_sum(v, player)
     }
 
+    /// Captures, atari escapes, Mogo's shapes and no self-atari ([`playout`]).
+    fn playout_move(&self, rng: &mut Rng, buf: &mut MoveList) -> Option<Move> {
+        self.policy_move(rng, buf)
+    }
+
     fn is_capture(&self, m: Move) -> bool {
         if m == PASS {
             return false;
@@ -961,5 +989,6 @@ pub type Go13 = Go<13, 225>;
 /// Go on 19x19.
 pub type Go19 = Go<19, 441>;
 
+mod playout;
 #[cfg(test)]
 mod tests;

@@ -403,6 +403,13 @@ pub trait Game: Clone + PartialEq + Send + Sync + fmt::Debug + 'static {
         }
     }
 
+    /// A move of the game's own playout policy (the search's `policy=game`), `None` when the
+    /// game is over: games with playout knowledge (Go: captures, atari escapes, shapes)
+    /// override it; by default it is [`Game::random_move`].
+    fn playout_move(&self, rng: &mut Rng, buf: &mut MoveList) -> Option<Move> {
+        self.random_move(rng, buf)
+    }
+
     /// Whether [`Game::evaluate`] knows anything about the game (false: it is the constant 0, and
     /// the heuristic search options have nothing to work with).
     const HAS_EVALUATION: bool = false;

@@ -78,6 +78,9 @@ pub enum Policy {
     /// always played, a move after which the opponent wins at once is avoided where possible,
     /// and captures are four times as likely as other moves.
     Informed,
+    /// The game's own playout knowledge ([`crate::game::Game::playout_move`]; uniform in games
+    /// without any).
+    Game,
 }
 
 impl Policy {
@@ -85,6 +88,7 @@ impl Policy {
         match self {
             Policy::Random => "random",
             Policy::Informed => "ipp",
+            Policy::Game => "game",
         }
     }
 }
@@ -229,7 +233,7 @@ impl SearchParams {
 
     /// Whether playouts are anything but uniform, uncut random games.
     pub fn uses_informed_playouts(&self) -> bool {
-        self.policy != Policy::Random || self.ege > 0.0 || self.fet > 0 || self.det > 0.0
+        self.policy == Policy::Informed || self.ege > 0.0 || self.fet > 0 || self.det > 0.0
     }
 }
 
@@ -285,6 +289,7 @@ impl SearchParams {
             "policy" => {
                 self.policy = match v.as_str() {
                     "ipp" => Policy::Informed,
+                    "game" => Policy::Game,
                     _ => Policy::Random,
                 }
             }

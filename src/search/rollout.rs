@@ -41,8 +41,14 @@ impl Rollout {
         if params.uses_informed_playouts() {
             return self.informed_playout(params, position);
         }
+        let knowledge = params.policy == Policy::Game;
         for _ in 0..params.playout_cap {
-            match position.random_move(&mut self.rng, &mut self.moves) {
+            let next = if knowledge {
+                position.playout_move(&mut self.rng, &mut self.moves)
+            } else {
+                position.random_move(&mut self.rng, &mut self.moves)
+            };
+            match next {
                 Some(m) => position.play(m),
                 None => break,
             }
@@ -89,6 +95,14 @@ impl Rollout {
 
     /// The next playout move under the policy (`None` only when there is no legal move).
     pub fn playout_move<G: Game>(&mut self, params: &SearchParams, position: &G) -> Option<Move> {
+        if params.policy == Policy::Game {
+            // The game's knowledge, or with probability `1 - ege` the greediest move.
+            if !(G::NUM_PLAYERS == 2 && self.greedy_turn(params.ege)) {
+                return position.playout_move(&mut self.rng, &mut self.moves);
+            }
+            position.legal_moves(&mut self.moves);
+            return (!self.moves.is_empty()).then(|| self.greediest(position));
+        }
         position.legal_moves(&mut self.moves);
         let n = self.moves.len();
         if n == 0 {
@@ -102,8 +116,7 @@ impl Rollout {
                 return Some(m);
             }
         }
-        let ege = params.ege;
-        if ege > 0.0 && two_players && self.rng.below(1 << 20) as f32 >= ege * (1 << 20) as f32 {
+        if two_players && self.greedy_turn(params.ege) {
             return Some(self.greediest(position));
         }
         if !informed {
@@ -120,6 +133,12 @@ impl Rollout {
             }
         }
         Some(pick)
+    }
+
+    /// Whether epsilon-greedy playouts (`ege` > 0) play the greediest move this turn: with
+    /// probability `1 - ege` (no random number is drawn when `ege` is 0).
+    fn greedy_turn(&mut self, ege: f32) -> bool {
+        ege > 0.0 && self.rng.below(1 << 20) as f32 >= ege * (1 << 20) as f32
     }
 
     /// A move of `self.moves` at random, captures [`CAPTURE_WEIGHT`] times as likely.
