@@ -1,8 +1,8 @@
-//! `--position` and `--moves`, shared by `perft`, `show` and `solve`.
+//! `--position`, `--sgf` and `--moves`, shared by `perft`, `show` and `solve`.
 
 use clap::Args;
 
-use crate::game::{Game, GameError};
+use crate::game::{sgf, Dialect, Game, GameError, Player};
 
 /// The position a command starts from: the start position or `--position`, then `--moves`.
 #[derive(Args, Debug, Default, Clone)]
@@ -11,6 +11,11 @@ pub struct PositionArgs {
     /// contains spaces, so quote it; `gpn games` shows each game's start string)
     #[arg(long, alias = "fen", value_name = "string")]
     pub position: Option<String>,
+    /// Start from the end of this SGF record's main line instead (board games whose GTP
+    /// dialect reads vertices: Go, Killall-Go, Gomoku); a move of the side not to move is
+    /// preceded by a pass, as GTP setup stones are
+    #[arg(long, value_name = "file", conflicts_with = "position")]
+    pub sgf: Option<String>,
     /// Moves to play from that position first, in the game's notation: comma- or
     /// space-separated (--moves d1,d2 or --moves d1 d2)
     #[arg(long, value_name = "move", num_args = 0.., value_delimiter = ',')]
@@ -22,7 +27,7 @@ impl PositionArgs {
     pub fn at(position: &str) -> Self {
         PositionArgs {
             position: Some(position.to_string()),
-            moves: Vec::new(),
+            ..PositionArgs::default()
         }
     }
 
@@ -35,9 +40,9 @@ impl PositionArgs {
             .collect()
     }
 
-    /// Whether `--position` or `--moves` was given.
+    /// Whether `--position`, `--sgf` or `--moves` was given.
     pub fn is_set(&self) -> bool {
-        self.position.is_some() || !self.moves().is_empty()
+        self.position.is_some() || self.sgf.is_some() || !self.moves().is_empty()
     }
 
     /// Builds the position: the start or `--position` (`start` also means the start), then
@@ -47,9 +52,37 @@ impl PositionArgs {
             None | Some("start") => G::start(),
             Some(text) => G::parse_position(text)?,
         };
+        if let Some(path) = &self.sgf {
+            game = from_sgf(game, path)?;
+        }
         for m in self.moves() {
             game.play_text(m)?;
         }
         Ok(game)
     }
+}
+
+/// `start` after the main line of the SGF record in file `path`.
+fn from_sgf<G: Game>(mut game: G, path: &str) -> Result<G, GameError> {
+    let bad = |m: String| GameError::position("sgf", format!("{path}: {m}"));
+    let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+    let record = sgf::parse(&text).map_err(|e| bad(e.to_string()))?;
+    if let Some(komi) = record.komi {
+        // Games without komi (Killall-Go, Gomoku) ignore it.
+        game.set_komi(komi);
+    }
+    for (i, (black, vertex)) in record.moves.iter().enumerate() {
+        let colour = if *black { Player(0) } else { Player(1) };
+        if game.to_move() != colour {
+            let pass = game
+                .parse_move_in("pass", Dialect::Gtp)
+                .map_err(|e| bad(format!("move {}: {e}", i + 1)))?;
+            game.play(pass);
+        }
+        let m = game
+            .parse_move_in(vertex, Dialect::Gtp)
+            .map_err(|e| bad(format!("move {} ({vertex}): {e}", i + 1)))?;
+        game.play(m);
+    }
+    Ok(game)
 }

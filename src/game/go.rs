@@ -44,12 +44,18 @@ const RANDOM_TRIES: u32 = 24;
 const ZOBRIST_STONE: [[u64; MAX_CELLS]; 2] = [zobrist::keys(0x6001), zobrist::keys(0x6002)];
 const ZOBRIST_KO: [u64; MAX_CELLS] = zobrist::keys(0x6003);
 const ZOBRIST_MISC: [u64; 3] = zobrist::keys(0x6004);
+/// Killall-Go's opening plies left (entry 0 is zero, so Go's hashes are unchanged).
+const ZOBRIST_OPENING: [u64; 8] = {
+    let mut k: [u64; 8] = zobrist::keys(0x6005);
+    k[0] = 0;
+    k
+};
 /// GTP columns: A-T without I.
 const COLUMNS: &[u8; 19] = b"ABCDEFGHJKLMNOPQRST";
 
 /// Go on an `N` x `N` board; `CELLS` is `(N + 2)^2`, the padded array's length.
 #[derive(Clone, Debug)]
-pub struct Go<const N: usize, const CELLS: usize> {
+pub struct Go<const N: usize, const CELLS: usize, const KILLALL: bool = false> {
     board: [u8; CELLS],
     /// Each stone's chain representative.
     chain: [u16; CELLS],
@@ -80,11 +86,19 @@ pub struct Go<const N: usize, const CELLS: usize> {
     /// The point of the last move, 0 after a pass or in a position read from a string (what
     /// the playout policy answers; not part of the position).
     last: u16,
+    /// Killall-Go: plies of the opening still to play (Black places stones, White may only
+    /// pass); 0 in Go.
+    opening: u8,
+    /// Killall-Go: some white chain is unconditionally alive (Benson): White has won.
+    white_alive: bool,
+    /// Killall-Go 7x7: Black's unconditionally alive chains and their regions cover the whole
+    /// board (minizero's early end): Black has won.
+    black_safe: bool,
 }
 
 /// Equal boards, side to move, ko point, passes, komi and prisoners (the history is not part of
 /// the position, as in a position string).
-impl<const N: usize, const CELLS: usize> PartialEq for Go<N, CELLS> {
+impl<const N: usize, const CELLS: usize, const K: bool> PartialEq for Go<N, CELLS, K> {
     fn eq(&self, other: &Self) -> bool {
         self.board == other.board
             && self.ko == other.ko
@@ -92,12 +106,32 @@ impl<const N: usize, const CELLS: usize> PartialEq for Go<N, CELLS> {
             && self.passes == other.passes
             && self.komi2 == other.komi2
             && self.captures == other.captures
+            && self.opening == other.opening
     }
 }
 
-const fn info(n: usize) -> GameInfo {
+const fn info(n: usize, killall: bool) -> GameInfo {
     let notation =
         "GTP vertices (columns A-T without I, rows from 1 at the bottom), as in D4; pass";
+    if killall {
+        return match n {
+            7 => GameInfo {
+                name: "killallgo7",
+                aliases: &["killallgo7x7", "kag7"],
+                board: "7x7",
+                notation,
+                start: "7/7/7/7/7/7/7 b opening 3",
+            },
+            9 => GameInfo {
+                name: "killallgo",
+                aliases: &["killallgo9", "killallgo9x9", "kag"],
+                board: "9x9",
+                notation,
+                start: "9/9/9/9/9/9/9/9/9 b opening 7",
+            },
+            _ => panic!("unsupported Killall-Go board size"),
+        };
+    }
     match n {
         5 => GameInfo {
             name: "go5",
@@ -138,10 +172,19 @@ const fn info(n: usize) -> GameInfo {
     }
 }
 
-impl<const N: usize, const CELLS: usize> Go<N, CELLS> {
+impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
     /// The padded row length.
     const W: usize = N + 2;
-    const CHECK: () = assert!(CELLS == (N + 2) * (N + 2) && N >= 2 && N <= 19);
+    const CHECK: () = assert!(
+        CELLS == (N + 2) * (N + 2) && N >= 2 && N <= 19 && (!K || N * N <= MAX_BENSON_POINTS)
+    );
+    /// Plies of the Killall-Go opening: Black places four stones on 9x9 (the PCN paper), two on
+    /// 7x7 (minizero), White passing in between.
+    const OPENING_PLIES: u8 = match (K, N) {
+        (false, _) => 0,
+        (true, 7) => 3,
+        (true, _) => 7,
+    };
 
     /// The point of `row` (0 at the bottom) and `col` (0 at the left).
     #[inline]
@@ -179,6 +222,9 @@ impl<const N: usize, const CELLS: usize> Go<N, CELLS> {
             recorded: 0,
             capture_index: 0,
             last: 0,
+            opening: Self::OPENING_PLIES,
+            white_alive: false,
+            black_safe: false,
         };
         g.record();
         g
@@ -226,6 +272,10 @@ impl<const N: usize, const CELLS: usize> Go<N, CELLS> {
     /// captures nothing can only repeat a position older than the last capture.
     #[inline]
     fn repeats(&self, h: u64, captures: bool) -> bool {
+        if K {
+            // Killall-Go repeats only by simple ko (the PCN paper, as van der Werf's solvers).
+            return false;
+        }
         let end = if captures {
             self.recorded
         } else {
@@ -255,6 +305,22 @@ impl<const N: usize, const CELLS: usize> Go<N, CELLS> {
                 return h;
             }
         }
+    }
+
+    /// Whether the game is over: two passes in a row, or (Killall-Go) a side's unconditional
+    /// life decided it.
+    #[inline]
+    fn is_over(&self) -> bool {
+        self.passes >= 2 || self.white_alive || self.black_safe
+    }
+
+    /// A Killall-Go opening move: a uniformly drawn empty point for Black, the pass for White.
+    fn opening_move(&self, rng: &mut Rng, buf: &mut MoveList) -> Option<Move> {
+        if self.to_move == 1 {
+            return Some(PASS);
+        }
+        self.legal_moves(buf);
+        (!buf.is_empty()).then(|| buf[rng.below(buf.len() as u32) as usize])
     }
 
     /// The board hash after colour `c` plays on the empty point `p` and whether the move
@@ -290,11 +356,12 @@ impl<const N: usize, const CELLS: usize> Go<N, CELLS> {
         safe.then_some((h, captures))
     }
 
-    /// Whether the side to move may play on point `p`.
+    /// Whether the side to move may play on point `p` (in Killall-Go, not in its own eye).
     #[inline]
     fn legal_point(&self, p: usize) -> bool {
         self.board[p] == EMPTY
             && p != self.ko as usize
+            && !(K && self.is_eye(p, self.colour()))
             && self
                 .board_after(p, self.colour())
                 .is_some_and(|(h, captures)| !self.repeats(h, captures))
@@ -582,8 +649,21 @@ impl<const N: usize, const CELLS: usize> Go<N, CELLS> {
 
     /// The move on point `p` (0: pass) if legal, else why not.
     fn move_on(&self, text: &str, p: usize) -> Result<Move, GameError> {
-        if self.passes >= 2 {
+        if self.is_over() {
             return Err(GameError::illegal(text, "the game is over"));
+        }
+        if self.opening > 0 {
+            match (self.to_move, p) {
+                (0, 0) => {
+                    return Err(GameError::illegal(
+                        text,
+                        "Black places its opening stones first",
+                    ))
+                }
+                (1, 0) => return Ok(PASS),
+                (1, _) => return Err(GameError::illegal(text, "White passes in the opening")),
+                _ => {}
+            }
         }
         if p == 0 {
             return Ok(PASS);
@@ -593,6 +673,12 @@ impl<const N: usize, const CELLS: usize> Go<N, CELLS> {
         }
         if p == self.ko as usize {
             return Err(GameError::illegal(text, "ko: retake elsewhere first"));
+        }
+        if K && self.is_eye(p, self.colour()) {
+            return Err(GameError::illegal(
+                text,
+                "Killall-Go forbids filling one's own eye",
+            ));
         }
         match self.board_after(p, self.colour()) {
             None => Err(GameError::illegal(text, "suicide")),
@@ -605,8 +691,8 @@ impl<const N: usize, const CELLS: usize> Go<N, CELLS> {
     }
 }
 
-impl<const N: usize, const CELLS: usize> Game for Go<N, CELLS> {
-    const INFO: GameInfo = info(N);
+impl<const N: usize, const CELLS: usize, const K: bool> Game for Go<N, CELLS, K> {
+    const INFO: GameInfo = info(N, K);
     /// Four plies per point. OpenSpiel ends its games at two, but weak players (a search of a
     /// few hundred iterations) that do not pass in time reached that in real matches, and a game
     /// at the cap is a draw.
@@ -623,7 +709,11 @@ impl<const N: usize, const CELLS: usize> Game for Go<N, CELLS> {
 
     fn legal_moves(&self, out: &mut MoveList) {
         out.clear();
-        if self.passes >= 2 {
+        if self.is_over() {
+            return;
+        }
+        if self.opening > 0 && self.to_move == 1 {
+            out.push(PASS);
             return;
         }
         for row in 0..N {
@@ -634,13 +724,18 @@ impl<const N: usize, const CELLS: usize> Game for Go<N, CELLS> {
                 }
             }
         }
-        out.push(PASS);
+        if self.opening == 0 {
+            out.push(PASS);
+        }
     }
 
     fn play(&mut self, m: Move) {
         self.last = m.0;
         if m == PASS {
-            self.passes += 1;
+            // White's forced passes of the Killall-Go opening do not count towards the end.
+            if self.opening == 0 {
+                self.passes += 1;
+            }
             self.ko = NO_KO;
         } else {
             self.passes = 0;
@@ -649,21 +744,41 @@ impl<const N: usize, const CELLS: usize> Game for Go<N, CELLS> {
             if self.captures != captured {
                 self.capture_index = self.recorded;
             }
+            if K {
+                self.update_life();
+            }
         }
+        self.opening = self.opening.saturating_sub(1);
         self.to_move ^= 1;
         self.record();
     }
 
     fn outcome(&self) -> Option<Outcome> {
+        if K {
+            // White wins by unconditional life; Black wins by its own unconditional safety of
+            // the whole board (7x7) or by having no white stone left when the game ends.
+            if self.white_alive {
+                return Some(Outcome::win(Player(1), 2));
+            }
+            if self.black_safe {
+                return Some(Outcome::win(Player(0), 2));
+            }
+            return (self.passes >= 2).then(|| {
+                let white_left = self.board.contains(&WHITE);
+                Outcome::win(Player(u8::from(white_left)), 2)
+            });
+        }
         (self.passes >= 2).then(|| Outcome::by_score(self.score2()))
     }
 
     #[inline]
     fn hash(&self) -> u64 {
         let mut h = self.board_hash ^ ZOBRIST_KO[self.ko as usize];
+
         if self.to_move == 1 {
             h ^= ZOBRIST_MISC[0];
         }
+        h ^= ZOBRIST_OPENING[self.opening as usize];
         match self.passes {
             0 => h,
             1 => h ^ ZOBRIST_MISC[1],
@@ -698,12 +813,17 @@ impl<const N: usize, const CELLS: usize> Game for Go<N, CELLS> {
                 _ => None,
             })
         });
-        let komi = self.komi2 as f32 / 2.0;
         let mut out = format!(
-            "{} {} komi {komi}",
+            "{} {}",
             fen::board_field(rows),
             if self.to_move == 0 { 'b' } else { 'w' }
         );
+        if !K {
+            out += &format!(" komi {}", self.komi2 as f32 / 2.0);
+        }
+        if self.opening > 0 {
+            out += &format!(" opening {}", self.opening);
+        }
         if self.ko != NO_KO {
             out += &format!(" ko {}", Self::vertex(self.ko as usize));
         }
@@ -721,6 +841,8 @@ impl<const N: usize, const CELLS: usize> Game for Go<N, CELLS> {
     fn parse_position(text: &str) -> Result<Self, GameError> {
         let (rows, mut fields) = fen::board_rows(text, N)?;
         let mut g = Self::empty_board();
+        // The opening is over unless the string says otherwise.
+        g.opening = 0;
         for (i, row_text) in rows.iter().enumerate() {
             let row = N - 1 - i;
             let mut col = 0usize;
@@ -784,6 +906,17 @@ impl<const N: usize, const CELLS: usize> Game for Go<N, CELLS> {
                     }
                     g.ko = p as u16;
                 }
+                "opening" if K => {
+                    g.opening = match value("opening")?.parse::<u8>() {
+                        Ok(n) if n <= Self::OPENING_PLIES => n,
+                        _ => {
+                            return Err(GameError::position(
+                                "opening",
+                                format!("expected 0-{} plies", Self::OPENING_PLIES),
+                            ))
+                        }
+                    };
+                }
                 "passes" => {
                     g.passes = match value("passes")? {
                         "0" => 0,
@@ -803,7 +936,11 @@ impl<const N: usize, const CELLS: usize> Game for Go<N, CELLS> {
                 other => {
                     return Err(GameError::position(
                         "fields",
-                        format!("unknown field '{other}' (komi, ko, passes, captures)"),
+                        if K {
+                            format!("unknown field '{other}' (opening, ko, passes, captures)")
+                        } else {
+                            format!("unknown field '{other}' (komi, ko, passes, captures)")
+                        },
                     ))
                 }
             }
@@ -836,10 +973,19 @@ impl<const N: usize, const CELLS: usize> Game for Go<N, CELLS> {
                 ));
             }
         }
+        if g.opening > 0 && (g.to_move == 1) != (g.opening % 2 == 0) {
+            return Err(GameError::position(
+                "opening",
+                "Black moves on odd opening plies left, White on even ones",
+            ));
+        }
         g.board_hash = g.stones_hash();
         g.recorded = 0;
         g.capture_index = 0;
         g.record();
+        if K {
+            g.update_life();
+        }
         Ok(g)
     }
 
@@ -865,14 +1011,21 @@ impl<const N: usize, const CELLS: usize> Game for Go<N, CELLS> {
             out.push(' ');
         }
         let [b, w] = self.captures;
-        out + &format!("\nkomi {} captures B {b} W {w}", self.komi())
+        if K {
+            out + &format!("\ncaptures B {b} W {w}")
+        } else {
+            out + &format!("\nkomi {} captures B {b} W {w}", self.komi())
+        }
     }
 
     /// A uniformly drawn empty point that is legal and not one of the mover's own eyes (random
     /// tries, then a scan); a pass when there is none.
     fn random_move(&self, rng: &mut Rng, buf: &mut MoveList) -> Option<Move> {
-        if self.passes >= 2 {
+        if self.is_over() {
             return None;
+        }
+        if self.opening > 0 {
+            return self.opening_move(rng, buf);
         }
         let c = self.colour();
         let good = |p: usize| self.board[p] == EMPTY && !self.is_eye(p, c) && self.legal_point(p);
@@ -901,16 +1054,21 @@ impl<const N: usize, const CELLS: usize> Game for Go<N, CELLS> {
 
     const HAS_EVALUATION: bool = true;
 
-    /// Area estimate: stones, plus empty points whose neighbours are all one colour, minus
-    /// komi, through tanh over a scale of N^2 / 16 points.
+    /// Go: an area estimate (stones, plus empty points whose neighbours are all one colour,
+    /// minus komi) through tanh over a scale of N^2 / 16 points. Killall-Go: White's life
+    /// potential, the same estimate of White's area against what a living group needs (about
+    /// N^2 / 8 points: 10 on 9x9), over the same scale; a decided game is +/-1.
     fn evaluate(&self, player: Player) -> f32 {
-        let mut diff2 = -(self.komi2 as i32);
+        if K && self.is_over() {
+            let winner = self.outcome().and_then(|o| o.winner());
+            return if winner == Some(player) { 1.0 } else { -1.0 };
+        }
+        let (mut black, mut white) = (0i32, 0i32);
         for row in 0..N {
             for col in 0..N {
                 let p = Self::point(row, col);
                 let owner = match self.board[p] {
-                    BLACK => 1,
-                    WHITE => -1,
+                    s @ (BLACK | WHITE) => s,
                     _ => {
                         let mut seen = 0u8;
                         for q in Self::neighbours(p) {
@@ -920,18 +1078,23 @@ impl<const N: usize, const CELLS: usize> Game for Go<N, CELLS> {
                                 _ => 0,
                             };
                         }
-                        match seen {
-                            1 => 1,
-                            2 => -1,
-                            _ => 0,
-                        }
+                        seen
                     }
                 };
-                diff2 += 2 * owner;
+                match owner {
+                    BLACK => black += 1,
+                    WHITE => white += 1,
+                    _ => {}
+                }
             }
         }
-        let v = (diff2 as f32 / 2.0 / ((N * N) as f32 / 16.0)).tanh();
-        crate::game::zero_sum(v, player)
+        let scale = (N * N) as f32 / 16.0;
+        let v = if K {
+            ((N * N) as f32 / 8.0 - white as f32) / scale
+        } else {
+            ((2 * (black - white) - self.komi2 as i32) as f32 / 2.0) / scale
+        };
+        crate::game::zero_sum(v.tanh(), player)
     }
 
     /// Captures, atari escapes, Mogo's shapes and no self-atari ([`playout`]).
@@ -957,19 +1120,32 @@ impl<const N: usize, const CELLS: usize> Game for Go<N, CELLS> {
         self.format_move(m)
     }
 
-    /// Komi rounded to half points (within +/- 1000).
+    /// Komi rounded to half points (within +/- 1000); Killall-Go has none (refused).
     fn set_komi(&mut self, komi: f32) -> bool {
+        if K {
+            return false;
+        }
         self.komi2 = Self::komi_half_points(komi);
         true
     }
 
     /// The area count once the stones judged dead are removed ([`Go::dead_stones`]), also
-    /// before the game is over (GTP's `final_score` of a game the controller ended).
+    /// before the game is over (GTP's `final_score` of a game the controller ended). Killall-Go
+    /// has no score, only a winner: `B+R`-like `B+1` / `W+1` once the game is over.
     fn score_text(&self) -> Option<String> {
+        if K {
+            return self
+                .outcome()
+                .and_then(|o| o.winner())
+                .map(|w| if w == Player(0) { "B+1" } else { "W+1" }.to_string());
+        }
         Some(self.final_score_text())
     }
 
     fn status_list(&self, status: &str) -> Option<Vec<String>> {
+        if K {
+            return None;
+        }
         Go::status_list(self, status)
     }
 
@@ -988,7 +1164,15 @@ pub type Go9 = Go<9, 121>;
 pub type Go13 = Go<13, 225>;
 /// Go on 19x19.
 pub type Go19 = Go<19, 441>;
+/// Killall-Go on 9x9 (the PCN paper's rules).
+pub type KillallGo = Go<9, 121, true>;
+/// Killall-Go on 7x7 (minizero's rules).
+pub type KillallGo7 = Go<7, 81, true>;
 
+mod benson;
+#[cfg(test)]
+mod killall_tests;
 mod playout;
+use benson::MAX_BENSON_POINTS;
 #[cfg(test)]
 mod tests;

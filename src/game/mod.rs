@@ -22,6 +22,7 @@ pub mod perft;
 pub mod record;
 pub mod registry;
 pub mod reversi;
+pub mod sgf;
 pub mod sowing;
 pub mod surakarta;
 pub mod zobrist;

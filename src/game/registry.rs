@@ -40,7 +40,7 @@ use super::awari::Awari;
 use super::breakthrough::Breakthrough;
 use super::chess::{losalamos::LosAlamos, reachchess::ReachChess, skirmish::Skirmish};
 use super::connect4::ConnectFour;
-use super::go::{Go13, Go19, Go5, Go7, Go9};
+use super::go::{Go13, Go19, Go5, Go7, Go9, KillallGo, KillallGo7};
 use super::gomoku::Gomoku;
 use super::kalah::Kalah;
 use super::knightthrough::Knightthrough;
@@ -73,6 +73,8 @@ registry! {
     Go19,
     Go7,
     Go5,
+    KillallGo,
+    KillallGo7,
 }
 
 /// The registered name for `name` (resolving aliases), if any.

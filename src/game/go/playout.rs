@@ -106,7 +106,7 @@ fn transform(sym: usize, r: usize, c: usize) -> (usize, usize) {
     (r, c)
 }
 
-impl<const N: usize, const CELLS: usize> Go<N, CELLS> {
+impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
     /// The 3x3 surroundings of `p`, two bits per neighbour (NW N NE W E SW S SE).
     #[inline]
     fn code(&self, p: usize) -> usize {
@@ -231,8 +231,11 @@ impl<const N: usize, const CELLS: usize> Go<N, CELLS> {
     /// The playout move of the side to move (see the module documentation); `None` once the
     /// game is over. `buf` is scratch.
     pub(super) fn policy_move(&self, rng: &mut Rng, buf: &mut MoveList) -> Option<Move> {
-        if self.passes >= 2 {
+        if self.is_over() {
             return None;
+        }
+        if self.opening > 0 {
+            return self.opening_move(rng, buf);
         }
         if let Some(m) = self.last_move_reply(rng, buf) {
             return Some(m);

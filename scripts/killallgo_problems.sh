@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The PCN paper's 81 Killall-Go problems (docs/experiments/killallgo.md), White to move and live.
+#   scripts/killallgo_problems.sh import <dir of 1.sgf..81.sgf>   # writes problems.txt
+#   scripts/killallgo_problems.sh solve <algo> <seconds> [memory MB]
+# `solve` runs `gpn solve` on each problem with one algorithm and a per-problem time limit and
+# appends one JSON line per problem to docs/experiments/data/killallgo/<algo>-<seconds>s.jsonl as
+# each ends; a rerun skips the problems already in that file (resumable). Prints the tally.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+data=docs/experiments/data/killallgo
+gpn=${GPN:-target/release/gpn}
+mkdir -p "$data"
+case ${1:-} in
+  import)
+    dir=$2
+    : > "$data/problems.txt"
+    for i in $(seq 1 81); do
+      pos=$("$gpn" show killallgo --sgf "$dir/$i.sgf" | sed -n 's/^position //p')
+      echo "killallgo $pos # problem $i" >> "$data/problems.txt"
+    done
+    wc -l "$data/problems.txt" ;;
+  solve)
+    algo=$2 secs=$3 mem=${4:-1024}
+    out="$data/$algo-${secs}s.jsonl"
+    touch "$out"
+    n=0
+    while IFS= read -r line; do
+      n=$((n + 1))
+      grep -q "^{\"problem\":$n," "$out" && continue
+      pos=${line#killallgo }
+      pos=${pos%% # *}
+      "$gpn" solve killallgo --position "$pos" --algo "$algo" --max-time "$secs" \
+        --memory "$mem" --json --quiet 2>/dev/null | sed "s/^{/{\"problem\":$n,/" >> "$out"
+      echo "problem $n: $(tail -1 "$out" | grep -o '"value":"[a-z]*"')" >&2
+    done < "$data/problems.txt"
+    echo "$algo ${secs}s: $(grep -c '"value":"win"' "$out") win, $(grep -c '"value":"loss"' "$out") loss, $(grep -c '"value":"unknown"' "$out") unknown of $(wc -l < "$out")" ;;
+  *) echo "usage: $0 import <dir> | solve <algo> <seconds> [memory MB]" >&2; exit 2 ;;
+esac
