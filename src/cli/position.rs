@@ -67,6 +67,14 @@ fn from_sgf<G: Game>(mut game: G, path: &str) -> Result<G, GameError> {
     let bad = |m: String| GameError::position("sgf", format!("{path}: {m}"));
     let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
     let record = sgf::parse(&text).map_err(|e| bad(e.to_string()))?;
+    let size = format!("{0}x{0}", record.size);
+    if size != G::INFO.board {
+        return Err(bad(format!(
+            "the record is for a {size} board, {} is {}",
+            G::INFO.name,
+            G::INFO.board
+        )));
+    }
     if let Some(komi) = record.komi {
         // Games without komi (Killall-Go, Gomoku) ignore it.
         game.set_komi(komi);

@@ -65,6 +65,14 @@ pub struct SolveArgs {
     /// dfpn's 1+epsilon trick (0 = plain thresholds)
     #[arg(long, value_name = "x", default_value_t = SolveConfig::default().epsilon, value_parser = parse_epsilon)]
     epsilon: f64,
+    /// dfpn: initial proof and disproof numbers of new leaves from the game's evaluation v,
+    /// 1 + round(k (1 - v)) and 1 + round(k (1 + v)) (df-pn+); 0: 1 and 1
+    #[arg(long, value_name = "k", default_value_t = 0, value_parser = count::<u32>)]
+    eval_init: u32,
+    /// dfpn: multiply a new leaf's number that needs every move answered (dn where the root
+    /// player moves, pn where the opponent does) by its number of legal moves
+    #[arg(long)]
+    mobility: bool,
     /// Random seed (playouts, sb-gpn, --generate)
     #[arg(long, value_name = "s", default_value_t = SolveConfig::default().seed, value_parser = count::<u64>)]
     seed: u64,
@@ -127,6 +135,8 @@ impl SolveArgs {
             theta: self.theta,
             pr: self.pr,
             epsilon: self.epsilon,
+            eval_init: self.eval_init,
+            mobility: self.mobility,
             seed: self.seed,
             // Ctrl-C ends the solve with what it has (a second one quits at once).
             stop: Some(super::interrupt::flag()),

@@ -129,6 +129,10 @@ struct Dfpn<G: Game> {
     goal: Goal,
     me: Player,
     epsilon: f64,
+    /// See [`SolveConfig::eval_init`].
+    eval_init: u32,
+    /// See [`SolveConfig::mobility`].
+    mobility: bool,
     /// Child positions per depth, reused (no allocation once warm).
     levels: Vec<Vec<(G, Move)>>,
     moves: MoveList,
@@ -167,7 +171,31 @@ impl<G: Game> Dfpn<G> {
                 self.table.put(key, v.0, v.1, u32::MAX);
                 v
             }
-            None => (1, 1),
+            None => self.initial(child),
+        }
+    }
+
+    /// The numbers of a new, unfinished leaf (see [`SolveConfig::eval_init`]).
+    #[inline]
+    fn initial(&self, leaf: &G) -> (u32, u32) {
+        let (pn, dn) = if self.eval_init == 0 || !G::HAS_EVALUATION {
+            (1, 1)
+        } else {
+            let v = leaf.evaluate(self.me).clamp(-1.0, 1.0);
+            let k = self.eval_init as f32;
+            (
+                1 + (k * (1.0 - v)).round() as u32,
+                1 + (k * (1.0 + v)).round() as u32,
+            )
+        };
+        if !self.mobility {
+            return (pn, dn);
+        }
+        let n = leaf.count_moves().max(1) as u32;
+        if leaf.to_move() == self.me {
+            (pn, dn.saturating_mul(n).min(INF - 1))
+        } else {
+            (pn.saturating_mul(n).min(INF - 1), dn)
         }
     }
 
@@ -324,6 +352,8 @@ pub fn prove_in<G: Game>(
         goal,
         me,
         epsilon: cfg.epsilon,
+        eval_init: cfg.eval_init,
+        mobility: cfg.mobility,
         levels: Vec::new(),
         moves: MoveList::new(),
         since_check: 0,

@@ -142,6 +142,14 @@ pub struct SolveConfig {
     pub pr: Option<f64>,
     /// DFPN's 1+epsilon trick (0: plain Nagai thresholds).
     pub epsilon: f64,
+    /// DFPN's initial numbers of a new leaf from the game's evaluation `v` for the root player
+    /// (df-pn+): pn = 1 + round(k (1 - v)), dn = 1 + round(k (1 + v)); 0 (or a game without an
+    /// evaluation): 1 and 1. A heuristic changes the search order, never a value.
+    pub eval_init: u32,
+    /// DFPN: a new leaf's number that needs every move answered (dn where the root player
+    /// moves, pn where the opponent does) is multiplied by its number of legal moves (the
+    /// mobility initialisation of PN search and GPN-MCTS; the PCN paper's b_heur).
+    pub mobility: bool,
     pub seed: u64,
     /// Paths of this many plies end as draws (a mate-in-N search asks "win within N plies?").
     /// `None`: only the game's own length cap.
@@ -194,6 +202,8 @@ impl Default for SolveConfig {
             theta: 0.01,
             pr: None,
             epsilon: 0.25,
+            eval_init: 0,
+            mobility: false,
             seed: 1,
             max_plies: None,
             stop: None,
