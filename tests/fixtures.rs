@@ -236,6 +236,7 @@ fixtures! {
     gtp_othello => "gtp-othello.txt",
     gtp_gomoku => "gtp-gomoku.txt",
     gtp_go => "gtp-go.txt",
+    gtp_go_sgf => "gtp-go-sgf.txt",
     gtp_games => "gtp-games.txt",
     gtp_analyze => "gtp-analyze.txt",
     gtp_pipe => "gtp-pipe.txt",

@@ -59,6 +59,8 @@ pub trait Session: Send {
     fn diagram(&self) -> String;
     /// Moves played since the start position.
     fn plies(&self) -> usize;
+    /// The moves played since the start position, in the dialect's notation (GTP `printsgf`).
+    fn history(&self, dialect: Dialect) -> Vec<String>;
     /// Reads legal moves of the current position in any notation `play` accepts; returns them as
     /// the dialect writes them (so `searchmoves` can be compared with the legal moves).
     fn parse_moves(&self, moves: &[&str], dialect: Dialect) -> Result<Vec<String>, GameError>;

@@ -518,6 +518,19 @@ impl<G: Game> Session for GameSession<G> {
         self.moves.len()
     }
 
+    fn history(&self, dialect: Dialect) -> Vec<String> {
+        // Each move is written from the position before it (notations can depend on it).
+        let mut position = self.start.clone();
+        self.moves
+            .iter()
+            .map(|&m| {
+                let text = position.format_move_in(m, dialect);
+                position.play(m);
+                text
+            })
+            .collect()
+    }
+
     fn parse_moves(&self, moves: &[&str], dialect: Dialect) -> Result<Vec<String>, GameError> {
         if let Some(text) = moves.first().filter(|_| self.record.outcome().is_some()) {
             return Err(GameError::illegal(text, "the game is already over"));
@@ -671,6 +684,17 @@ mod tests {
             ..Limits::default()
         });
         s
+    }
+
+    #[test]
+    fn the_history_lists_the_moves_since_the_start() {
+        let mut s = GameSession::<crate::game::go::Go9>::new(SearchParams::default());
+        for m in ["d4", "pass", "E5"] {
+            s.play(m, Dialect::Gtp).unwrap();
+        }
+        assert_eq!(s.history(Dialect::Gtp), ["D4", "pass", "E5"]);
+        s.undo();
+        assert_eq!(s.history(Dialect::Gtp), ["D4", "pass"]);
     }
 
     #[test]

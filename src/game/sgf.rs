@@ -15,6 +15,9 @@ pub struct SgfRecord {
     pub komi: Option<f32>,
     /// Setup stones (`AB`, `AW`) and moves (`B`, `W`) in order: `(black, vertex)`.
     pub moves: Vec<(bool, String)>,
+    /// How many entries of `moves` are setup stones before the first real move (GTP's
+    /// `loadsgf` counts move numbers from the first `B`/`W`).
+    pub setup: usize,
 }
 
 /// Why an SGF text could not be read.
@@ -58,6 +61,63 @@ pub fn vertex(point: &str, size: usize) -> Result<Option<String>, SgfError> {
     }
 }
 
+/// The SGF point of GTP vertex `vertex` (`C7`, any case) on a board of `size`; `""` for `pass`
+/// (FF[4]'s pass).
+pub fn point(vertex: &str, size: usize) -> Result<String, SgfError> {
+    let v = vertex.trim().to_ascii_uppercase();
+    if v == "PASS" {
+        return Ok(String::new());
+    }
+    let bad = || {
+        SgfError(format!(
+            "'{vertex}' is not a vertex of a {size}x{size} board"
+        ))
+    };
+    let mut chars = v.chars();
+    let letter = chars.next().ok_or_else(bad)? as u8;
+    let col = COLUMNS[..size.min(COLUMNS.len())]
+        .iter()
+        .position(|&c| c == letter)
+        .ok_or_else(bad)?;
+    let row: usize = chars.as_str().parse().map_err(|_| bad())?;
+    if !(1..=size).contains(&row) {
+        return Err(bad());
+    }
+    // SGF letters: a-z, then A-Z for boards over 26 (never reached: sizes stop at 25).
+    let letter_of = |k: usize| (b'a' + k as u8) as char;
+    Ok(format!("{}{}", letter_of(col), letter_of(size - row)))
+}
+
+/// The record as one line of SGF (FF[4], Go): `SZ`, `KM` when known, the setup stones as `AB`
+/// and `AW` of the root node, then one node per move (a pass is `[]`).
+pub fn write(record: &SgfRecord) -> Result<String, SgfError> {
+    let mut out = format!(
+        "(;FF[4]GM[1]CA[UTF-8]AP[gpn:{}]SZ[{}]",
+        env!("CARGO_PKG_VERSION"),
+        record.size
+    );
+    if let Some(komi) = record.komi {
+        out += &format!("KM[{komi}]");
+    }
+    let (setup, moves) = record.moves.split_at(record.setup.min(record.moves.len()));
+    for (id, black) in [("AB", true), ("AW", false)] {
+        let points: Vec<String> = setup
+            .iter()
+            .filter(|(b, _)| *b == black)
+            .map(|(_, v)| point(v, record.size).map(|p| format!("[{p}]")))
+            .collect::<Result<_, _>>()?;
+        if !points.is_empty() {
+            out += &format!("{id}{}", points.concat());
+        }
+    }
+    for (black, vertex) in moves {
+        let colour = if *black { 'B' } else { 'W' };
+        out += &format!(";{colour}[{}]", point(vertex, record.size)?);
+    }
+    out.push(')');
+    Ok(out)
+}
+
 /// Reads the main line of an SGF record.
 pub fn parse(text: &str) -> Result<SgfRecord, SgfError> {
     let mut p = Parser {
@@ -97,9 +157,13 @@ pub fn parse(text: &str) -> Result<SgfRecord, SgfError> {
             }
             "B" | "W" | "AB" | "AW" => {
                 let black = id.ends_with('B');
+                let is_setup = id.starts_with('A');
+                if is_setup && record.setup == record.moves.len() {
+                    record.setup += values.len();
+                }
                 for v in values {
                     let vertex = vertex(v, record.size)?;
-                    if vertex.is_none() && id.starts_with('A') {
+                    if vertex.is_none() && is_setup {
                         return Err(SgfError(format!("{id}[] names no point")));
                     }
                     record
@@ -252,6 +316,46 @@ mod tests {
             .map(|(b, v)| format!("{}{v}", if *b { 'B' } else { 'W' }))
             .collect();
         assert_eq!(moves, ["BA9", "BJ1", "BC7", "Wpass", "Bpass", "WA8"]);
+    }
+
+    #[test]
+    fn setup_stones_are_counted_before_the_first_move() {
+        let r = parse("(;SZ[9]AB[aa][bb]AW[cc];B[dd];AB[ee];W[ff])").unwrap();
+        assert_eq!(r.setup, 3);
+        assert_eq!(r.moves.len(), 6);
+        assert_eq!(parse("(;SZ[9];B[dd])").unwrap().setup, 0);
+    }
+
+    #[test]
+    fn points_and_written_records_read_back() {
+        assert_eq!(point("A9", 9).unwrap(), "aa");
+        assert_eq!(point("j1", 9).unwrap(), "ii");
+        assert_eq!(point("C13", 15).unwrap(), "cc");
+        assert_eq!(point("pass", 19).unwrap(), "");
+        for bad in ["I5", "K9", "A10", "A0", "", "AA", "Z1"] {
+            assert!(point(bad, 9).is_err(), "{bad}");
+        }
+        let record = SgfRecord {
+            size: 9,
+            komi: Some(6.5),
+            moves: vec![
+                (true, "C3".into()),
+                (false, "G7".into()),
+                (true, "E5".into()),
+                (false, "pass".into()),
+                (true, "D4".into()),
+            ],
+            setup: 2,
+        };
+        let text = write(&record).unwrap();
+        assert!(
+            text.ends_with("SZ[9]KM[6.5]AB[cg]AW[gc];B[ee];W[];B[df])"),
+            "{text}"
+        );
+        assert_eq!(parse(&text).unwrap(), record);
+        let mut bad = record.clone();
+        bad.moves.push((false, "T19".into()));
+        assert!(write(&bad).is_err());
     }
 
     #[test]

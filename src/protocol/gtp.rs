@@ -1,6 +1,10 @@
 //! GTP version 2: exact framing (`=`/`?`, optional ids, one blank line after each response and
 //! none inside), the core commands, game selection (`list_games`/`set_game`), time settings with
-//! a lag buffer, and `lz-analyze` streaming analysis that ends at the next input line.
+//! a lag buffer, and `lz-analyze` streaming analysis that ends at the next input line. The Go
+//! commands (SGF files, handicap, KGS's cleanup, GoGui's analyze list) are in `gtp_go.rs`.
+
+#[path = "gtp_go.rs"]
+mod go;
 
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
@@ -11,7 +15,7 @@ use super::{Event, Output, Settings};
 use crate::engine::time::{Budget, Clock};
 use crate::engine::worker::Worker;
 use crate::engine::{
-    new_session, SearchControl, SearchInfo, SearchJob, SolveJob, SolveMode, Verdict,
+    new_session, SearchControl, SearchInfo, SearchJob, Session, SolveJob, SolveMode, Verdict,
 };
 use crate::game::registry::{self, GAMES};
 use crate::game::{Dialect, Player};
@@ -43,9 +47,17 @@ const COMMANDS: &[&str] = &[
     "time_left",
     "kgs-time_settings",
     "lz-analyze",
+    "loadsgf",
+    "printsgf",
+    "fixed_handicap",
+    "place_free_handicap",
+    "set_free_handicap",
+    "kgs-genmove_cleanup",
+    "gogui-analyze_commands",
     "gpn-setoption",
     "gpn-legal_moves",
     "gpn-solve",
+    "gpn-gfx_dead_stones",
 ];
 
 /// `gpn-solve`'s time limit when none is given (a GTP command cannot be stopped).
@@ -278,8 +290,16 @@ impl Controller {
                 _ => Err("syntax error".to_string()),
             },
             "play" => self.play(&args),
-            "genmove" => self.genmove(&args, true),
-            "reg_genmove" => self.genmove(&args, false),
+            "genmove" => self.genmove(&args, true, false),
+            "reg_genmove" => self.genmove(&args, false, false),
+            "kgs-genmove_cleanup" => self.genmove(&args, true, true),
+            "loadsgf" => self.loadsgf(&args),
+            "printsgf" => self.printsgf(&args),
+            "fixed_handicap" => self.fixed_handicap(&args),
+            "place_free_handicap" => self.place_free_handicap(&args),
+            "set_free_handicap" => self.set_free_handicap(&args),
+            "gogui-analyze_commands" => Ok(go::ANALYZE_COMMANDS.join("\n")),
+            "gpn-gfx_dead_stones" => self.gfx_dead_stones(),
             "undo" => match self.conductor.session().map(|s| s.undo()) {
                 Some(true) => Ok(String::new()),
                 _ => Err("cannot undo".to_string()),
@@ -379,12 +399,23 @@ impl Controller {
                 Some(g) => format!("unsupported game; did you mean '{g}'?"),
                 None => "unsupported game".to_string(),
             })?;
-        let params = self.user.resolve(game);
-        let session = new_session(game, params.clone()).map_err(|e| e.to_string())?;
-        self.conductor.replace_session(session);
-        self.params = params;
+        let (session, params) = self.fresh_session(game)?;
+        self.install(session, params);
         self.apply_komi();
         Ok(String::new())
+    }
+
+    /// A new session of `game` with the user's options over its defaults, and those parameters.
+    fn fresh_session(&self, game: &str) -> Result<(Box<dyn Session>, SearchParams), String> {
+        let params = self.user.resolve(game);
+        let session = new_session(game, params.clone()).map_err(|e| e.to_string())?;
+        Ok((session, params))
+    }
+
+    /// Makes `session` (from [`Controller::fresh_session`]) the game being played.
+    fn install(&mut self, session: Box<dyn Session>, params: SearchParams) {
+        self.conductor.replace_session(session);
+        self.params = params;
     }
 
     /// Records a search option the user set and recomputes the current game's parameters.
@@ -556,16 +587,22 @@ impl Controller {
         }
     }
 
-    fn genmove(&mut self, args: &[&str], play: bool) -> Result<String, String> {
+    /// `genmove`, `reg_genmove` (not `play`) and `kgs-genmove_cleanup` (`cleanup`: no pass
+    /// while the opponent has dead stones).
+    fn genmove(&mut self, args: &[&str], play: bool, cleanup: bool) -> Result<String, String> {
         let player = args.first().and_then(|c| colour(c)).ok_or("syntax error")?;
         let inserted = self.align_turn(player)?;
-        {
+        let searchmoves = {
             let s = self.conductor.session().ok_or("engine busy")?;
             if s.outcome().is_some() {
-                return Err("game is over".to_string());
+                Err("game is over".to_string())
+            } else if cleanup {
+                Ok(go::cleanup_moves(s.as_ref()))
+            } else {
+                Ok(Vec::new())
             }
-        }
-        let result = self.generate(player, play);
+        };
+        let result = searchmoves.and_then(|moves| self.generate(player, play, moves));
         // `reg_genmove`, or a move that could not be made, leaves the position as it was.
         if inserted && (!play || result.is_err()) {
             self.session_do(|s| {
@@ -575,12 +612,19 @@ impl Controller {
         result
     }
 
-    /// Searches for `player` (to move) and plays the move when `play`.
-    fn generate(&mut self, player: usize, play: bool) -> Result<String, String> {
+    /// Searches for `player` (to move) among `searchmoves` (empty: all) and plays the move when
+    /// `play`.
+    fn generate(
+        &mut self,
+        player: usize,
+        play: bool,
+        searchmoves: Vec<String>,
+    ) -> Result<String, String> {
         let control = Arc::new(SearchControl::new());
         control.set_budget(Some(self.budget(player)));
         let job = SearchJob {
             dialect: Dialect::Gtp,
+            searchmoves,
             ..SearchJob::default()
         };
         self.conductor.start(job, control, false);
