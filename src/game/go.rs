@@ -518,19 +518,20 @@ impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
         (count(BLACK), count(WHITE))
     }
 
-    /// Per point, the playouts (of `playouts`, eye-keeping random moves from here to two
-    /// passes, the last of a finished game's passes undone) that ended with Black owning it,
-    /// minus those with White owning it.
+    /// Per point, the playouts (of `playouts`, games of the playout policy from here to two
+    /// passes: captures, atari escapes, shapes, no own-eye fills or self-ataris; the last of a
+    /// finished game's passes undone, so that both sides play on) that ended with Black owning it, minus those with White
+    /// owning it.
     pub fn ownership(&self, playouts: u32, seed: u64) -> [i32; CELLS] {
         let mut own = [0i32; CELLS];
         let mut rng = Rng::new(seed);
         let mut buf = MoveList::new();
         for _ in 0..playouts {
             let mut g = self.clone();
-            g.passes = g.passes.min(1);
+            g.passes = 0;
             let mut plies = 0;
             while g.passes < 2 && plies < Self::MAX_PLIES {
-                let m = g.random_move(&mut rng, &mut buf).unwrap_or(PASS);
+                let m = g.policy_move(&mut rng, &mut buf).unwrap_or(PASS);
                 g.play(m);
                 plies += 1;
             }
@@ -547,9 +548,10 @@ impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
 
     /// The stones judged dead: those whose point the opponent owned at the end of more of
     /// [`DEAD_STONE_PLAYOUTS`] playouts than their own side did (a fixed seed: the same
-    /// position, the same answer). Uniform playouts are a weak judge (in a settled 9x9 ending a
-    /// living wall is owned by its side in about 85 % of them, a dead intruder in a large
-    /// territory by the territory's side in only about 60 %), so the rule is the majority.
+    /// position, the same answer). Playouts are a fallible judge (uniform ones let a dead
+    /// intruder in a large territory be owned by the territory's side in only about 60 % of
+    /// them; the playout policy's atari answers and no self-ataris sharpen that), so the rule
+    /// is the majority.
     pub fn dead_stones(&self) -> Vec<usize> {
         let own = self.ownership(DEAD_STONE_PLAYOUTS, 0x5EED_DEAD);
         (0..CELLS)
