@@ -752,7 +752,12 @@ fn a_closed_stdout_ends_quietly_with_success() {
 fn sgf_records_set_up_killallgo_problems_and_bad_ones_are_clear_errors() {
     // Problem 26 of the PCN paper's set: its final position, White to move (the same line as
     // docs/experiments/data/killallgo/problems.txt holds).
-    let out = gpn(&["show", "killallgo", "--sgf", "tests/data/killallgo-pcn-26.sgf"]);
+    let out = gpn(&[
+        "show",
+        "killallgo",
+        "--sgf",
+        "tests/data/killallgo-pcn-26.sgf",
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let batch = include_str!("../docs/experiments/data/killallgo/problems.txt");
     let want = batch.lines().nth(25).unwrap();
@@ -780,9 +785,16 @@ fn sgf_records_set_up_killallgo_problems_and_bad_ones_are_clear_errors() {
     // A missing file and a record of another board size are errors, not panics.
     for (file, needle) in [
         ("tests/data/no-such.sgf", "no-such.sgf"),
-        ("tests/data/killallgo-pcn-26.sgf", "a 9x9 board, go13 is 13x13"),
+        (
+            "tests/data/killallgo-pcn-26.sgf",
+            "a 9x9 board, go13 is 13x13",
+        ),
     ] {
-        let game = if needle.contains("go13") { "go13" } else { "killallgo" };
+        let game = if needle.contains("go13") {
+            "go13"
+        } else {
+            "killallgo"
+        };
         let out = gpn(&["show", game, "--sgf", file]);
         assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
         assert!(stderr(&out).contains(needle), "{}", stderr(&out));
