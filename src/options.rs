@@ -354,6 +354,16 @@ pub static OPTIONS: &[EngineOption] = &[
         scope: Scope::Gtp,
         help: "GTP: a cap on every move's time in ms (0 = none)",
     },
+    EngineOption {
+        key: "resign_threshold",
+        aliases: &["resign"],
+        uci: "",
+        usi: "",
+        kind: Kind::Real { min: 0.0, max: 1.0 },
+        default: "0",
+        scope: Scope::Gtp,
+        help: "GTP: `genmove` answers `resign` when the best move is a proven loss, or when its winrate (0..1) is below this after at least 100 visits of it (0 = never resign)",
+    },
 ];
 
 /// A name as compared: case, spaces, `-` and `_` do not matter.

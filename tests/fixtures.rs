@@ -239,6 +239,9 @@ fixtures! {
     gtp_go_sgf => "gtp-go-sgf.txt",
     gtp_games => "gtp-games.txt",
     gtp_analyze => "gtp-analyze.txt",
+    gtp_kata_analyze => "gtp-kata-analyze.txt",
+    gtp_resign => "gtp-resign.txt",
+    gtp_gogui_rules => "gtp-gogui-rules.txt",
     gtp_pipe => "gtp-pipe.txt",
 }
 

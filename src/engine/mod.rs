@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::game::{Dialect, GameError, GameInfo, Outcome};
+use crate::game::{Dialect, GameError, GameInfo, GoGuiBoard, Outcome};
 use crate::search::{Proven, SearchParams};
 use crate::solve::Algo;
 pub use session::new_session;
@@ -44,6 +44,13 @@ pub trait Session: Send {
     fn score_text(&self) -> Option<String>;
     /// GTP's `final_status_list`: the stones of a status in the current position (Go).
     fn status_list(&self, status: &str) -> Option<Vec<String>>;
+    /// The board as GoGui's game-ruler commands show it ([`crate::game::Game::gogui_board`]);
+    /// `None` for games that do not map onto GoGui's grid.
+    fn gogui_board(&self) -> Option<GoGuiBoard>;
+    /// For games scored by points (Go), a scorer that keeps working while the session searches
+    /// (it owns a copy of the position): the estimated lead in points of the side to move after
+    /// a line of moves in `dialect` (read up to the first that is not legal); `None` otherwise.
+    fn line_scorer(&self, dialect: Dialect) -> Option<LineScorer>;
     /// Plays one move; returns it in the dialect's notation.
     fn play(&mut self, text: &str, dialect: Dialect) -> Result<String, GameError>;
     /// Takes back the last move; false when there is none.
@@ -76,6 +83,9 @@ pub trait Session: Send {
         emit: &mut dyn FnMut(SearchInfo),
     ) -> SearchInfo;
 }
+
+/// See [`Session::line_scorer`].
+pub type LineScorer = Box<dyn Fn(&[String]) -> f32>;
 
 /// What a protocol asks of one search. Time limits are not here: they live in the
 /// [`SearchControl`], where `ponderhit` can change them during the search.

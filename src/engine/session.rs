@@ -4,11 +4,12 @@
 use std::time::{Duration, Instant};
 
 use super::{
-    InfoLine, SearchControl, SearchInfo, SearchJob, Session, SolveJob, SolveMode, Solved, Verdict,
+    InfoLine, LineScorer, SearchControl, SearchInfo, SearchJob, Session, SolveJob, SolveMode,
+    Solved, Verdict,
 };
 use crate::game::record::Record;
 use crate::game::registry::{self, GameVisitor};
-use crate::game::{Dialect, Game, GameError, GameInfo, Move, MoveList, Outcome};
+use crate::game::{Dialect, Game, GameError, GameInfo, GoGuiBoard, Move, MoveList, Outcome};
 use crate::search::{Limits, Proven, Search, SearchParams, SearchReport};
 use crate::solve::checks::Checks;
 use crate::solve::mate::{mate_search, MateAnswer};
@@ -466,6 +467,31 @@ impl<G: Game> Session for GameSession<G> {
         self.position().status_list(status)
     }
 
+    fn gogui_board(&self) -> Option<GoGuiBoard> {
+        self.position().gogui_board()
+    }
+
+    fn line_scorer(&self, dialect: Dialect) -> Option<LineScorer> {
+        let root = self.position().clone();
+        root.score_estimate()?;
+        let mover = root.to_move();
+        Some(Box::new(move |line: &[String]| {
+            let mut g = root.clone();
+            for text in line {
+                match g.parse_move_in(text, dialect) {
+                    Ok(m) => g.play(m),
+                    Err(_) => break,
+                }
+            }
+            let lead = g.score_estimate().unwrap_or(0.0);
+            if mover.0 == 0 {
+                lead
+            } else {
+                -lead
+            }
+        }))
+    }
+
     fn play(&mut self, text: &str, dialect: Dialect) -> Result<String, GameError> {
         if self.record.outcome().is_some() {
             return Err(GameError::illegal(text, "the game is already over"));
@@ -695,6 +721,21 @@ mod tests {
         assert_eq!(s.history(Dialect::Gtp), ["D4", "pass", "E5"]);
         s.undo();
         assert_eq!(s.history(Dialect::Gtp), ["D4", "pass"]);
+    }
+
+    #[test]
+    fn the_line_scorer_scores_for_the_side_to_move_at_the_end_of_the_line() {
+        let mut s = GameSession::<crate::game::go::Go5>::new(SearchParams::default());
+        s.play("C3", Dialect::Gtp).unwrap();
+        let score = s.line_scorer(Dialect::Gtp).unwrap();
+        // White to move: Black's C3 and its four neighbours (5 points) against komi 7.5.
+        assert_eq!(score(&[]), 2.5);
+        // After White's B2: 3 points each (C3, C4, D3 and B2, A2, B1: B3 and C2 touch both).
+        assert_eq!(score(&["B2".to_string()]), 7.5);
+        // The line stops at a move that is not legal (C3 is taken).
+        assert_eq!(score(&["C3".to_string(), "B2".to_string()]), 2.5);
+        let othello = GameSession::<crate::game::reversi::Reversi>::new(SearchParams::default());
+        assert!(othello.line_scorer(Dialect::Gtp).is_none());
     }
 
     #[test]

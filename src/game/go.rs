@@ -20,7 +20,10 @@
 //! zero, and a chain adjacent to point `p` keeps a liberty other than `p` exactly when its count
 //! exceeds its number of stones next to `p`.
 
-use super::{fen, zobrist, Dialect, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
+use super::{
+    fen, gogui_rows, zobrist, Dialect, Game, GameError, GameInfo, GoGuiBoard, Move, MoveList,
+    Outcome, Player,
+};
 use crate::rng::Rng;
 
 const EMPTY: u8 = 0;
@@ -244,6 +247,38 @@ impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
     /// Komi in half points, rounded, within +/- 1000 points.
     fn komi_half_points(komi: f32) -> i16 {
         (komi.clamp(-1000.0, 1000.0) * 2.0).round() as i16
+    }
+
+    /// Stones plus empty points whose neighbours are all of one colour, for Black and White:
+    /// the cheap area estimate of [`Game::evaluate`] (every new tree node calls it).
+    #[inline]
+    fn estimated_area(&self) -> (i32, i32) {
+        let (mut black, mut white) = (0i32, 0i32);
+        for row in 0..N {
+            for col in 0..N {
+                let p = Self::point(row, col);
+                let owner = match self.board[p] {
+                    s @ (BLACK | WHITE) => s,
+                    _ => {
+                        let mut seen = 0u8;
+                        for q in Self::neighbours(p) {
+                            seen |= match self.board[q] {
+                                BLACK => 1,
+                                WHITE => 2,
+                                _ => 0,
+                            };
+                        }
+                        seen
+                    }
+                };
+                match owner {
+                    BLACK => black += 1,
+                    WHITE => white += 1,
+                    _ => {}
+                }
+            }
+        }
+        (black, white)
     }
 
     /// Stones captured by Black and by White.
@@ -1065,31 +1100,7 @@ impl<const N: usize, const CELLS: usize, const K: bool> Game for Go<N, CELLS, K>
             let winner = self.outcome().and_then(|o| o.winner());
             return if winner == Some(player) { 1.0 } else { -1.0 };
         }
-        let (mut black, mut white) = (0i32, 0i32);
-        for row in 0..N {
-            for col in 0..N {
-                let p = Self::point(row, col);
-                let owner = match self.board[p] {
-                    s @ (BLACK | WHITE) => s,
-                    _ => {
-                        let mut seen = 0u8;
-                        for q in Self::neighbours(p) {
-                            seen |= match self.board[q] {
-                                BLACK => 1,
-                                WHITE => 2,
-                                _ => 0,
-                            };
-                        }
-                        seen
-                    }
-                };
-                match owner {
-                    BLACK => black += 1,
-                    WHITE => white += 1,
-                    _ => {}
-                }
-            }
-        }
+        let (black, white) = self.estimated_area();
         let scale = (N * N) as f32 / 16.0;
         let v = if K {
             ((N * N) as f32 / 8.0 - white as f32) / scale
@@ -1097,6 +1108,24 @@ impl<const N: usize, const CELLS: usize, const K: bool> Game for Go<N, CELLS, K>
             ((2 * (black - white) - self.komi2 as i32) as f32 / 2.0) / scale
         };
         crate::game::zero_sum(v.tanh(), player)
+    }
+
+    /// Go: [`Game::evaluate`]'s area estimate as points, Black's minus White's minus komi (a
+    /// local count: the inside of a large territory is not counted); Killall-Go has no score.
+    fn score_estimate(&self) -> Option<f32> {
+        if K {
+            return None;
+        }
+        let (black, white) = self.estimated_area();
+        Some((2 * (black - white) - self.komi2 as i32) as f32 / 2.0)
+    }
+
+    /// The board rows of the position string (`X` Black, `O` White) and the prisoners.
+    fn gogui_board(&self) -> Option<GoGuiBoard> {
+        Some(GoGuiBoard {
+            rows: gogui_rows(&self.to_position(), ['X', 'O'], false),
+            captured: self.captures.map(u32::from),
+        })
     }
 
     /// Captures, atari escapes, Mogo's shapes and no self-atari ([`playout`]).

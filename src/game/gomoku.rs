@@ -7,7 +7,9 @@
 //! lines through the new stone.
 
 use super::{fen, zobrist};
-use super::{Dialect, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
+use super::{
+    gogui_rows, Dialect, Game, GameError, GameInfo, GoGuiBoard, Move, MoveList, Outcome, Player,
+};
 use crate::rng::Rng;
 
 const SIZE: usize = 15;
@@ -576,6 +578,14 @@ impl<const EXACT: bool> Game for Gomoku<EXACT> {
         }
         let idx = Self::read_gtp(text)?;
         self.drop_on(text, idx)
+    }
+
+    /// The rows of the position string (`P` the first player, Black) on GoGui's 15x15 grid.
+    fn gogui_board(&self) -> Option<GoGuiBoard> {
+        Some(GoGuiBoard {
+            rows: gogui_rows(&self.to_position(), ['P', 'p'], false),
+            captured: [0, 0],
+        })
     }
 
     const HAS_EVALUATION: bool = true;

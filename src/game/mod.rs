@@ -505,12 +505,69 @@ pub trait Game: Clone + PartialEq + Send + Sync + fmt::Debug + 'static {
         None
     }
 
+    /// The board as GoGui's game-ruler commands show it, for games whose board is a square grid
+    /// of GTP vertices and whose every move is one vertex or a pass (Go, Killall-Go, Gomoku,
+    /// Othello); `None` for the others.
+    fn gogui_board(&self) -> Option<GoGuiBoard> {
+        None
+    }
+
+    /// An estimate of the first player's lead in points, for games scored by points (Go);
+    /// `None` for the others. Protocols report it (GTP `kata-analyze`'s `scoreLead`).
+    fn score_estimate(&self) -> Option<f32> {
+        None
+    }
+
     /// Plays a move given as text: parse, check legality, play. The position is untouched on error.
     fn play_text(&mut self, text: &str) -> Result<Move, GameError> {
         let m = self.parse_move(text)?;
         self.play(m);
         Ok(m)
     }
+}
+
+/// A position as GoGui's game-ruler commands (`gogui-rules_board`, `gogui-rules_captured_count`)
+/// show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GoGuiBoard {
+    /// Rows of `X` (the first player's stones), `O` and `.`, the top row first, as GoGui numbers
+    /// them: the row whose GTP vertices end in `k` is the `k`-th from the bottom.
+    pub rows: Vec<String>,
+    /// Stones captured by the first player and by the second (0 in games without captures).
+    pub captured: [u32; 2],
+}
+
+/// GoGui's rows from the board field of a position string (rows separated by `/`, runs of empty
+/// points as numbers, `stones` the two players' letters); `bottom_first`: the field lists the
+/// row of the vertices numbered 1 first (Othello), so it is turned over for GoGui.
+pub fn gogui_rows(position: &str, stones: [char; 2], bottom_first: bool) -> Vec<String> {
+    let field = position.split_whitespace().next().unwrap_or("");
+    let mut rows: Vec<String> = field.split('/').map(|row| gogui_row(row, stones)).collect();
+    if bottom_first {
+        rows.reverse();
+    }
+    rows
+}
+
+/// One row of a board field in GoGui's letters; runs of empty points may have several digits.
+fn gogui_row(row: &str, stones: [char; 2]) -> String {
+    let mut out = String::new();
+    let mut run = 0usize;
+    for ch in row.chars() {
+        if let Some(d) = ch.to_digit(10) {
+            run = run * 10 + d as usize;
+            continue;
+        }
+        out.extend(std::iter::repeat('.').take(run));
+        run = 0;
+        out.push(match ch {
+            c if c == stones[0] => 'X',
+            c if c == stones[1] => 'O',
+            _ => '.',
+        });
+    }
+    out.extend(std::iter::repeat('.').take(run));
+    out
 }
 
 /// The value for `player` of a two-player zero-sum value `first` for the first player (what
@@ -554,5 +611,18 @@ pub fn find_legal<G: Game>(game: &G, text: &str, candidate: Move) -> Result<Move
             text,
             "not a legal move in this position",
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gogui_rows_expand_runs_and_turn_over_on_request() {
+        let rows = gogui_rows("2X/O12/3 b komi 7.5", ['X', 'O'], false);
+        assert_eq!(rows, ["..X", "O............", "..."]);
+        let rows = gogui_rows("x1o/3 x", ['x', 'o'], true);
+        assert_eq!(rows, ["...", "X.O"]);
     }
 }

@@ -1,10 +1,13 @@
 //! GTP version 2: exact framing (`=`/`?`, optional ids, one blank line after each response and
 //! none inside), the core commands, game selection (`list_games`/`set_game`), time settings with
-//! a lag buffer, and `lz-analyze` streaming analysis that ends at the next input line. The Go
-//! commands (SGF files, handicap, KGS's cleanup, GoGui's analyze list) are in `gtp_go.rs`.
+//! a lag buffer, `lz-analyze` and `kata-analyze` streaming analysis that ends at the next input
+//! line, and resignation. The Go commands (SGF files, handicap, KGS's cleanup, GoGui's analyze
+//! list) are in `gtp_go.rs`, GoGui's game-ruler commands in `gtp_rules.rs`.
 
 #[path = "gtp_go.rs"]
 mod go;
+#[path = "gtp_rules.rs"]
+mod rules;
 
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
@@ -47,6 +50,7 @@ const COMMANDS: &[&str] = &[
     "time_left",
     "kgs-time_settings",
     "lz-analyze",
+    "kata-analyze",
     "loadsgf",
     "printsgf",
     "fixed_handicap",
@@ -58,10 +62,21 @@ const COMMANDS: &[&str] = &[
     "gpn-legal_moves",
     "gpn-solve",
     "gpn-gfx_dead_stones",
+    "gogui-rules_game_id",
+    "gogui-rules_board_size",
+    "gogui-rules_board",
+    "gogui-rules_legal_moves",
+    "gogui-rules_side_to_move",
+    "gogui-rules_final_result",
+    "gogui-rules_captured_count",
 ];
 
 /// `gpn-solve`'s time limit when none is given (a GTP command cannot be stopped).
 const DEFAULT_SOLVE_TIME: Duration = Duration::from_secs(60);
+
+/// The visits the best move needs before `genmove` resigns by its winrate: fewer say too
+/// little about it (a proven loss needs none).
+const RESIGN_MIN_VISITS: u32 = 100;
 
 /// Per-move time when the controller has set no time: GTP has no `go movetime`.
 const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
@@ -101,6 +116,8 @@ struct Controller {
     komi: Option<f32>,
     /// The default algorithm of `gpn-solve` (`gpn-setoption Solver`).
     solver: Algo,
+    /// `genmove` resigns below this winrate, and on a proven loss (0: never).
+    resign_threshold: f64,
     time: TimeSystem,
     main_time: Duration,
     /// From `time_left`: seconds left and stones (Canadian) or periods (Japanese), per player.
@@ -216,6 +233,7 @@ pub fn run(settings: Settings, tx: Sender<Event>, rx: Receiver<Event>) {
         max_move_time: None,
         komi: None,
         solver: Algo::Dfpn,
+        resign_threshold: 0.0,
         time: TimeSystem::Unset,
         main_time: Duration::ZERO,
         time_left: [None, None],
@@ -325,8 +343,8 @@ impl Controller {
             "time_settings" => self.time_settings(&args),
             "time_left" => self.time_left(&args),
             "kgs-time_settings" => self.kgs_time_settings(&args),
-            "lz-analyze" => {
-                self.analyze(&id, &args);
+            "lz-analyze" | "kata-analyze" => {
+                self.analyze(&id, &args, cmd.name == "kata-analyze");
                 return true;
             }
             "gpn-setoption" => match args.split_first() {
@@ -340,7 +358,9 @@ impl Controller {
                 .map(|s| s.legal_moves(Dialect::Gtp).join(" "))
                 .unwrap_or_default()),
             "" => Err("syntax error".to_string()),
-            _ => Err("unknown command".to_string()),
+            name => self
+                .gogui_rules(name)
+                .unwrap_or_else(|| Err("unknown command".to_string())),
         };
         self.respond(&id, result);
         true
@@ -362,7 +382,7 @@ impl Controller {
     }
 
     /// `gpn-setoption <name> <value>`: the options of the registry (by key, UCI or USI name),
-    /// with GTP's own `movetime` and `maxmovetime`.
+    /// with GTP's own `movetime`, `maxmovetime` and `resign_threshold`.
     fn set_option(&mut self, name: &str, value: &str) -> Result<String, String> {
         let option = options::lookup(name)?;
         let value = option.check(value)?;
@@ -374,6 +394,7 @@ impl Controller {
             "maxmovetime" => self.max_move_time = Some(ms()).filter(|t| !t.is_zero()),
             "move_overhead" => self.overhead = ms(),
             "solver" => self.solver = Algo::parse(&value).unwrap_or(Algo::Dfpn),
+            "resign_threshold" => self.resign_threshold = value.parse().unwrap_or(0.0),
             "ponder" | "multipv" | "show_wdl" => {
                 return Err(format!("{} has no meaning in GTP", option.name()))
             }
@@ -603,8 +624,10 @@ impl Controller {
             }
         };
         let result = searchmoves.and_then(|moves| self.generate(player, play, moves));
-        // `reg_genmove`, or a move that could not be made, leaves the position as it was.
-        if inserted && (!play || result.is_err()) {
+        // `reg_genmove`, a resignation, or a move that could not be made, leaves the position
+        // as it was.
+        let played = play && result.as_deref().is_ok_and(|m| m != "resign");
+        if inserted && !played {
             self.session_do(|s| {
                 s.undo();
             });
@@ -629,6 +652,9 @@ impl Controller {
         };
         self.conductor.start(job, control, false);
         let info = self.finish_search();
+        if resigns(&info, self.resign_threshold) {
+            return Ok("resign".to_string());
+        }
         let best = info.best.ok_or("game is over")?;
         if play {
             let s = self.conductor.session().ok_or("engine busy")?;
@@ -834,20 +860,24 @@ impl Controller {
         Ok(String::new())
     }
 
-    /// `lz-analyze [colour] [interval]`: `=` at once, then one `info` line per interval with
-    /// every searched move, until the next input line ends it (with the blank line).
-    fn analyze(&mut self, id: &Option<String>, args: &[&str]) {
-        let mut interval_cs = 100u64;
-        for a in args {
-            if let Ok(n) = a.parse::<u64>() {
-                interval_cs = n.max(1);
-            }
-        }
-        if let Some(p) = args.first().and_then(|c| colour(c)) {
+    /// `lz-analyze` / `kata-analyze` (`kata`) `[colour] [interval] [key value ...]`: `=` at
+    /// once, then one `info` line per interval with every searched move, until the next input
+    /// line ends it (with the blank line). Bad arguments are answered `?` before anything runs.
+    fn analyze(&mut self, id: &Option<String>, args: &[&str], kata: bool) {
+        let (player, interval_cs) = match analyze_args(args) {
+            Ok(parsed) => parsed,
+            Err(e) => return self.respond(id, Err(e)),
+        };
+        if let Some(p) = player {
             if let Err(e) = self.align_turn(p) {
                 return self.respond(id, Err(e));
             }
         }
+        // The session goes to the worker: the scorer keeps its own copy of the position.
+        let scorer = match self.conductor.session() {
+            Some(s) if kata => s.line_scorer(Dialect::Gtp),
+            _ => None,
+        };
         let finished = !self
             .conductor
             .session()
@@ -870,7 +900,13 @@ impl Controller {
             match self.conductor.next_event() {
                 Event::Worker(w) => {
                     if let Outcome::Info(info) = self.conductor.on_worker(w) {
-                        self.out.send(&analysis_line(&info));
+                        let line = if kata {
+                            let score = |pv: &[String]| scorer.as_ref().map_or(0.0, |f| f(pv));
+                            kata_line(&info, score)
+                        } else {
+                            analysis_line(&info)
+                        };
+                        self.out.send(&line);
                     }
                 }
                 other => {
@@ -882,6 +918,94 @@ impl Controller {
             }
         }
     }
+}
+
+/// Whether `genmove` resigns after the search `info` with the option `resign_threshold`: never
+/// at 0; else when the best move is a proven loss (every move then loses), or when its winrate
+/// is below the threshold after [`RESIGN_MIN_VISITS`] visits of it.
+fn resigns(info: &SearchInfo, threshold: f64) -> bool {
+    let best = info
+        .lines
+        .iter()
+        .find(|l| l.pv.first() == info.best.as_ref())
+        .or(info.lines.first());
+    let Some(best) = best.filter(|_| threshold > 0.0) else {
+        return false;
+    };
+    matches!(best.proven, Some(Proven::Loss { .. }))
+        || (best.visits >= RESIGN_MIN_VISITS && winrate(best.value) < threshold)
+}
+
+/// The keys of KataGo's and Leela Zero's analysis commands that take one value and that gpn
+/// accepts without acting on them (it has no ownership estimate, move filters or root info).
+const IGNORED_ANALYZE_KEYS: &[&str] = &[
+    "ownership",
+    "ownershipStdev",
+    "movesOwnership",
+    "pvVisits",
+    "pvEdgeVisits",
+    "rootInfo",
+    "minmoves",
+    "maxmoves",
+];
+
+/// The analysis arguments `[colour] [interval] [key value ...]`: the colour to analyse for and
+/// the interval in centiseconds (default 100; `interval N` also sets it).
+fn analyze_args(args: &[&str]) -> Result<(Option<usize>, u64), String> {
+    let mut player = None;
+    let mut interval = 100u64;
+    let mut rest = args;
+    if let Some((first, tail)) = rest.split_first() {
+        if let Some(p) = colour(first) {
+            player = Some(p);
+            rest = tail;
+        }
+    }
+    let number = |a: &str| a.parse::<u64>().map_err(|_| format!("syntax error: '{a}'"));
+    while let Some((word, tail)) = rest.split_first() {
+        rest = tail;
+        if word.chars().all(|c| c.is_ascii_digit()) {
+            interval = number(word)?;
+            continue;
+        }
+        let (value, tail) = rest
+            .split_first()
+            .ok_or_else(|| format!("syntax error: '{word}' needs a value"))?;
+        rest = tail;
+        if *word == "interval" {
+            interval = number(value)?;
+        } else if !IGNORED_ANALYZE_KEYS.contains(word) {
+            return Err(format!("syntax error: unknown key '{word}'"));
+        }
+    }
+    // At most a day: the interval becomes milliseconds, which must not overflow.
+    Ok((player, interval.clamp(1, 8_640_000)))
+}
+
+/// The winrate of a value in [-1, 1]: (value + 1) / 2, in 0..1.
+fn winrate(value: f32) -> f64 {
+    ((f64::from(value) + 1.0) / 2.0).clamp(0.0, 1.0)
+}
+
+/// One `kata-analyze` line as KataGo writes it, all values for the side to move: `info move V
+/// visits N utility U winrate W scoreMean S scoreLead S prior P lcb L order K pv ...` per
+/// move (winrate, prior and lcb in 0..1, utility in -1..1); `score` gives the lead in points
+/// of a line (0 in games without points).
+fn kata_line(info: &SearchInfo, score: impl Fn(&[String]) -> f32) -> String {
+    let prior = 1.0 / info.lines.len().max(1) as f64;
+    let mut parts = Vec::new();
+    for (k, line) in info.lines.iter().enumerate() {
+        let Some(mv) = line.pv.first() else { continue };
+        let w = winrate(line.value);
+        let lead = score(&line.pv);
+        parts.push(format!(
+            "info move {mv} visits {} utility {:.6} winrate {w:.6} scoreMean {lead:.2} scoreLead {lead:.2} prior {prior:.6} lcb {w:.6} order {k} pv {}",
+            line.visits,
+            line.value,
+            line.pv.join(" ")
+        ));
+    }
+    parts.join(" ")
 }
 
 /// One `lz-analyze` line: `info move V visits N winrate W prior P lcb L order K pv ...` per
@@ -934,6 +1058,68 @@ mod tests {
         assert_eq!(frame(true, &None, "a\n\nb\n"), "= a\nb\n\n");
         assert_eq!(frame(true, &None, ""), "=\n\n");
         assert_eq!(frame(true, &None, "\n1 x\n2 o"), "=\n1 x\n2 o\n\n");
+    }
+
+    /// A search snapshot with one line per `(move, value, visits, proof)`.
+    fn info(lines: &[(&str, f32, u32, Option<Proven>)]) -> SearchInfo {
+        SearchInfo {
+            lines: lines
+                .iter()
+                .map(|&(mv, value, visits, proven)| crate::engine::InfoLine {
+                    pv: vec![mv.to_string(), "pass".to_string()],
+                    value,
+                    wdl: [0, 0, 0],
+                    proven,
+                    visits,
+                })
+                .collect(),
+            best: lines.first().map(|l| l.0.to_string()),
+            ..SearchInfo::default()
+        }
+    }
+
+    #[test]
+    fn analysis_arguments_take_colour_interval_and_katago_keys() {
+        assert_eq!(analyze_args(&[]), Ok((None, 100)));
+        assert_eq!(analyze_args(&["w", "10"]), Ok((Some(1), 10)));
+        assert_eq!(analyze_args(&["50"]), Ok((None, 50)));
+        assert_eq!(
+            analyze_args(&["B", "interval", "20", "ownership", "true"]),
+            Ok((Some(0), 20))
+        );
+        assert_eq!(analyze_args(&["0"]), Ok((None, 1)));
+        assert!(analyze_args(&["b", "frobnicate", "1"]).is_err());
+        assert!(analyze_args(&["interval"]).is_err());
+        assert!(analyze_args(&["interval", "x"]).is_err());
+        assert!(analyze_args(&["99999999999999999999999"]).is_err());
+        assert_eq!(analyze_args(&["4294967296000"]), Ok((None, 8_640_000)));
+    }
+
+    #[test]
+    fn kata_lines_write_katago_fields_for_the_side_to_move() {
+        let snapshot = info(&[("D4", 0.5, 30, None), ("C3", -1.0, 10, None)]);
+        let line = kata_line(&snapshot, |pv| if pv[0] == "D4" { 2.5 } else { -1.0 });
+        assert_eq!(
+            line,
+            "info move D4 visits 30 utility 0.500000 winrate 0.750000 scoreMean 2.50 \
+             scoreLead 2.50 prior 0.500000 lcb 0.750000 order 0 pv D4 pass \
+             info move C3 visits 10 utility -1.000000 winrate 0.000000 scoreMean -1.00 \
+             scoreLead -1.00 prior 0.500000 lcb 0.000000 order 1 pv C3 pass"
+        );
+        assert_eq!(kata_line(&SearchInfo::default(), |_| 0.0), "");
+    }
+
+    #[test]
+    fn resignation_needs_the_option_and_a_loss_or_a_low_winrate_with_visits() {
+        let loss = Some(Proven::Loss { plies: 3 });
+        assert!(!resigns(&info(&[("D4", -1.0, 1, loss)]), 0.0));
+        assert!(resigns(&info(&[("D4", -1.0, 1, loss)]), 0.01));
+        assert!(resigns(&info(&[("D4", -0.9, 100, None)]), 0.1));
+        assert!(!resigns(&info(&[("D4", -0.9, 99, None)]), 0.1));
+        assert!(!resigns(&info(&[("D4", -0.7, 500, None)]), 0.1));
+        let draw = Some(Proven::Draw { plies: 2 });
+        assert!(!resigns(&info(&[("D4", 0.0, 5, draw)]), 0.6));
+        assert!(!resigns(&SearchInfo::default(), 0.5));
     }
 
     #[test]

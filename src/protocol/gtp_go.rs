@@ -154,7 +154,8 @@ fn replay(
     Ok(())
 }
 
-fn colour_name(player: usize) -> String {
+/// `black` or `white`, as GNU Go and GoGui write colours.
+pub(super) fn colour_name(player: usize) -> String {
     if player == 0 { "black" } else { "white" }.to_string()
 }
 

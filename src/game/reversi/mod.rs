@@ -8,7 +8,8 @@
 use std::fmt::Write as _;
 
 use super::{
-    fen, find_legal, zobrist, Dialect, Game, GameError, GameInfo, Move, MoveList, Outcome, Player,
+    fen, find_legal, gogui_rows, zobrist, Dialect, Game, GameError, GameInfo, GoGuiBoard, Move,
+    MoveList, Outcome, Player,
 };
 use crate::rng::Rng;
 
@@ -600,6 +601,17 @@ impl Game for Reversi {
             Dialect::Gtp if m != PASS => self.format_move(m).to_ascii_uppercase(),
             _ => self.format_move(m),
         }
+    }
+
+    /// The rows of the position string turned over: its vertices count rows from the top
+    /// (`D3`, as gtp-rhino writes them) and GoGui's from the bottom, so GoGui shows the board
+    /// mirrored top to bottom, with every vertex where GoGui's name for it says (the rules are
+    /// symmetric under the mirror).
+    fn gogui_board(&self) -> Option<GoGuiBoard> {
+        Some(GoGuiBoard {
+            rows: gogui_rows(&self.to_position(), ['x', 'o'], true),
+            captured: [0, 0],
+        })
     }
 
     const HAS_EVALUATION: bool = true;
