@@ -1093,18 +1093,29 @@ impl<const N: usize, const CELLS: usize, const K: bool> Game for Go<N, CELLS, K>
 
     /// Go: an area estimate (stones, plus empty points whose neighbours are all one colour,
     /// minus komi) through tanh over a scale of N^2 / 16 points. Killall-Go: White's life
-    /// potential, the same estimate of White's area against what a living group needs (about
-    /// N^2 / 8 points: 10 on 9x9), over the same scale; a decided game is +/-1.
+    /// potential, its eyes against the two it needs: tanh(E - 1.5 + (W - B) / N^2) for White,
+    /// E the empty points whose neighbours are all White (or the edge), W and B the area
+    /// estimates (a tie-break); a decided game is +/-1.
     fn evaluate(&self, player: Player) -> f32 {
         if K && self.is_over() {
             let winner = self.outcome().and_then(|o| o.winner());
             return if winner == Some(player) { 1.0 } else { -1.0 };
         }
         let (black, white) = self.estimated_area();
-        let scale = (N * N) as f32 / 16.0;
         let v = if K {
-            ((N * N) as f32 / 8.0 - white as f32) / scale
+            let eyes = (0..N * N)
+                .map(|i| Self::point(i / N, i % N))
+                .filter(|&p| {
+                    self.board[p] == EMPTY
+                        && Self::neighbours(p)
+                            .iter()
+                            .all(|&q| matches!(self.board[q], WHITE | EDGE))
+                })
+                .count() as f32;
+            let area = (white - black) as f32 / (N * N) as f32;
+            -(eyes - 1.5 + area)
         } else {
+            let scale = (N * N) as f32 / 16.0;
             ((2 * (black - white) - self.komi2 as i32) as f32 / 2.0) / scale
         };
         crate::game::zero_sum(v.tanh(), player)
