@@ -124,6 +124,9 @@ struct Controller {
     time_left: [Option<(Duration, u32)>; 2],
     /// A `quit` was read while a search ran: every search until it is answered at once.
     quit_queued: bool,
+    /// The game was named (`--game`, `set_game`): `boardsize` then stays in its family. While
+    /// it was not, a size the default game lacks switches to Go of that size.
+    game_chosen: bool,
 }
 
 /// A parsed command line: id, command name, arguments.
@@ -238,6 +241,7 @@ pub fn run(settings: Settings, tx: Sender<Event>, rx: Receiver<Event>) {
         main_time: Duration::ZERO,
         time_left: [None, None],
         quit_queued: false,
+        game_chosen: settings.game.is_some(),
     };
     for (name, value) in &settings.options {
         if let Err(e) = c.set_option(name, value) {
@@ -423,6 +427,7 @@ impl Controller {
         let (session, params) = self.fresh_session(game)?;
         self.install(session, params);
         self.apply_komi();
+        self.game_chosen = true;
         Ok(String::new())
     }
 
@@ -468,11 +473,18 @@ impl Controller {
             self.apply_komi();
             return Ok(String::new());
         }
+        // The same game in another size, else (while no game was named) Go of that size: a
+        // controller that sends a boardsize the default game does not have is a Go controller
+        // (GTP's own game), and a Go GUI starting gpn without --game must get Go, not
+        // `? unacceptable size`.
         let family = family_of(current.name);
-        let sibling = GAMES
-            .iter()
-            .find(|g| family_of(g.name) == family && board_size(g.board) == Some(n));
-        match sibling {
+        let of_size = |family: &str| {
+            GAMES
+                .iter()
+                .find(|g| family_of(g.name) == family && board_size(g.board) == Some(n))
+        };
+        let go = || of_size("go").filter(|_| !self.game_chosen);
+        match of_size(family).or_else(go) {
             Some(g) => self.set_game(&[g.name]),
             None => Err("unacceptable size".to_string()),
         }
