@@ -15,6 +15,16 @@ use crate::game::{Dialect, GameError, GameInfo, GoGuiBoard, Outcome};
 use crate::search::{Proven, SearchParams};
 use crate::solve::Algo;
 pub use session::new_session;
+
+/// A session of `game` with default parameters after `moves` (GTP notation): for tests.
+#[cfg(test)]
+pub fn session_after(game: &str, moves: &[&str]) -> Box<dyn Session> {
+    let mut s = new_session(game, SearchParams::default()).expect("a registered game");
+    for m in moves {
+        s.play(m, Dialect::Gtp).expect("a legal move");
+    }
+    s
+}
 use time::Budget;
 
 /// One game being played: everything a protocol needs, without knowing the game's type.

@@ -68,16 +68,7 @@ impl Controller {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::new_session;
-    use crate::search::SearchParams;
-
-    fn session(game: &str, moves: &[&str]) -> Box<dyn Session> {
-        let mut s = new_session(game, SearchParams::default()).unwrap();
-        for m in moves {
-            s.play(m, Dialect::Gtp).unwrap();
-        }
-        s
-    }
+    use crate::engine::session_after as session;
 
     fn answer(s: &dyn Session, name: &str) -> Result<String, String> {
         rules_answer(s, name).unwrap()
