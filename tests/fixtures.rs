@@ -1,6 +1,6 @@
 //! Replays the transcript fixtures of `protocol/fixtures/` against the real binary: each fixture
 //! is a conversation (lines sent, lines expected, with `*` wildcards) that pins gpn's dialects
-//! down exactly as `protocol/` specifies them. The format is in `protocol/fixtures/README.md`.
+//! down exactly as `protocol/` specifies them. The format is in `protocol/README.md` ("Fixture format").
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
