@@ -53,8 +53,7 @@ const ZOBRIST_OPENING: [u64; 8] = {
     k[0] = 0;
     k
 };
-/// GTP columns: A-T without I.
-const COLUMNS: &[u8; 19] = b"ABCDEFGHJKLMNOPQRST";
+use super::sgf::GTP_COLUMNS as COLUMNS;
 
 /// Go on an `N` x `N` board; `CELLS` is `(N + 2)^2`, the padded array's length.
 #[derive(Clone, Debug)]

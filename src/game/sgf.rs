@@ -32,8 +32,8 @@ impl fmt::Display for SgfError {
 
 impl std::error::Error for SgfError {}
 
-/// GTP columns: A-T without I (and on, for boards over 19).
-const COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+/// GTP columns: A-T without I (and on, for boards over 19); Go's vertices use these too.
+pub const GTP_COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
 
 /// The GTP vertex of SGF point `xy` (column and row letters from the top left) on a board of
 /// `size`; `None` for a pass (`[]`, or `[tt]` on boards up to 19).
@@ -52,8 +52,8 @@ pub fn vertex(point: &str, size: usize) -> Result<Option<String>, SgfError> {
         b.first().and_then(|&c| coord(c)),
         b.get(1).and_then(|&c| coord(c)),
     ) {
-        (2, Some(x), Some(y)) if x < size && y < size && x < COLUMNS.len() => {
-            Ok(Some(format!("{}{}", COLUMNS[x] as char, size - y)))
+        (2, Some(x), Some(y)) if x < size && y < size && x < GTP_COLUMNS.len() => {
+            Ok(Some(format!("{}{}", GTP_COLUMNS[x] as char, size - y)))
         }
         _ => Err(SgfError(format!(
             "'{point}' is not a point of a {size}x{size} board"
@@ -75,7 +75,7 @@ pub fn point(vertex: &str, size: usize) -> Result<String, SgfError> {
     };
     let mut chars = v.chars();
     let letter = chars.next().ok_or_else(bad)? as u8;
-    let col = COLUMNS[..size.min(COLUMNS.len())]
+    let col = GTP_COLUMNS[..size.min(GTP_COLUMNS.len())]
         .iter()
         .position(|&c| c == letter)
         .ok_or_else(bad)?;

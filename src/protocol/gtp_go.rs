@@ -8,8 +8,7 @@ use crate::engine::Session;
 use crate::game::registry::GAMES;
 use crate::game::{sgf, Dialect};
 
-/// GTP columns: A-T without I.
-const COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRST";
+use crate::game::sgf::GTP_COLUMNS as COLUMNS;
 
 /// GoGui's analyze commands (`type/label/command`): only commands gpn answers, with the answer
 /// each type wants (a `plist` is a list of points; `gfx` is GoGui's drawing language).
@@ -241,10 +240,7 @@ impl Controller {
     /// `fixed_handicap N`: GTP's fixed points for N stones, on an empty board; answers them.
     pub(super) fn fixed_handicap(&mut self, args: &[&str]) -> Result<String, String> {
         let size = self.handicap_size()?;
-        let n: usize = args
-            .first()
-            .and_then(|n| n.parse().ok())
-            .ok_or("syntax error")?;
+        let n = stone_count(args)?;
         let points = handicap_points(size, n).ok_or("invalid number of stones")?;
         self.place_handicap(&points)
             .map_err(|e| format!("cannot place handicap: {e}"))
@@ -253,10 +249,7 @@ impl Controller {
     /// `place_free_handicap N`: gpn places the fixed points, as many of N as the board has.
     pub(super) fn place_free_handicap(&mut self, args: &[&str]) -> Result<String, String> {
         let size = self.handicap_size()?;
-        let n: usize = args
-            .first()
-            .and_then(|n| n.parse().ok())
-            .ok_or("syntax error")?;
+        let n = stone_count(args)?;
         let points = handicap_points(size, n.min(max_fixed_handicap(size)))
             .filter(|_| n >= 2)
             .ok_or("invalid number of stones")?;
@@ -314,6 +307,13 @@ impl Controller {
             format!("MARK {}", dead.join(" "))
         })
     }
+}
+
+/// The stone count of a handicap command (its first argument).
+fn stone_count(args: &[&str]) -> Result<usize, String> {
+    args.first()
+        .and_then(|n| n.parse().ok())
+        .ok_or_else(|| "syntax error".to_string())
 }
 
 #[cfg(test)]
