@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # The GPN paper's Table 1 on every game gpn has: sb-gpn (the paper's best bias and C_pn for the
 # game, score-bounded row) against sb-uct, equal time per move, seats swapped, 2 random opening
-# plies per pair. Writes docs/experiments/data/table1-<game>-<ms>ms.json and prints the reports.
-# Usage: scripts/table1.sh [movetime_ms] [games] [concurrency] [game ...]
+# plies per pair. Writes $OUT/table1-<game>-<budget>.json (OUT defaults to docs/experiments/data)
+# and prints the scores. Resumable: a game whose JSON exists is skipped.
+# Usage: scripts/table1.sh [budget: 100 | 100ms | 2000it] [games] [concurrency] [game ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ms=${1:-100}
+budget=${1:-100}
+[[ $budget =~ ^[0-9]+$ ]] && budget="${budget}ms"
+case $budget in
+  *it) flag=(--iterations "${budget%it}") ;;
+  *ms) flag=(--movetime "${budget%ms}") ;;
+  *) echo "budget must be a number of ms, or end in ms or it" >&2; exit 2 ;;
+esac
 games=${2:-200}
 conc=${3:-2}
 shift $(( $# < 3 ? $# : 3 ))
 cargo build --release -q
-out=docs/experiments/data
+out=${OUT:-docs/experiments/data}
 mkdir -p "$out"
 # game | sb-gpn options (the paper's best SB row: bias, C_pn)
 specs=(
@@ -32,8 +39,11 @@ for spec in "${specs[@]}"; do
   game=${spec%%|*}
   opts=${spec#*|}
   if [ $# -gt 0 ] && [[ ! " $* " =~ " $game " ]]; then continue; fi
-  echo "=== $game: sb-gpn $opts vs sb-uct, ${ms} ms/move, $games games"
+  file="$out/table1-$game-$budget.json"
+  [ -s "$file" ] && continue
+  echo "=== $game: sb-gpn $opts vs sb-uct, $budget per move, $games games ($(date +%H:%M))"
   ./target/release/gpn match "$game" --engine1 "sb-gpn $opts" --engine2 "sb-uct" \
-    --games "$games" --movetime "$ms" --concurrency "$conc" --openings 2 --seed 1 --quiet \
-    --json "$out/table1-$game-${ms}ms.json"
+    --games "$games" "${flag[@]}" --concurrency "$conc" --openings 2 --seed 1 --quiet \
+    --json "$file.tmp" | grep -E "^score" || true
+  mv "$file.tmp" "$file"
 done
