@@ -238,6 +238,7 @@ fixtures! {
     gtp_go => "gtp-go.txt",
     gtp_go_sgf => "gtp-go-sgf.txt",
     gtp_go_gui => "gtp-go-gui.txt",
+    gtp_go_rules => "gtp-go-rules.txt",
     gtp_games => "gtp-games.txt",
     gtp_analyze => "gtp-analyze.txt",
     gtp_kata_analyze => "gtp-kata-analyze.txt",

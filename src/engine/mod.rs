@@ -49,6 +49,9 @@ pub trait Session: Send {
     /// Sets the komi of the start position and replays the moves since (games with komi: Go);
     /// false, and nothing changes, for the others.
     fn set_komi(&mut self, komi: f32) -> bool;
+    /// Chooses situational (true) or positional superko for the start position and replays the
+    /// moves since (games with superko: Go); false, and nothing changes, for the others.
+    fn set_superko(&mut self, situational: bool) -> bool;
     /// The score of the current position as GTP writes it (`B+3.5`), for games scored by
     /// points; `None` for the others.
     fn score_text(&self) -> Option<String>;

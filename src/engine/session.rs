@@ -89,6 +89,22 @@ impl<G: Game> GameSession<G> {
         record
     }
 
+    /// Changes the start position with `change` (false: the game has no such rule, nothing
+    /// changes) and replays the moves since; a changed start drops the tree, whose values were
+    /// for the other rule. The moves are not checked again: they were legal when played.
+    fn change_start(&mut self, change: impl FnOnce(&mut G) -> bool) -> bool {
+        let mut start = self.start.clone();
+        if !change(&mut start) {
+            return false;
+        }
+        if start != self.start {
+            self.record = Self::record_of(&start, &self.moves);
+            self.start = start;
+            self.search.set_position(self.position().clone());
+        }
+        true
+    }
+
     /// Reads `moves` from `start`, checking each; the record of the result.
     fn replay(
         start: &G,
@@ -446,17 +462,11 @@ impl<G: Game> Session for GameSession<G> {
     }
 
     fn set_komi(&mut self, komi: f32) -> bool {
-        let mut start = self.start.clone();
-        if !start.set_komi(komi) {
-            return false;
-        }
-        if start != self.start {
-            self.record = Self::record_of(&start, &self.moves);
-            self.start = start;
-            // The values of the tree were for the other komi.
-            self.search.set_position(self.position().clone());
-        }
-        true
+        self.change_start(|start| start.set_komi(komi))
+    }
+
+    fn set_superko(&mut self, situational: bool) -> bool {
+        self.change_start(|start| start.set_situational_superko(situational))
     }
 
     fn score_text(&self) -> Option<String> {

@@ -1,11 +1,13 @@
 //! Go on N x N boards (5, 7, 9, 13 and 19): area scoring with komi, suicide illegal, simple ko
-//! and positional superko, two passes in a row end the game.
+//! and positional (or, as an option, situational) superko, two passes in a row end the game.
 //!
 //! # Rules
 //! Tromp-Taylor / Chinese area scoring: a player's score is their stones plus the empty points
 //! that reach only their stones; Black's score minus White's minus komi decides (a whole-number
 //! komi can draw). A move may not leave its own chain without liberties (suicide) and may not
-//! recreate an earlier whole-board position (positional superko, which includes simple ko). The
+//! recreate an earlier whole-board position (positional superko, which includes simple ko). With
+//! the situational rule (AGA, New Zealand; the position field `superko situational`) a move is
+//! illegal only when it recreates an earlier board with the same side to move. The
 //! superko check looks back over the last [`HISTORY`] positions of the game: cycles longer than
 //! that (which need several captures each way and do not occur in real games) are not caught.
 //! A position read from a string has no history: only its simple-ko point (the `ko` field) is
@@ -77,8 +79,10 @@ pub struct Go<const N: usize, const CELLS: usize, const KILLALL: bool = false> {
     captures: [u16; 2],
     /// Stones only (the superko key).
     board_hash: u64,
-    /// Board hashes of the last positions, the current one included: entry `i % HISTORY` for
-    /// the `i`-th position of the game.
+    /// The superko rule is situational: a board repeats only with the same side to move.
+    situational: bool,
+    /// Superko keys of the last positions, the current one included: entry `i % HISTORY` for
+    /// the `i`-th position of the game ([`Go::superko_key`]).
     history: [u64; HISTORY],
     /// Positions recorded in `history` so far.
     recorded: u32,
@@ -109,6 +113,7 @@ impl<const N: usize, const CELLS: usize, const K: bool> PartialEq for Go<N, CELL
             && self.komi2 == other.komi2
             && self.captures == other.captures
             && self.opening == other.opening
+            && self.situational == other.situational
     }
 }
 
@@ -220,6 +225,7 @@ impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
             komi2: 15,
             captures: [0; 2],
             board_hash: 0,
+            situational: false,
             history: [0; HISTORY],
             recorded: 0,
             capture_index: 0,
@@ -294,22 +300,36 @@ impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
             .fold(0, |h, (p, &s)| h ^ ZOBRIST_STONE[s as usize - 1][p])
     }
 
-    /// Records the current board in the history.
+    /// What the superko rule compares of the board with hash `board` and `to_move` to play:
+    /// the board alone (positional), or the board and the side to move (situational).
+    #[inline]
+    fn superko_key(&self, board: u64, to_move: u8) -> u64 {
+        if self.situational && to_move == 1 {
+            board ^ ZOBRIST_MISC[0]
+        } else {
+            board
+        }
+    }
+
+    /// Records the current position in the history.
     #[inline]
     fn record(&mut self) {
-        self.history[self.recorded as usize % HISTORY] = self.board_hash;
+        self.history[self.recorded as usize % HISTORY] =
+            self.superko_key(self.board_hash, self.to_move);
         self.recorded += 1;
     }
 
-    /// Whether a board with hash `h`, made by a move that captures (`captures`) or not,
-    /// occurred within the history. Stones are only ever added between captures, so a move that
-    /// captures nothing can only repeat a position older than the last capture.
+    /// Whether a board with hash `h`, made by a move of the side to move that captures
+    /// (`captures`) or not, occurred within the history (with the opponent to move, under the
+    /// situational rule). Stones are only ever added between captures, so a move that captures
+    /// nothing can only repeat a position older than the last capture.
     #[inline]
     fn repeats(&self, h: u64, captures: bool) -> bool {
         if K {
             // Killall-Go repeats only by simple ko (the PCN paper, as van der Werf's solvers).
             return false;
         }
+        let h = self.superko_key(h, self.to_move ^ 1);
         let end = if captures {
             self.recorded
         } else {
@@ -857,6 +877,9 @@ impl<const N: usize, const CELLS: usize, const K: bool> Game for Go<N, CELLS, K>
         if !K {
             out += &format!(" komi {}", self.komi2 as f32 / 2.0);
         }
+        if self.situational {
+            out += " superko situational";
+        }
         if self.opening > 0 {
             out += &format!(" opening {}", self.opening);
         }
@@ -872,8 +895,9 @@ impl<const N: usize, const CELLS: usize, const K: bool> Game for Go<N, CELLS, K>
         out
     }
 
-    /// Reads `<N rows top to bottom: X black, O white, digits or dots empty> <b|w> [komi K] [ko V]
-    /// [passes N] [captures B W]`; a chain without liberties is refused.
+    /// Reads `<N rows top to bottom: X black, O white, digits or dots empty> <b|w> [komi K]
+    /// [superko positional|situational] [ko V] [passes N] [captures B W]`; a chain without
+    /// liberties is refused.
     fn parse_position(text: &str) -> Result<Self, GameError> {
         let (rows, mut fields) = fen::board_rows(text, N)?;
         let mut g = Self::empty_board();
@@ -935,6 +959,18 @@ impl<const N: usize, const CELLS: usize, const K: bool> Game for Go<N, CELLS, K>
                     }
                     g.komi2 = Self::komi_half_points(k);
                 }
+                "superko" if !K => {
+                    g.situational = match value("superko")? {
+                        "positional" => false,
+                        "situational" => true,
+                        _ => {
+                            return Err(GameError::position(
+                                "superko",
+                                "expected positional or situational",
+                            ))
+                        }
+                    };
+                }
                 "ko" => {
                     let p = Self::read_vertex(value("ko")?)?;
                     if p == 0 || g.board[p] != EMPTY {
@@ -975,7 +1011,7 @@ impl<const N: usize, const CELLS: usize, const K: bool> Game for Go<N, CELLS, K>
                         if K {
                             format!("unknown field '{other}' (opening, ko, passes, captures)")
                         } else {
-                            format!("unknown field '{other}' (komi, ko, passes, captures)")
+                            format!("unknown field '{other}' (komi, superko, ko, passes, captures)")
                         },
                     ))
                 }
@@ -1167,6 +1203,19 @@ impl<const N: usize, const CELLS: usize, const K: bool> Game for Go<N, CELLS, K>
             return false;
         }
         self.komi2 = Self::komi_half_points(komi);
+        true
+    }
+
+    /// Killall-Go has simple ko only (refused). The history restarts at the current position,
+    /// so that no key of the other rule is compared.
+    fn set_situational_superko(&mut self, situational: bool) -> bool {
+        if K {
+            return false;
+        }
+        self.situational = situational;
+        self.recorded = 0;
+        self.capture_index = 0;
+        self.record();
         true
     }
 

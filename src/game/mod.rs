@@ -492,6 +492,14 @@ pub trait Game: Clone + PartialEq + Send + Sync + fmt::Debug + 'static {
         false
     }
 
+    /// Chooses the situational superko rule (a board repeats only with the same side to move)
+    /// or the positional one, in a game that has superko (Go); false, and no change, for the
+    /// others. Meant for a start position: the superko history restarts at the current one.
+    fn set_situational_superko(&mut self, situational: bool) -> bool {
+        let _ = situational;
+        false
+    }
+
     /// The score of a finished game as GTP's `final_score` writes it (`B+3.5`, `W+0.5`, `0`),
     /// for games scored by points (Go); `None` for the others.
     fn score_text(&self) -> Option<String> {

@@ -57,6 +57,7 @@ const COMMANDS: &[&str] = &[
     "place_free_handicap",
     "set_free_handicap",
     "kgs-genmove_cleanup",
+    "kgs-rules",
     "gogui-analyze_commands",
     "gpn-setoption",
     "gpn-legal_moves",
@@ -69,6 +70,9 @@ const COMMANDS: &[&str] = &[
     "gogui-rules_side_to_move",
     "gogui-rules_final_result",
     "gogui-rules_captured_count",
+    "gogui-rules_setup",
+    "gogui-setup",
+    "gogui-setup_player",
 ];
 
 /// `gpn-solve`'s time limit when none is given (a GTP command cannot be stopped).
@@ -114,6 +118,9 @@ struct Controller {
     /// The komi the controller set (`komi`), applied to every new game that has komi (Go);
     /// `None` keeps the game's own (7.5).
     komi: Option<f32>,
+    /// The superko rule the controller set (`kgs-rules`): true situational, false positional;
+    /// applied like `komi` to every new game that has superko (Go). `None` keeps positional.
+    situational_superko: Option<bool>,
     /// The default algorithm of `gpn-solve` (`gpn-setoption Solver`).
     solver: Algo,
     /// `genmove` resigns below this winrate, and on a proven loss (0: never).
@@ -235,6 +242,7 @@ pub fn run(settings: Settings, tx: Sender<Event>, rx: Receiver<Event>) {
         move_time: DEFAULT_MOVE_TIME,
         max_move_time: None,
         komi: None,
+        situational_superko: None,
         solver: Algo::Dfpn,
         resign_threshold: 0.0,
         time: TimeSystem::Unset,
@@ -300,13 +308,13 @@ impl Controller {
             "boardsize" => self.boardsize(&args),
             "clear_board" => {
                 self.session_do(|s| s.new_game());
-                self.apply_komi();
+                self.apply_rules();
                 Ok(String::new())
             }
             "komi" => match args.first().and_then(|k| k.parse::<f32>().ok()) {
                 Some(k) if k.is_finite() && k.abs() <= 1000.0 => {
                     self.komi = Some(k);
-                    self.apply_komi();
+                    self.apply_rules();
                     Ok(String::new())
                 }
                 _ => Err("syntax error".to_string()),
@@ -315,9 +323,12 @@ impl Controller {
             "genmove" => self.genmove(&args, true, false),
             "reg_genmove" => self.genmove(&args, false, false),
             "kgs-genmove_cleanup" => self.genmove(&args, true, true),
+            "kgs-rules" => self.kgs_rules(&args),
             "loadsgf" => self.loadsgf(&args),
             "printsgf" => self.printsgf(&args),
             "fixed_handicap" => self.fixed_handicap(&args),
+            "gogui-setup" => self.gogui_setup(&args, false),
+            "gogui-setup_player" => self.gogui_setup(&args, true),
             "place_free_handicap" => self.place_free_handicap(&args),
             "set_free_handicap" => self.set_free_handicap(&args),
             "gogui-analyze_commands" => Ok(go::ANALYZE_COMMANDS.join("\n")),
@@ -370,13 +381,37 @@ impl Controller {
         true
     }
 
-    /// Gives the current game the controller's komi, if it set one and the game has komi.
-    fn apply_komi(&mut self) {
+    /// Gives the current game the controller's komi and superko rule, where it set them and the
+    /// game has them.
+    fn apply_rules(&mut self) {
         if let Some(k) = self.komi {
             self.session_do(|s| {
                 s.set_komi(k);
             });
         }
+        if let Some(situational) = self.situational_superko {
+            self.session_do(|s| {
+                s.set_superko(situational);
+            });
+        }
+    }
+
+    /// `kgs-rules chinese|tromp-taylor|aga|new_zealand` (kgsGtp sends it before a game): the
+    /// superko rule of the named rule set, kept for later games as `komi` is (Chinese and
+    /// Tromp-Taylor: positional; AGA and New Zealand: situational). Japanese rules count
+    /// territory, which gpn does not: refused. The position is kept; its moves are replayed.
+    fn kgs_rules(&mut self, args: &[&str]) -> Result<String, String> {
+        let situational = match args.first().map(|a| a.to_ascii_lowercase()).as_deref() {
+            Some("chinese" | "tromp-taylor" | "tromp_taylor") => false,
+            Some("aga" | "new_zealand" | "new-zealand") => true,
+            Some("japanese") => {
+                return Err("unsupported rules: gpn scores by area only".to_string())
+            }
+            _ => return Err("syntax error: chinese, aga, new_zealand or tromp-taylor".to_string()),
+        };
+        self.situational_superko = Some(situational);
+        self.apply_rules();
+        Ok(String::new())
     }
 
     fn session_do(&mut self, f: impl FnOnce(&mut Box<dyn crate::engine::Session>)) {
@@ -426,7 +461,7 @@ impl Controller {
             })?;
         let (session, params) = self.fresh_session(game)?;
         self.install(session, params);
-        self.apply_komi();
+        self.apply_rules();
         self.game_chosen = true;
         Ok(String::new())
     }
@@ -470,7 +505,7 @@ impl Controller {
             .ok_or("unacceptable size")?;
         if board_size(current.board) == Some(n) {
             self.session_do(|s| s.new_game());
-            self.apply_komi();
+            self.apply_rules();
             return Ok(String::new());
         }
         // The same game in another size, else (while no game was named) Go of that size: a

@@ -6,7 +6,7 @@
 use super::{board_size, family_of, Controller};
 use crate::engine::Session;
 use crate::game::registry::GAMES;
-use crate::game::{sgf, Dialect};
+use crate::game::{gogui_rows, sgf, Dialect};
 
 use crate::game::sgf::GTP_COLUMNS as COLUMNS;
 
@@ -158,7 +158,105 @@ pub(super) fn colour_name(player: usize) -> String {
     if player == 0 { "black" } else { "white" }.to_string()
 }
 
+/// The row (0 at the top) and column of GTP vertex `v` on a `size` board.
+fn grid_point(v: &str, size: usize) -> Option<(usize, usize)> {
+    let v = v.to_ascii_uppercase();
+    let mut chars = v.chars();
+    let letter = chars.next()?;
+    let col = COLUMNS.iter().position(|&c| c as char == letter)?;
+    let rank: usize = chars.as_str().parse().ok()?;
+    // Lazily: `size - rank` overflows for a rank above the board.
+    (col < size && (1..=size).contains(&rank)).then(|| (size - rank, col))
+}
+
+/// GoGui's setup (`gogui-setup b A1 w B2 e C3 ...`, `gogui-setup_player w`) applied to Go
+/// position string `position`: its stones with the listed points changed, `side` to move
+/// (`None`: as it was), komi, superko rule and prisoners kept; the ko point, passes and a
+/// Killall-Go opening dropped (a set-up position is a problem, the opening done).
+fn setup_position(
+    position: &str,
+    size: usize,
+    points: &[(usize, &str)],
+    side: Option<usize>,
+) -> Result<String, String> {
+    let mut fields = position.split_whitespace();
+    let mut rows: Vec<Vec<char>> = gogui_rows(fields.next().unwrap_or(""), ['X', 'O'], false)
+        .iter()
+        .map(|r| r.chars().collect())
+        .collect();
+    if rows.len() != size || rows.iter().any(|r| r.len() != size) {
+        return Err("cannot read the board".to_string());
+    }
+    for &(colour, vertex) in points {
+        let (row, col) =
+            grid_point(vertex, size).ok_or_else(|| format!("bad vertex '{vertex}'"))?;
+        rows[row][col] = ['X', 'O', '.'][colour];
+    }
+    let board: Vec<String> = rows.iter().map(|r| r.iter().collect()).collect();
+    let old_side = fields.next().unwrap_or("b");
+    let mut out = format!(
+        "{} {}",
+        board.join("/"),
+        side.map_or(old_side, |c| ["b", "w"][c])
+    );
+    let rest: Vec<&str> = fields.collect();
+    let mut i = 0;
+    while i < rest.len() {
+        let (width, keep) = match rest[i] {
+            "komi" | "superko" => (2, true),
+            "captures" => (3, true),
+            _ => (2, false),
+        };
+        let field = &rest[i..(i + width).min(rest.len())];
+        if keep {
+            out += " ";
+            out += &field.join(" ");
+        }
+        i += width;
+    }
+    Ok(out)
+}
+
 impl Controller {
+    /// `gogui-setup b|w|e V ...` (GoGui's setup stones, `e` an empty point) and
+    /// `gogui-setup_player b|w`: Go and Killall-Go only. The result, checked as any position
+    /// string is (a chain without liberties is refused), becomes the game's new start
+    /// position: `undo` cannot go back past it. Any failure keeps the game as it was.
+    pub(super) fn gogui_setup(
+        &mut self,
+        args: &[&str],
+        player_only: bool,
+    ) -> Result<String, String> {
+        let s = self.conductor.session().ok_or("engine busy")?;
+        let size = go_size(s.as_ref()).ok_or("setup stones are for Go")?;
+        let (points, side) = if player_only {
+            let c = match args {
+                [c] => super::colour(c).ok_or("syntax error")?,
+                _ => return Err("syntax error".to_string()),
+            };
+            (Vec::new(), Some(c))
+        } else {
+            if args.is_empty() || args.len() % 2 != 0 {
+                return Err("syntax error".to_string());
+            }
+            let mut points = Vec::new();
+            for pair in args.chunks(2) {
+                let colour = match pair[0].to_ascii_lowercase().as_str() {
+                    "b" | "black" => 0,
+                    "w" | "white" => 1,
+                    "e" | "empty" => 2,
+                    _ => return Err("syntax error".to_string()),
+                };
+                points.push((colour, pair[1]));
+            }
+            (points, None)
+        };
+        let text = setup_position(&s.position_text(Dialect::Gtp), size, &points, side)?;
+        s.set_position(Some(&text), &[], Dialect::Gtp)
+            .map_err(|e| format!("illegal setup: {e}"))?;
+        Ok(String::new())
+    }
+
     /// `loadsgf FILE [MOVE_NUMBER]`: the Go game of the file's size (the current Killall-Go when
     /// the size is its own), its komi, its main line up to before MOVE_NUMBER; answers the
     /// colour to move. Any failure keeps the game as it was.

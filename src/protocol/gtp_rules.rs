@@ -4,7 +4,7 @@
 //! Othello). They read the [`Session`] only, through [`crate::game::Game::gogui_board`].
 
 use super::go::colour_name;
-use super::{gtp_game_name, Controller, COMMANDS};
+use super::{family_of, gtp_game_name, Controller, COMMANDS};
 use crate::engine::Session;
 use crate::game::{Dialect, GoGuiBoard, Player};
 
@@ -52,6 +52,12 @@ fn rules_answer(s: &dyn Session, name: &str) -> Option<Result<String, String>> {
         "gogui-rules_final_result" => final_result(s),
         // GoGui reads the white stones captured (by Black) first.
         "gogui-rules_captured_count" => format!("{} {}", board.captured[0], board.captured[1]),
+        // GoGui enables its setup tool when the ruler has this command; the stones then come
+        // with `gogui-setup` (Go and Killall-Go only).
+        "gogui-rules_setup" if matches!(family_of(s.game().name), "go" | "killallgo") => {
+            String::new()
+        }
+        "gogui-rules_setup" => return Some(Err("setup stones are for Go".to_string())),
         _ => return None,
     };
     Some(Ok(answer))
@@ -99,7 +105,9 @@ mod tests {
         let legal = answer(s.as_ref(), "gogui-rules_legal_moves").unwrap();
         assert!(legal.contains("pass") && !legal.contains("B1"), "{legal}");
         assert!(rules_answer(s.as_ref(), "showboard").is_none());
-        assert!(rules_answer(s.as_ref(), "gogui-rules_setup").is_none());
+        assert_eq!(answer(s.as_ref(), "gogui-rules_setup"), Ok(String::new()));
+        let othello = session("othello", &[]);
+        assert!(answer(othello.as_ref(), "gogui-rules_setup").is_err());
     }
 
     #[test]

@@ -88,6 +88,92 @@ fn positional_superko_forbids_a_double_ko_cycle_that_simple_ko_allows() {
 }
 
 #[test]
+fn situational_superko_allows_the_retake_that_recreates_a_board_with_the_other_side_to_move() {
+    let rows = [
+        "6OX1", "5OX1X", "6OX1", "9", "9", "9", ".XO6", "XO1O5", "1XO6",
+    ];
+    let text = format!("{} b superko situational", rows.join("/"));
+    let start = Go9::parse_position(&text).unwrap();
+    assert!(start
+        .to_position()
+        .ends_with(" b komi 7.5 superko situational"));
+    assert_eq!(Go9::parse_position(&start.to_position()).unwrap(), start);
+    let mut g = start.clone();
+    // The cycle of the positional test: G8 brings back the start's board, but with White to
+    // move, and the start had Black to move.
+    play(&mut g, "C2 H8 pass B2");
+    assert!(legal(&g, "G8"));
+    play(&mut g, "G8");
+    assert_eq!(g.board, start.board);
+    // White passes (a pass may repeat a position): the start again, Black to move. Black's C2
+    // would now bring back the board of the first C2 with White to move, as it was then:
+    // forbidden, and not by simple ko (the pass cleared it).
+    play(&mut g, "pass");
+    assert_eq!(g.ko, NO_KO);
+    let e = error(&g, "C2");
+    assert!(e.contains("superko"), "{e}");
+    // Switching a start position back to positional superko, and bad values.
+    let mut positional = start.clone();
+    assert!(positional.set_situational_superko(false));
+    assert!(!positional.to_position().contains("superko"));
+    play(&mut positional, "C2 H8 pass B2");
+    assert!(!legal(&positional, "G8"));
+    assert!(Go9::parse_position("9/9/9/9/9/9/9/9/9 b superko natural").is_err());
+    let mut kag = KillallGo::start();
+    assert!(!kag.set_situational_superko(true));
+    assert!(KillallGo::parse_position("9/9/9/9/9/9/9/9/9 b superko situational").is_err());
+}
+
+/// Every move of random 5x5 games under both superko rules against a check that compares
+/// each candidate board with the whole history (the last [`HISTORY`] positions, as the game
+/// does), counting the moves on which the two rules disagree.
+#[test]
+fn superko_rules_agree_with_a_whole_history_check() {
+    let mut disagreements = 0;
+    for situational in [false, true] {
+        let mut rng = crate::rng::Rng::new(7);
+        for _ in 0..300 {
+            let mut g = Go5::start();
+            assert!(g.set_situational_superko(situational));
+            let mut seen: Vec<([u8; 49], u8)> = vec![(g.board, g.to_move)];
+            let mut list = MoveList::new();
+            while g.outcome().is_none() && seen.len() < HISTORY {
+                g.legal_moves(&mut list);
+                for row in 0..5 {
+                    for col in 0..5 {
+                        let p = Go5::point(row, col);
+                        let mut after = g.clone();
+                        let simple = g.board[p] == EMPTY && p != g.ko as usize;
+                        let Some(_) = simple.then(|| g.board_after(p, g.colour())).flatten() else {
+                            assert!(!list.contains(Move(p as u16)));
+                            continue;
+                        };
+                        after.place(p, g.colour());
+                        let next = g.to_move ^ 1;
+                        let repeats = |sit: bool| {
+                            seen.iter()
+                                .any(|&(b, side)| b == after.board && (!sit || side == next))
+                        };
+                        assert_eq!(list.contains(Move(p as u16)), !repeats(situational));
+                        disagreements += usize::from(repeats(false) != repeats(true));
+                    }
+                }
+                // Random moves, with passes rare so that cycles can form.
+                let m = loop {
+                    let m = list[rng.below(list.len() as u32) as usize];
+                    if m != PASS || rng.below(8) == 0 {
+                        break m;
+                    }
+                };
+                g.play(m);
+                seen.push((g.board, g.to_move));
+            }
+        }
+    }
+    assert!(disagreements > 0, "no move told the rules apart");
+}
+
+#[test]
 fn suicide_is_illegal_for_one_stone_and_for_a_chain() {
     let g = board9(&["O8", "1O7"], "b");
     assert!(error(&g, "A1").contains("suicide"));
