@@ -55,6 +55,8 @@ pub trait Session: Send {
     /// The score of the current position as GTP writes it (`B+3.5`), for games scored by
     /// points; `None` for the others.
     fn score_text(&self) -> Option<String>;
+    /// The current position's ownership estimate ([`crate::game::Game::ownership`]).
+    fn ownership(&self) -> Option<Vec<f32>>;
     /// GTP's `final_status_list`: the stones of a status in the current position (Go).
     fn status_list(&self, status: &str) -> Option<Vec<String>>;
     /// The board as GoGui's game-ruler commands show it ([`crate::game::Game::gogui_board`]);

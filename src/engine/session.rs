@@ -477,6 +477,10 @@ impl<G: Game> Session for GameSession<G> {
         self.position().status_list(status)
     }
 
+    fn ownership(&self) -> Option<Vec<f32>> {
+        self.position().ownership()
+    }
+
     fn gogui_board(&self) -> Option<GoGuiBoard> {
         self.position().gogui_board()
     }

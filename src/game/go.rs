@@ -1239,6 +1239,22 @@ impl<const N: usize, const CELLS: usize, const K: bool> Game for Go<N, CELLS, K>
         Go::status_list(self, status)
     }
 
+    /// The share of [`DEAD_STONE_PLAYOUTS`] playouts in which the side to move owned each
+    /// point, less the share in which the opponent did (a fixed seed: the same position, the
+    /// same answer).
+    fn ownership(&self) -> Option<Vec<f32>> {
+        let own = Go::ownership(self, DEAD_STONE_PLAYOUTS, 0x5EED_0A4E);
+        let sign = if self.to_move == 0 { 1.0 } else { -1.0 };
+        let scale = sign / DEAD_STONE_PLAYOUTS as f32;
+        Some(
+            (0..N)
+                .rev()
+                .flat_map(|row| (0..N).map(move |col| Self::point(row, col)))
+                .map(|p| own[p] as f32 * scale)
+                .collect(),
+        )
+    }
+
     fn parse_move_in(&self, text: &str, _dialect: Dialect) -> Result<Move, GameError> {
         self.parse_move(text)
     }

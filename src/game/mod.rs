@@ -520,6 +520,14 @@ pub trait Game: Clone + PartialEq + Send + Sync + fmt::Debug + 'static {
         None
     }
 
+    /// The final ownership of every point as KataGo's `kata-analyze ... ownership true` writes
+    /// it: values in -1..1 from the side to move's view (1: surely its own), the top row first,
+    /// left to right; `None` in games without territory. Go: the Monte-Carlo estimate of the
+    /// dead-stone judge (playouts of the playout policy).
+    fn ownership(&self) -> Option<Vec<f32>> {
+        None
+    }
+
     /// An estimate of the first player's lead in points, for games scored by points (Go);
     /// `None` for the others. Protocols report it (GTP `kata-analyze`'s `scoreLead`).
     fn score_estimate(&self) -> Option<f32> {

@@ -911,7 +911,11 @@ impl Controller {
     /// once, then one `info` line per interval with every searched move, until the next input
     /// line ends it (with the blank line). Bad arguments are answered `?` before anything runs.
     fn analyze(&mut self, id: &Option<String>, args: &[&str], kata: bool) {
-        let (player, interval_cs) = match analyze_args(args) {
+        let AnalyzeArgs {
+            player,
+            interval_cs,
+            ownership,
+        } = match analyze_args(args) {
             Ok(parsed) => parsed,
             Err(e) => return self.respond(id, Err(e)),
         };
@@ -923,6 +927,16 @@ impl Controller {
         // The session goes to the worker: the scorer keeps its own copy of the position.
         let scorer = match self.conductor.session() {
             Some(s) if kata => s.line_scorer(Dialect::Gtp),
+            _ => None,
+        };
+        // The position does not change while it is analysed: its ownership estimate is made
+        // once, before the search starts (games without one: no `ownership` field).
+        let ownership_field = match self.conductor.session() {
+            Some(s) if kata && ownership => s.ownership().map(|own| {
+                // `+ 0.0` turns -0 into 0, which prints without a sign.
+                let values: Vec<String> = own.iter().map(|v| format!("{:.4}", v + 0.0)).collect();
+                format!(" ownership {}", values.join(" "))
+            }),
             _ => None,
         };
         let finished = !self
@@ -949,7 +963,7 @@ impl Controller {
                     if let Outcome::Info(info) = self.conductor.on_worker(w) {
                         let line = if kata {
                             let score = |pv: &[String]| scorer.as_ref().map_or(0.0, |f| f(pv));
-                            kata_line(&info, score)
+                            kata_line(&info, score) + ownership_field.as_deref().unwrap_or("")
                         } else {
                             analysis_line(&info)
                         };
@@ -984,9 +998,8 @@ fn resigns(info: &SearchInfo, threshold: f64) -> bool {
 }
 
 /// The keys of KataGo's and Leela Zero's analysis commands that take one value and that gpn
-/// accepts without acting on them (it has no ownership estimate, move filters or root info).
+/// accepts without acting on them (it has no ownership deviation, move filters or root info).
 const IGNORED_ANALYZE_KEYS: &[&str] = &[
-    "ownership",
     "ownershipStdev",
     "movesOwnership",
     "pvVisits",
@@ -996,11 +1009,23 @@ const IGNORED_ANALYZE_KEYS: &[&str] = &[
     "maxmoves",
 ];
 
-/// The analysis arguments `[colour] [interval] [key value ...]`: the colour to analyse for and
-/// the interval in centiseconds (default 100; `interval N` also sets it).
-fn analyze_args(args: &[&str]) -> Result<(Option<usize>, u64), String> {
+/// What the analysis arguments ask for.
+#[derive(Debug, PartialEq)]
+struct AnalyzeArgs {
+    /// The colour to analyse for (`None`: the side to move).
+    player: Option<usize>,
+    /// Centiseconds between lines.
+    interval_cs: u64,
+    /// `ownership true`: `kata-analyze` lines end with the ownership estimate.
+    ownership: bool,
+}
+
+/// The analysis arguments `[colour] [interval] [key value ...]`: the colour to analyse for,
+/// the interval in centiseconds (default 100; `interval N` also sets it) and `ownership`.
+fn analyze_args(args: &[&str]) -> Result<AnalyzeArgs, String> {
     let mut player = None;
     let mut interval = 100u64;
+    let mut ownership = false;
     let mut rest = args;
     if let Some((first, tail)) = rest.split_first() {
         if let Some(p) = colour(first) {
@@ -1021,12 +1046,22 @@ fn analyze_args(args: &[&str]) -> Result<(Option<usize>, u64), String> {
         rest = tail;
         if *word == "interval" {
             interval = number(value)?;
+        } else if *word == "ownership" {
+            ownership = match *value {
+                "true" => true,
+                "false" => false,
+                _ => return Err(format!("syntax error: ownership '{value}'")),
+            };
         } else if !IGNORED_ANALYZE_KEYS.contains(word) {
             return Err(format!("syntax error: unknown key '{word}'"));
         }
     }
     // At most a day: the interval becomes milliseconds, which must not overflow.
-    Ok((player, interval.clamp(1, 8_640_000)))
+    Ok(AnalyzeArgs {
+        player,
+        interval_cs: interval.clamp(1, 8_640_000),
+        ownership,
+    })
 }
 
 /// The winrate of a value in [-1, 1]: (value + 1) / 2, in 0..1.
@@ -1127,19 +1162,34 @@ mod tests {
 
     #[test]
     fn analysis_arguments_take_colour_interval_and_katago_keys() {
-        assert_eq!(analyze_args(&[]), Ok((None, 100)));
-        assert_eq!(analyze_args(&["w", "10"]), Ok((Some(1), 10)));
-        assert_eq!(analyze_args(&["50"]), Ok((None, 50)));
+        let parsed = |player, interval_cs, ownership| {
+            Ok(AnalyzeArgs {
+                player,
+                interval_cs,
+                ownership,
+            })
+        };
+        assert_eq!(analyze_args(&[]), parsed(None, 100, false));
+        assert_eq!(analyze_args(&["w", "10"]), parsed(Some(1), 10, false));
+        assert_eq!(analyze_args(&["50"]), parsed(None, 50, false));
         assert_eq!(
             analyze_args(&["B", "interval", "20", "ownership", "true"]),
-            Ok((Some(0), 20))
+            parsed(Some(0), 20, true)
         );
-        assert_eq!(analyze_args(&["0"]), Ok((None, 1)));
+        assert_eq!(
+            analyze_args(&["ownership", "false", "pvVisits", "true"]),
+            parsed(None, 100, false)
+        );
+        assert!(analyze_args(&["ownership", "yes"]).is_err());
+        assert_eq!(analyze_args(&["0"]), parsed(None, 1, false));
         assert!(analyze_args(&["b", "frobnicate", "1"]).is_err());
         assert!(analyze_args(&["interval"]).is_err());
         assert!(analyze_args(&["interval", "x"]).is_err());
         assert!(analyze_args(&["99999999999999999999999"]).is_err());
-        assert_eq!(analyze_args(&["4294967296000"]), Ok((None, 8_640_000)));
+        assert_eq!(
+            analyze_args(&["4294967296000"]),
+            parsed(None, 8_640_000, false)
+        );
     }
 
     #[test]
