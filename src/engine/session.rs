@@ -622,11 +622,14 @@ impl<G: Game> Session for GameSession<G> {
             let solved = self.solve(job, solve, control);
             // UCI's `go mate` must still answer a move to play. Without a win to play, that
             // move comes from a real search of what is left of the budget (USI's `go mate`
-            // answers `checkmate nomate` instead, and a `stop` wants the answer now).
-            let no_win = solved
-                .solved
-                .as_ref()
-                .is_some_and(|s| s.verdict != Verdict::Win);
+            // answers `checkmate nomate` instead, and a `stop` wants the answer now). A value
+            // solve (GTP's `gpn-solve`) plays nothing and reports the solver's own nodes and
+            // time, which a fallback search would replace.
+            let no_win = matches!(solve.mode, SolveMode::Mate(_))
+                && solved
+                    .solved
+                    .as_ref()
+                    .is_some_and(|s| s.verdict != Verdict::Win);
             if !(no_win && job.dialect != Dialect::Usi && !control.stopped()) {
                 return solved;
             }
@@ -724,6 +727,41 @@ mod tests {
             ..Limits::default()
         });
         s
+    }
+
+    #[test]
+    fn an_unknown_value_solve_reports_the_solvers_own_nodes_and_time() {
+        // Connect Four's start is far beyond 200 ms of any solver. GTP's `gpn-solve` used to
+        // be followed by UCI's fallback search for a move to play, whose one iteration in no
+        // time left replaced the solver's figures (`nodes 1 time 0.000`).
+        let mut s = GameSession::<crate::game::connect4::ConnectFour>::new(SearchParams::default());
+        for algo in [Algo::Dfpn, Algo::SbGpn] {
+            let control = SearchControl::new();
+            control.set_budget(Some(crate::engine::Budget::fixed(
+                Duration::from_millis(200),
+                Duration::ZERO,
+            )));
+            let job = SearchJob {
+                dialect: Dialect::Gtp,
+                solve: Some(SolveJob {
+                    algo,
+                    mode: SolveMode::Value,
+                    max_nodes: None,
+                    memory_mb: 16,
+                    threads: 1,
+                }),
+                ..SearchJob::default()
+            };
+            let info = s.search(&job, &control, &mut |_| {});
+            let solved = info.solved.expect("a solve answer");
+            assert_eq!(solved.verdict, Verdict::Unknown, "{algo:?}");
+            assert!(info.iterations > 100, "{algo:?}: {} nodes", info.iterations);
+            assert!(
+                info.time >= Duration::from_millis(150),
+                "{algo:?}: {:?}",
+                info.time
+            );
+        }
     }
 
     #[test]
