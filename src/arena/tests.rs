@@ -30,6 +30,7 @@ fn games_file(report: &MatchReport) -> String {
         seed: report.config.seed,
         budget: report.config.budget,
         date: "2026.11.25".to_string(),
+        run: None,
     };
     let mut out = Vec::new();
     for g in &report.games {

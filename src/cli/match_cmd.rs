@@ -14,7 +14,9 @@ use super::{count, interrupt, positive, CliError};
 use crate::arena::agents::RandomAgent;
 use crate::arena::records::{self, RecordFormat};
 use crate::arena::search_agent::SearchAgent;
-use crate::arena::{self, output, AgentFactory, Budget, MatchConfig, SprtConfig, StopFlag};
+use crate::arena::{
+    self, output, shard, AgentFactory, Budget, MatchConfig, Shard, SprtConfig, StopFlag,
+};
 use crate::game::registry::{self, GameVisitor};
 use crate::game::Game;
 use crate::search::SearchParams;
@@ -90,6 +92,10 @@ pub struct MatchArgs {
     /// No progress on stderr (a bar on a terminal, else one line per game)
     #[arg(long)]
     quiet: bool,
+    /// Play only shard K of N (0 <= K < N): the game pairs p with p % N == K, each game as the
+    /// whole match plays it; needs --games-file (JSON Lines), which `gpn merge` puts together
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse, requires = "games_file")]
+    shard: Option<Shard>,
 }
 
 /// `--games-format`.
@@ -246,11 +252,17 @@ impl GameVisitor for MatchVisitor<'_> {
             // On a terminal the bar below replaces the per-game lines.
             progress: !args.quiet && !bar_wanted,
             stop: Some(StopFlag(interrupt::flag())),
+            shard: args.shard,
         };
-        let record_format = match args.games_format {
-            GamesFormat::Auto => RecordFormat::for_game(G::INFO.name),
-            GamesFormat::Pgn => RecordFormat::Pgn,
-            GamesFormat::Jsonl => RecordFormat::JsonLines,
+        // `gpn merge` reads JSON Lines, so a shard's games file is JSON Lines.
+        let record_format = match (args.games_format, args.shard) {
+            (GamesFormat::Pgn, Some(_)) => return Err(CliError::Usage(
+                "--shard writes its games as JSON Lines (for gpn merge); drop --games-format pgn"
+                    .into(),
+            )),
+            (GamesFormat::Auto, Some(_)) | (GamesFormat::Jsonl, _) => RecordFormat::JsonLines,
+            (GamesFormat::Auto, None) => RecordFormat::for_game(G::INFO.name),
+            (GamesFormat::Pgn, None) => RecordFormat::Pgn,
         };
         let mut csv = create(&args.csv)?;
         let mut json = create(&args.json)?;
@@ -276,13 +288,17 @@ impl GameVisitor for MatchVisitor<'_> {
             seed: config.seed,
             budget: config.budget,
             date: records::pgn_date_today(),
+            run: Some(records::RunTag {
+                id: shard::match_run_id(G::INFO.name, (&names.0, &names.1), &config),
+                config: &config,
+            }),
         };
         if let Some(w) = csv.as_mut() {
             output::write_csv_header(w)
                 .and_then(|_| w.flush())
                 .map_err(io)?;
         }
-        let bar = bar_wanted.then(|| progress_bar(config.games));
+        let bar = bar_wanted.then(|| progress_bar(config.planned_games()));
         let mut write_error: Option<std::io::Error> = None;
         let mut on_game = |g: &arena::GameRecord, wdl: &arena::Wdl| {
             if let Some(bar) = &bar {
