@@ -439,3 +439,95 @@ pub fn format_pairs(report: &MatchReport) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::agents::RandomAgent;
+    use crate::arena::records::{json_line, MatchHeader, RunTag};
+    use crate::arena::{run_match, Agent, AgentFactory, Shard};
+    use crate::game::connect4::ConnectFour;
+
+    fn random() -> Box<AgentFactory<ConnectFour>> {
+        Box::new(|seed| Box::new(RandomAgent::new(seed)) as Box<dyn Agent<ConnectFour>>)
+    }
+
+    /// The games file of `config`'s games, as `gpn match --games-file` writes it.
+    fn games_file(config: &MatchConfig) -> Source {
+        let report = run_match(config, &*random(), &*random(), ("a", "b"));
+        let header = MatchHeader {
+            game: "cfour",
+            names: ("a", "b"),
+            seed: config.seed,
+            budget: config.budget,
+            date: "2026.11.25".to_string(),
+            run: Some(RunTag {
+                id: match_run_id("cfour", ("a", "b"), config),
+                config,
+            }),
+        };
+        let text: String = report
+            .games
+            .iter()
+            .map(|g| json_line(&header, g) + "\n")
+            .collect();
+        Source {
+            name: format!("{:?}", config.shard),
+            text,
+        }
+    }
+
+    fn config(shard: Option<Shard>) -> MatchConfig {
+        MatchConfig {
+            games: 9,
+            budget: Budget::Iterations(1),
+            opening_plies: 2,
+            progress: false,
+            shard,
+            ..MatchConfig::for_game::<ConnectFour>()
+        }
+    }
+
+    #[test]
+    fn shards_merge_into_the_whole_match() {
+        let whole = merge_match(&[games_file(&config(None))]).unwrap();
+        let shards: Vec<Source> = (0..4)
+            .map(|k| games_file(&config(Some(Shard { index: k, count: 4 }))))
+            .collect();
+        let merged = merge_match(&shards).unwrap();
+        assert_eq!(merged.run, whole.run);
+        assert_eq!(merged.report.games.len(), 9);
+        let key = |r: &MatchReport| -> Vec<(u32, Vec<String>, GameResult)> {
+            r.games
+                .iter()
+                .map(|g| (g.index, g.moves.clone(), g.result))
+                .collect()
+        };
+        assert_eq!(key(&merged.report), key(&whole.report));
+        assert_eq!(merged.report.wdl(), whole.report.wdl());
+        assert_eq!(merged.report.pentanomial(), whole.report.pentanomial());
+        assert!(merged.missing_pairs.is_empty() && merged.duplicates.is_empty());
+        assert_eq!(merged.shards, ["0/4", "1/4", "2/4", "3/4"]);
+        assert_eq!(merged.report.config.concurrency, 4);
+    }
+
+    #[test]
+    fn missing_pairs_and_duplicates_are_found() {
+        let shard = |k| games_file(&config(Some(Shard { index: k, count: 3 })));
+        // Shard 1 of 3 holds pairs 1 and 4 (games 2, 3 and 8).
+        let merged = merge_match(&[shard(0), shard(2), shard(0)]).unwrap();
+        assert_eq!(merged.missing_pairs, [1, 4]);
+        assert!(merged.incomplete_pairs.is_empty());
+        assert_eq!(merged.duplicates, [(0, 2), (1, 2), (6, 2), (7, 2)]);
+        assert_eq!(merged.report.games.len(), 6);
+        let text = format_merge_lines(&merged, 3);
+        assert!(text.contains("missing pairs: 2 of 5 (1, 4)\n"), "{text}");
+        let other = games_file(&MatchConfig {
+            seed: 5,
+            ..config(Some(Shard { index: 1, count: 3 }))
+        });
+        let err = merge_match(&[shard(0), other]).unwrap_err();
+        assert!(err.contains("different runs"), "{err}");
+        assert!(merge_match(&[]).unwrap_err().contains("no game records"));
+    }
+}
