@@ -71,7 +71,14 @@ slurmd -f "$SLURM_CONF"
 stop_daemons() {
     if [[ "${KEEP:-0}" != 1 ]]; then
         for pidfile in "$SLURM_DIR/slurmd.pid" "$SLURM_DIR/slurmctld.pid"; do
-            [[ -f "$pidfile" ]] && kill "$(cat "$pidfile")" 2>/dev/null || true
+            [[ -f "$pidfile" ]] || continue
+            pid=$(cat "$pidfile")
+            kill "$pid" 2>/dev/null || true
+            # slurmctld saves its state on the way out: wait, so that a next run starts clean.
+            for _ in $(seq 50); do
+                [[ -e /proc/$pid && $(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) != Z ]] || break
+                sleep 0.2
+            done
         done
         if [[ $started_munged == 1 && -f /run/munge/munged.pid ]]; then
             kill "$(cat /run/munge/munged.pid)" 2>/dev/null || true
@@ -93,13 +100,18 @@ start=$(date +%s.%N)
 submitted=$(GPN=$GPN SHARDS=$SHARDS OUT=$out "$here/slurm_match.sh" $MATCH)
 echo "$submitted"
 merge_job=$(sed -n 's/.*merge: job \([0-9]*\).*/\1/p' <<<"$submitted")
+last=""
 while squeue -h -o '%i %T' | grep -q .; do
-    squeue -h -o '%i %j %T %M'
-    sleep 2
+    now=$(squeue -h -o '%i %j %T')
+    [[ "$now" != "$last" ]] && printf '%s\n%s\n' "-- $(date +%T.%N | cut -c1-12)" "$now"
+    last=$now
+    sleep 0.2
 done
 end=$(date +%s.%N)
 state=$(scontrol show job "$merge_job" 2>/dev/null | sed -n 's/.*JobState=\([A-Z]*\).*/\1/p')
 echo "merge job $merge_job: ${state:-gone}"
+echo "== slurmctld's timeline"
+grep -E 'submit_batch_job|sched: Allocate|WEXITSTATUS' "$SLURM_DIR/log/slurmctld.log"
 echo "== merged report ($out/merged.txt)"
 cat "$out/merged.txt"
 slurm_wall=$(echo "$end - $start" | bc)

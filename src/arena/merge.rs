@@ -221,7 +221,9 @@ pub fn merge_match(sources: &[Source]) -> Result<MergedMatch, String> {
                 continue;
             }
             let place = at(source, n);
-            let v = Json::parse(line).map_err(|e| format!("{place}: {e}"))?;
+            let v = Json::parse(line).map_err(|e| {
+                format!("{place}: not a JSON line ({e}); merge reads the JSON Lines games files of --shard")
+            })?;
             let run = v.get("run").and_then(Json::as_str).ok_or_else(|| {
                 format!(
                     "{place}: no run id: not a games file of `gpn match --games-file` in JSON \
