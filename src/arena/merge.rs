@@ -428,14 +428,14 @@ pub fn format_pairs(report: &MatchReport) -> String {
             .map(|g| format!("{} {}", seat(g), g.result))
             .collect();
         let score: f64 = games.iter().map(|g| g.result.score()).sum();
-        let complete = if games.len() == 2 {
-            ""
+        let complete = if games.len() == 2 { "" } else { " (one game)" };
+        let opening = if games[0].opening.is_empty() {
+            "start".to_string()
         } else {
-            " (incomplete)"
+            games[0].opening.join(" ")
         };
         out += &format!(
-            "pair {pair} [{}]: {}, {score}{complete}\n",
-            games[0].opening.join(" "),
+            "pair {pair} [{opening}]: {}, {score}{complete}\n",
             results.join(", ")
         );
     }
@@ -511,6 +511,19 @@ mod tests {
         assert!(merged.missing_pairs.is_empty() && merged.duplicates.is_empty());
         assert_eq!(merged.shards, ["0/4", "1/4", "2/4", "3/4"]);
         assert_eq!(merged.report.config.concurrency, 4);
+        let pairs = format_pairs(&merged.report);
+        let lines: Vec<&str> = pairs.lines().collect();
+        assert_eq!(lines.len(), 5, "{pairs}");
+        let first = &merged.report.games[0];
+        assert!(
+            lines[0].starts_with(&format!(
+                "pair 0 [{}]: A first {}, A second ",
+                first.opening.join(" "),
+                first.result
+            )),
+            "{pairs}"
+        );
+        assert!(lines[4].ends_with(" (one game)"), "{pairs}");
     }
 
     #[test]

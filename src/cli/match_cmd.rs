@@ -33,6 +33,8 @@ time per move. Progress: a bar on a terminal, else one line per game (`--quiet`:
 --csv and --games-file get each game as it ends (the games file: PGN with cutechess-cli's
 tags for the games cutechess knows, JSON Lines otherwise). Ctrl-C: no new game starts, games in progress
 are abandoned, the report and files keep every finished game (exit status 0).
+--shard K/N plays the pairs p with p % N == K, each game as the whole match plays it, into a JSON
+Lines --games-file whose lines carry the run id; `gpn merge` puts the shards together.
 
 Example:
     gpn match cfour --engine1 random --engine2 random --games 100 --iterations 1 --concurrency 2";

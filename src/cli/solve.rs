@@ -24,6 +24,8 @@ mcpns (Monte-Carlo PN search), sb-gpn (gpn's own search run until the root is so
 
 Batch files: one position per line, `<game> <position string|start> [| win|draw|loss]`, `#`
 starts a comment; a given value is checked (ok / MISMATCH) and a summary per algorithm follows.
+--shard K/N solves the positions i (0-based) with i % N == K; with --json each line carries the
+run id and the index, and `gpn merge` puts the shards' lines together.
 
 Examples:
     gpn solve cfour --moves d,d,d,d,c,c,e,e --algo dfpn,pns
