@@ -42,6 +42,9 @@ pub struct MergedMatch {
     pub missing_pairs: Vec<u32>,
     /// Pairs with one of their two games only.
     pub incomplete_pairs: Vec<u32>,
+    /// Unterminated last lines that are not JSON (`file:line`), skipped: a shard killed while
+    /// writing a game leaves one.
+    pub truncated: Vec<String>,
 }
 
 /// A line's place, for messages: `file:line`.
@@ -215,15 +218,28 @@ pub fn merge_match(sources: &[Source]) -> Result<MergedMatch, String> {
     let mut shards: BTreeSet<String> = BTreeSet::new();
     let mut concurrency: BTreeMap<String, usize> = BTreeMap::new();
     let mut lines = 0;
+    let mut truncated = Vec::new();
     for source in sources {
+        let last = source.text.lines().count().saturating_sub(1);
+        let unterminated = !source.text.ends_with('\n');
         for (n, line) in source.text.lines().enumerate() {
             if line.trim().is_empty() {
                 continue;
             }
             let place = at(source, n);
-            let v = Json::parse(line).map_err(|e| {
-                format!("{place}: not a JSON line ({e}); merge reads the JSON Lines games files of --shard")
-            })?;
+            let v = match Json::parse(line) {
+                Ok(v) => v,
+                Err(_) if n == last && unterminated && n > 0 => {
+                    truncated.push(place);
+                    continue;
+                }
+                Err(e) => {
+                    return Err(format!(
+                        "{place}: not a JSON line ({e}); merge reads the JSON Lines games files \
+                         of --shard"
+                    ))
+                }
+            };
             let run = v.get("run").and_then(Json::as_str).ok_or_else(|| {
                 format!(
                     "{place}: no run id: not a games file of `gpn match --games-file` in JSON \
@@ -332,6 +348,7 @@ pub fn merge_match(sources: &[Source]) -> Result<MergedMatch, String> {
         duplicates,
         missing_pairs,
         incomplete_pairs,
+        truncated,
     })
 }
 
@@ -384,6 +401,9 @@ pub fn format_merge_lines(m: &MergedMatch, files: usize) -> String {
             )
         }
     );
+    if !m.truncated.is_empty() {
+        out += &format!("truncated last lines skipped: {}\n", m.truncated.join(", "));
+    }
     let dup: Vec<String> = m
         .duplicates
         .iter()
@@ -527,6 +547,29 @@ mod tests {
     }
 
     #[test]
+    fn the_sprt_is_computed_on_the_merged_totals() {
+        let sprt = SprtConfig::new(-400.0, -300.0, 0.05, 0.05).ok();
+        let shard = |k| {
+            games_file(&MatchConfig {
+                sprt,
+                ..config(Some(Shard { index: k, count: 2 }))
+            })
+        };
+        let merged = merge_match(&[shard(0), shard(1)]).unwrap();
+        let report = &merged.report;
+        let s = report.sprt.expect("the run's SPRT bounds");
+        assert_eq!(Some(s.config), sprt);
+        assert_eq!(s.status, s.config.status(&report.wdl()));
+        assert!(s.decided.is_none());
+        assert_eq!(report.games.len(), 9);
+        let text = crate::arena::output::format_report(report);
+        assert!(text.contains("sprt: elo0 -400 elo1 -300 "), "{text}");
+        // Without bounds, no SPRT line.
+        let plain = merge_match(&[games_file(&config(None))]).unwrap();
+        assert!(plain.report.sprt.is_none());
+    }
+
+    #[test]
     fn missing_pairs_and_duplicates_are_found() {
         let shard = |k| games_file(&config(Some(Shard { index: k, count: 3 })));
         // Shard 1 of 3 holds pairs 1 and 4 (games 2, 3 and 8).
@@ -544,5 +587,19 @@ mod tests {
         let err = merge_match(&[shard(0), other]).unwrap_err();
         assert!(err.contains("different runs"), "{err}");
         assert!(merge_match(&[]).unwrap_err().contains("no game records"));
+        // A shard killed while writing leaves half a line at the end: skipped and reported.
+        let mut cut = shard(1);
+        let keep = cut.text.len() - 40;
+        cut.text.truncate(keep);
+        let merged = merge_match(&[shard(0), cut]).unwrap();
+        assert_eq!(merged.truncated, ["Some(Shard { index: 1, count: 3 }):3"]);
+        assert_eq!(merged.report.games.len(), 6);
+        assert!(format_merge_lines(&merged, 2).contains("truncated last lines skipped: "));
+        // Anywhere else, a broken line is an error.
+        let mut broken = shard(1);
+        broken.text.insert(1, '#');
+        assert!(merge_match(&[broken])
+            .unwrap_err()
+            .contains(":1: not a JSON line"));
     }
 }
