@@ -479,3 +479,83 @@ fn solve_shards_merged_equal_the_whole_batch() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("different runs"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_shard_rerun_resumes_its_games_file() {
+    let dir = temp_dir("resume");
+    let all = dir.join("all.jsonl");
+    run_match(&["--games-file", path(&all), "--games-format", "jsonl"]);
+    let shards = run_shards(&dir, &[]);
+    // Shard 0 (games 0, 1 and 6) killed after its first game, in the middle of its second line.
+    let text = std::fs::read_to_string(&shards[0]).unwrap();
+    let first_line_end = text.find('\n').unwrap() + 1;
+    std::fs::write(&shards[0], &text[..first_line_end + 30]).unwrap();
+    let mut args: Vec<&str> = MATCH.to_vec();
+    args.retain(|a| *a != "--quiet");
+    args.extend([
+        "--shard",
+        "0/3",
+        "--games-file",
+        path(&shards[0]),
+        "--resume",
+    ]);
+    let out = gpn(&args);
+    assert!(out.status.success());
+    let report = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("resuming: 1 finished games of this run in"),
+        "{err}"
+    );
+    // Only the two missing games were played.
+    assert!(
+        report.contains("games 2 of 2 (shard 0/3 of 7, 1 more in the games file before),"),
+        "{report}"
+    );
+    let resumed = std::fs::read_to_string(&shards[0]).unwrap();
+    assert_eq!(resumed.lines().count(), 3);
+    assert!(resumed.starts_with(&text[..first_line_end]));
+    // The resumed shard and the others are the single-process match, game for game.
+    let mut union = BTreeMap::new();
+    for p in &shards {
+        union.extend(games_by_index(&std::fs::read_to_string(p).unwrap()));
+    }
+    assert_eq!(
+        union,
+        games_by_index(&std::fs::read_to_string(&all).unwrap())
+    );
+    let merged = ok(&[
+        "merge",
+        path(&shards[0]),
+        path(&shards[1]),
+        path(&shards[2]),
+    ]);
+    assert!(
+        merged.contains("7 lines, 7 distinct games of 7"),
+        "{merged}"
+    );
+    // Once complete, a rerun plays nothing and adds nothing.
+    let out = gpn(&args);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("games 0 of 0 (shard 0/3 of 7, 3 more"));
+    assert_eq!(std::fs::read_to_string(&shards[0]).unwrap(), resumed);
+    // A file of another run is refused, and left as it was.
+    args.extend(["--seed", "3"]);
+    let out = gpn(&args);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("give each run its own file"));
+    assert_eq!(std::fs::read_to_string(&shards[0]).unwrap(), resumed);
+    // PGN cannot be read back.
+    let mut pgn: Vec<&str> = MATCH.to_vec();
+    pgn.extend([
+        "--games-file",
+        path(&all),
+        "--games-format",
+        "pgn",
+        "--resume",
+    ]);
+    let out = gpn(&pgn);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("JSON Lines only"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

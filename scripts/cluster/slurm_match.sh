@@ -10,7 +10,8 @@
 #   2. the merge, `sbatch --dependency=afterok:<array id>`: `gpn merge $OUT/shard-*.jsonl
 #      --json $OUT/merged.json > $OUT/merged.txt`; it runs once every task has succeeded (a
 #      failed task cancels it: --kill-on-invalid-dep).
-# It prints the two job ids. A shard that failed can be rerun alone, and merged by hand:
+# It prints the two job ids. A shard that failed can be rerun alone (it resumes its file: the
+# games it finished are kept), and merged by hand:
 #   sbatch --array=K --export=ALL,GPN_CLUSTER_MODE=shard,GPN=...,SHARDS=N,OUT=... slurm_match.sh <args>
 #
 # Environment: GPN (the binary; default `gpn` on PATH, made absolute), SHARDS (N, default 4),
@@ -26,7 +27,8 @@ SHARDS=${SHARDS:-4}
 case "$mode" in
 shard)
     k=${SLURM_ARRAY_TASK_ID:?the shard runs as a Slurm array task}
-    exec "$GPN" "$@" --shard "$k/$SHARDS" --games-file "$OUT/shard-$k.jsonl"
+    # --resume: a requeued or resubmitted task keeps the games its file already holds.
+    exec "$GPN" "$@" --shard "$k/$SHARDS" --games-file "$OUT/shard-$k.jsonl" --resume
     ;;
 merge)
     "$GPN" merge "$OUT"/shard-*.jsonl --json "$OUT/merged.json" >"$OUT/merged.txt"

@@ -135,6 +135,7 @@ fn read_settings(v: &Json) -> Result<RunSettings, String> {
         progress: false,
         stop: None,
         shard: None,
+        done: BTreeSet::new(),
     };
     let shard = match field(v, "shard")? {
         Json::Null => "all".to_string(),
@@ -350,6 +351,34 @@ pub fn merge_match(sources: &[Source]) -> Result<MergedMatch, String> {
         incomplete_pairs,
         truncated,
     })
+}
+
+/// What a shard's games file already holds, to resume it: the indexes of its finished games of
+/// run `run`, and how many bytes of `text` to keep (all but a half-written last line). An empty
+/// text holds nothing; lines of another run, or lines that are not game records, are an error.
+pub fn finished_games(name: &str, text: &str, run: &str) -> Result<(BTreeSet<u32>, u64), String> {
+    let keep = match text.rfind('\n') {
+        Some(at) => at + 1,
+        None => 0,
+    };
+    if text[..keep].trim().is_empty() {
+        return Ok((BTreeSet::new(), keep as u64));
+    }
+    let source = Source {
+        name: name.to_string(),
+        text: text[..keep].to_string(),
+    };
+    let merged = merge_match(std::slice::from_ref(&source))?;
+    if merged.run != run {
+        return Err(format!(
+            "{name} holds games of run {}, not of this run ({run}): give each run its own file",
+            merged.run
+        ));
+    }
+    Ok((
+        merged.report.games.iter().map(|g| g.index).collect(),
+        keep as u64,
+    ))
 }
 
 /// A list of numbers for a report line, the first `limit` of them and a count of the rest.

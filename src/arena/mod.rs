@@ -21,6 +21,7 @@ pub mod search_agent;
 pub mod shard;
 pub mod stats;
 
+use std::collections::BTreeSet;
 use std::fmt;
 use std::io::Write as _;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -118,6 +119,8 @@ pub struct MatchConfig {
     /// Play only this shard's pairs of the `games` (each game as the whole match would play
     /// it); `None` plays them all.
     pub shard: Option<Shard>,
+    /// Games already played (a shard resumed from its games file): not played again.
+    pub done: BTreeSet<u32>,
 }
 
 impl MatchConfig {
@@ -136,24 +139,23 @@ impl MatchConfig {
             progress: true,
             stop: None,
             shard: None,
+            done: BTreeSet::new(),
         }
     }
 
     /// The indexes of the games this process plays, in the order they are handed out: every
-    /// game, or the shard's pairs.
+    /// game, or the shard's pairs, less the games already `done`.
     pub fn game_indexes(&self) -> Vec<u32> {
-        match self.shard {
+        let all = match self.shard {
             Some(shard) => shard.games(self.games),
             None => (0..self.games).collect(),
-        }
+        };
+        all.into_iter().filter(|g| !self.done.contains(g)).collect()
     }
 
-    /// How many games this process plays (`games`, or the shard's share).
+    /// How many games this process plays (`games`, or the shard's share, less those `done`).
     pub fn planned_games(&self) -> u32 {
-        match self.shard {
-            Some(shard) => shard.games(self.games).len() as u32,
-            None => self.games,
-        }
+        self.game_indexes().len() as u32
     }
 }
 

@@ -73,8 +73,13 @@ pub fn format_report(report: &MatchReport) -> String {
         "match {}: A = {}, B = {}\n",
         report.game, report.names.0, report.names.1
     );
+    let resumed = if cfg.done.is_empty() {
+        String::new()
+    } else {
+        format!(", {} more in the games file before", cfg.done.len())
+    };
     let shard = match cfg.shard {
-        Some(shard) => format!(" (shard {shard} of {})", cfg.games),
+        Some(shard) => format!(" (shard {shard} of {}{resumed})", cfg.games),
         None => String::new(),
     };
     out += &format!(

@@ -1,8 +1,9 @@
 //! `gpn match`: games between two agents on threads, with statistics, SPRT and output files.
 
-use std::fs::File;
+use std::collections::BTreeSet;
+use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use std::io::IsTerminal as _;
@@ -98,6 +99,10 @@ pub struct MatchArgs {
     /// whole match plays it; needs --games-file (JSON Lines), which `gpn merge` puts together
     #[arg(long, value_name = "K/N", value_parser = Shard::parse, requires = "games_file")]
     shard: Option<Shard>,
+    /// Continue the JSON Lines --games-file instead of overwriting it: the games of this run it
+    /// holds are kept and not played again (a rerun of an interrupted shard)
+    #[arg(long, requires = "games_file")]
+    resume: bool,
 }
 
 /// `--games-format`.
@@ -219,6 +224,28 @@ fn create(path: &Option<PathBuf>) -> Result<Option<BufWriter<File>>, CliError> {
         .transpose()
 }
 
+/// Opens a shard's games file to append to it, after the finished games it already holds (of
+/// run `run`; a half-written last line is cut off): returns the writer and those games' indexes.
+fn resume(path: &Path, run: &str) -> Result<(BufWriter<File>, BTreeSet<u32>), CliError> {
+    let name = path.display().to_string();
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(CliError::Io(format!("cannot read '{name}': {e}"))),
+    };
+    let (done, keep) = arena::merge::finished_games(&name, &text, run).map_err(CliError::Usage)?;
+    let cannot = |e: std::io::Error| CliError::Io(format!("cannot write '{name}': {e}"));
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(cannot)?;
+    if keep < text.len() as u64 {
+        file.set_len(keep).map_err(cannot)?;
+    }
+    Ok((BufWriter::new(file), done))
+}
+
 struct MatchVisitor<'a> {
     args: MatchArgs,
     engines: [Agent; 2],
@@ -242,7 +269,7 @@ impl GameVisitor for MatchVisitor<'_> {
             (Some(n), None) => Budget::Iterations(n),
             (None, None) => Budget::Iterations(1000),
         };
-        let config = MatchConfig {
+        let mut config = MatchConfig {
             games: args.games,
             budget,
             odds: args.odds,
@@ -255,6 +282,7 @@ impl GameVisitor for MatchVisitor<'_> {
             progress: !args.quiet && !bar_wanted,
             stop: Some(StopFlag(interrupt::flag())),
             shard: args.shard,
+            done: Default::default(),
         };
         // `gpn merge` reads JSON Lines, so a shard's games file is JSON Lines.
         let record_format = match (args.games_format, args.shard) {
@@ -268,7 +296,17 @@ impl GameVisitor for MatchVisitor<'_> {
         };
         let mut csv = create(&args.csv)?;
         let mut json = create(&args.json)?;
-        let mut games = create(&args.games_file)?;
+        if args.resume && record_format != RecordFormat::JsonLines {
+            return Err(CliError::Usage(
+                "--resume reads the games file back: JSON Lines only (--games-format jsonl)".into(),
+            ));
+        }
+        // A resumed file is opened below, once the run id is known.
+        let mut games = if args.resume {
+            None
+        } else {
+            create(&args.games_file)?
+        };
         let [a, b] = &self.engines;
         // A `default` agent is labelled with the game's row, so that a report says what played.
         let label = |agent: &Agent| match agent.spec {
@@ -281,6 +319,19 @@ impl GameVisitor for MatchVisitor<'_> {
         };
         let (label_a, label_b) = (label(a), label(b));
         let names = (label_a.clone(), label_b.clone());
+        let run_id = shard::match_run_id(G::INFO.name, (&names.0, &names.1), &config);
+        if let (true, Some(path)) = (args.resume, &args.games_file) {
+            let (writer, done) = resume(path, &run_id)?;
+            if !done.is_empty() && !args.quiet {
+                eprintln!(
+                    "resuming: {} finished games of this run in {}, not played again",
+                    done.len(),
+                    path.display()
+                );
+            }
+            config.done = done;
+            games = Some(writer);
+        }
         let io = |e: std::io::Error| CliError::Io(format!("cannot write output: {e}"));
         // The headers now and every game as it ends, flushed, so that a crash or a Ctrl-C keeps
         // every finished game; rows come in the order games finish (sort by `game`).
@@ -291,7 +342,7 @@ impl GameVisitor for MatchVisitor<'_> {
             budget: config.budget,
             date: records::pgn_date_today(),
             run: Some(records::RunTag {
-                id: shard::match_run_id(G::INFO.name, (&names.0, &names.1), &config),
+                id: run_id,
                 config: &config,
             }),
         };
