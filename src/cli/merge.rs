@@ -2,9 +2,9 @@
 //! solve --batch --shard --json` lines), refusing lines of different runs.
 //!
 //! The kind is read from the lines: game records (`result_a`) are a match, solve lines (`algo`)
-//! a solve batch. A match merge prints the report `gpn match` prints (the same code, `arena::
-//! output`) and writes the same `--json`; a solve merge prints the batch summary of `gpn solve
-//! --batch` and writes the merged lines, in batch order, to `--json`.
+//! a solve batch. A match merge prints the report `gpn match` prints (the same code,
+//! `arena::output`) and writes the same `--json`; a solve merge prints the batch summary of
+//! `gpn solve --batch` and writes the merged lines, in batch order, to `--json`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
