@@ -5,6 +5,7 @@ pub mod bench;
 pub mod cli;
 pub mod engine;
 pub mod game;
+pub mod json;
 pub mod options;
 pub mod protocol;
 pub mod rng;

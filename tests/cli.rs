@@ -510,7 +510,7 @@ fn match_between_two_searches_is_reproducible() {
 
 #[test]
 fn every_subcommand_has_help_and_there_is_a_version() {
-    for command in ["games", "perft", "show", "bench", "match", "solve"] {
+    for command in ["games", "perft", "show", "bench", "match", "solve", "merge"] {
         for args in [
             vec![command, "--help"],
             vec![command, "-h"],
@@ -530,7 +530,14 @@ fn every_subcommand_has_help_and_there_is_a_version() {
         let out = gpn(&args);
         assert!(out.status.success(), "{args:?}");
         let text = stdout(&out);
-        for needle in ["USAGE", "--protocol", "perft", "solve", "Exit status"] {
+        for needle in [
+            "USAGE",
+            "--protocol",
+            "perft",
+            "solve",
+            "merge",
+            "Exit status",
+        ] {
             assert!(
                 text.contains(needle),
                 "{args:?}: {needle} missing in {text}"

@@ -13,12 +13,15 @@
 //! and game-list files. Only two-player games are supported.
 
 pub mod agents;
+pub mod merge;
 pub mod output;
 mod play;
 pub mod records;
 pub mod search_agent;
+pub mod shard;
 pub mod stats;
 
+use std::collections::BTreeSet;
 use std::fmt;
 use std::io::Write as _;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -29,6 +32,7 @@ use crate::game::record::Record;
 use crate::game::{Game, Move, Outcome, Player};
 
 pub use play::{derive_seed, play_game, random_opening};
+pub use shard::Shard;
 pub use stats::{GameResult, Pentanomial, SprtConfig, SprtDecision, SprtStatus, Wdl};
 
 /// A stop request shared with the caller (the command line raises it on Ctrl-C). A parameter
@@ -112,6 +116,11 @@ pub struct MatchConfig {
     pub progress: bool,
     /// Once raised, no game starts and the games in progress are abandoned (not counted).
     pub stop: Option<StopFlag>,
+    /// Play only this shard's pairs of the `games` (each game as the whole match would play
+    /// it); `None` plays them all.
+    pub shard: Option<Shard>,
+    /// Games already played (a shard resumed from its games file): not played again.
+    pub done: BTreeSet<u32>,
 }
 
 impl MatchConfig {
@@ -129,7 +138,24 @@ impl MatchConfig {
             sprt: None,
             progress: true,
             stop: None,
+            shard: None,
+            done: BTreeSet::new(),
         }
+    }
+
+    /// The indexes of the games this process plays, in the order they are handed out: every
+    /// game, or the shard's pairs, less the games already `done`.
+    pub fn game_indexes(&self) -> Vec<u32> {
+        let all = match self.shard {
+            Some(shard) => shard.games(self.games),
+            None => (0..self.games).collect(),
+        };
+        all.into_iter().filter(|g| !self.done.contains(g)).collect()
+    }
+
+    /// How many games this process plays (`games`, or the shard's share, less those `done`).
+    pub fn planned_games(&self) -> u32 {
+        self.game_indexes().len() as u32
     }
 }
 
@@ -294,10 +320,10 @@ impl MatchReport {
         Pentanomial::from_games(self.games.iter().map(|g| (g.index, g.result)))
     }
 
-    /// Whether the SPRT stopped the match before `config.games` games.
+    /// Whether the SPRT stopped the match before its planned games.
     pub fn stopped_early(&self) -> bool {
         self.sprt.is_some_and(|s| s.decided.is_some())
-            && self.games.len() < self.config.games as usize
+            && self.games.len() < self.config.planned_games() as usize
     }
 }
 
@@ -320,7 +346,12 @@ impl Progress<'_> {
         self.wdl.add(record.result);
         if let Some(s) = self.sprt.as_mut() {
             s.status = s.config.status(&self.wdl);
-            if s.decided.is_none() && s.status.decision != SprtDecision::Continue {
+            // A shard sees only its share of the games: the test is decided on the merged
+            // totals (`gpn merge`), so a shard plays all its pairs.
+            if s.decided.is_none()
+                && s.status.decision != SprtDecision::Continue
+                && config.shard.is_none()
+            {
                 s.decided = Some((s.status.decision, self.wdl.games()));
                 stop.store(true, Ordering::SeqCst);
             }
@@ -330,7 +361,12 @@ impl Progress<'_> {
             let _ = writeln!(
                 std::io::stderr(),
                 "{}",
-                output::progress_line(&record, config.games, &self.wdl, self.sprt.as_ref())
+                output::progress_line(
+                    &record,
+                    config.planned_games(),
+                    &self.wdl,
+                    self.sprt.as_ref()
+                )
             );
         }
         (self.on_game)(&record, &self.wdl);
@@ -338,7 +374,7 @@ impl Progress<'_> {
     }
 }
 
-/// Plays `config.games` games of `G` between the agents built by `a` and `b` on
+/// Plays the games of `config` (all `config.games`, or its shard's) of `G` between the agents built by `a` and `b` on
 /// `config.concurrency` threads, printing progress on stderr, and returns every game.
 ///
 /// Blocks until the last game in flight finishes. With an SPRT, once a bound is crossed no new
@@ -364,11 +400,15 @@ pub fn run_match_with<'a, G: Game>(
 ) -> MatchReport {
     assert_eq!(G::NUM_PLAYERS, 2, "the arena plays two-player games only");
     let t0 = Instant::now();
+    // Workers claim positions in this list; a position's parity is its game's (a shard holds
+    // whole pairs), which the SPRT's "no new pair" rule below relies on.
+    let indexes = config.game_indexes();
+    let planned = indexes.len() as u32;
     let next = AtomicU32::new(0);
     let stop = AtomicBool::new(false);
-    let workers = config.concurrency.clamp(1, config.games.max(1) as usize);
+    let workers = config.concurrency.clamp(1, planned.max(1) as usize);
     let state = Mutex::new(Progress {
-        games: Vec::with_capacity(config.games as usize),
+        games: Vec::with_capacity(planned as usize),
         wdl: Wdl::default(),
         sprt: config.sprt.map(|cfg| SprtReport {
             config: cfg,
@@ -386,10 +426,12 @@ pub fn run_match_with<'a, G: Game>(
                 // the SPRT has decided. A worker records its game (and the SPRT decides) before
                 // it claims the next one, so only games in flight finish after a decision.
                 let claimed = next.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |i| {
-                    let stopped = (stop.load(Ordering::SeqCst) && i % 2 == 0) || user_stop();
-                    (i < config.games && !stopped).then_some(i + 1)
+                    let new_pair = indexes.get(i as usize).is_some_and(|g| g % 2 == 0);
+                    let stopped = (stop.load(Ordering::SeqCst) && new_pair) || user_stop();
+                    (i < planned && !stopped).then_some(i + 1)
                 });
-                let Ok(index) = claimed else { break };
+                let Ok(position) = claimed else { break };
+                let index = indexes[position as usize];
                 let Some(record) = play_game(config, index, a, b) else {
                     break;
                 };
@@ -412,7 +454,7 @@ pub fn run_match_with<'a, G: Game>(
         games,
         sprt,
         seconds: t0.elapsed().as_secs_f64(),
-        interrupted: user_stop() && (games_len as u32) < config.games,
+        interrupted: user_stop() && (games_len as u32) < planned,
     }
 }
 

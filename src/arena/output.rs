@@ -8,7 +8,7 @@ use std::io::{self, Write};
 
 use crate::game::{Outcome, Player};
 
-use super::stats::{self, format_elo, Interval, Wdl};
+use super::stats::{self, format_elo, Interval, SprtConfig, Wdl};
 use super::{records, Budget, GameRecord, MatchReport, SprtReport, Termination};
 
 /// Agent labels by agent index (0 = A, 1 = B).
@@ -73,10 +73,19 @@ pub fn format_report(report: &MatchReport) -> String {
         "match {}: A = {}, B = {}\n",
         report.game, report.names.0, report.names.1
     );
+    let resumed = if cfg.done.is_empty() {
+        String::new()
+    } else {
+        format!(", {} more in the games file before", cfg.done.len())
+    };
+    let shard = match cfg.shard {
+        Some(shard) => format!(" (shard {shard} of {}{resumed})", cfg.games),
+        None => String::new(),
+    };
     out += &format!(
-        "games {} of {}, budget {}{}, opening {} plies, max plies {}, seed {}, concurrency {}\n",
+        "games {} of {}{shard}, budget {}{}, opening {} plies, max plies {}, seed {}, concurrency {}\n",
         report.games.len(),
-        cfg.games,
+        cfg.planned_games(),
         cfg.budget,
         if cfg.odds > 1 {
             format!(" (A: {})", cfg.budget.times(cfg.odds))
@@ -151,7 +160,11 @@ pub fn format_report(report: &MatchReport) -> String {
         let c = &s.config;
         let decided = match s.decided {
             Some((d, n)) => format!("{} after {} games", d.as_str(), n),
-            None => "no decision".to_string(),
+            // A merge of shards has no order of games, only the totals.
+            None => match s.status.decision {
+                super::SprtDecision::Continue => "no decision".to_string(),
+                d => format!("{} on the totals", d.as_str()),
+            },
         };
         out += &format!(
             "sprt: elo0 {} elo1 {} alpha {} beta {} (logistic GSPRT): llr {:.3} [{:.3}, {:.3}], {}\n",
@@ -285,15 +298,17 @@ fn json_interval(i: &Interval) -> String {
     )
 }
 
-/// The summary and every game as one JSON object (see the README for the fields).
-pub fn write_json<W: Write>(report: &MatchReport, w: &mut W) -> io::Result<()> {
-    let cfg = &report.config;
-    let wdl = report.wdl();
-    let budget = match cfg.budget {
+/// A budget as JSON: `{"iterations":N}` or `{"time_ms":T}`.
+pub fn json_budget(budget: Budget) -> String {
+    match budget {
         Budget::Iterations(n) => format!("{{\"iterations\":{n}}}"),
         Budget::Time(d) => format!("{{\"time_ms\":{}}}", json_number(d.as_secs_f64() * 1e3)),
-    };
-    let sprt_config = match &cfg.sprt {
+    }
+}
+
+/// SPRT bounds as JSON: `{"elo0":..,"elo1":..,"alpha":..,"beta":..}` or `null`.
+pub fn json_sprt_config(sprt: Option<&SprtConfig>) -> String {
+    match sprt {
         Some(s) => format!(
             "{{\"elo0\":{},\"elo1\":{},\"alpha\":{},\"beta\":{}}}",
             json_number(s.elo0),
@@ -302,7 +317,15 @@ pub fn write_json<W: Write>(report: &MatchReport, w: &mut W) -> io::Result<()> {
             json_number(s.beta)
         ),
         None => "null".to_string(),
-    };
+    }
+}
+
+/// The summary and every game as one JSON object (see the README for the fields).
+pub fn write_json<W: Write>(report: &MatchReport, w: &mut W) -> io::Result<()> {
+    let cfg = &report.config;
+    let wdl = report.wdl();
+    let budget = json_budget(cfg.budget);
+    let sprt_config = json_sprt_config(cfg.sprt.as_ref());
     writeln!(w, "{{")?;
     writeln!(w, "  \"game\": {},", json_string(report.game))?;
     writeln!(w, "  \"engine_a\": {},", json_string(&report.names.0))?;

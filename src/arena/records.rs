@@ -10,8 +10,10 @@
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use super::output::{json_number, json_string, result_for_first, LABELS};
-use super::{Budget, GameRecord, Termination};
+use super::output::{
+    json_budget, json_number, json_sprt_config, json_string, result_for_first, LABELS,
+};
+use super::{Budget, GameRecord, MatchConfig, Termination};
 
 /// How `--games-file` writes each game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,6 +60,38 @@ pub struct MatchHeader<'a> {
     pub budget: Budget,
     /// The match's start date, `YYYY.MM.DD` as PGN writes it.
     pub date: String,
+    /// The run this match belongs to (its id and settings), written on every record so that
+    /// `gpn merge` can put shards together and refuse records of other runs.
+    pub run: Option<RunTag<'a>>,
+}
+
+/// A run's id and the settings it hashes (see `shard::match_run_id`).
+#[derive(Clone, Debug)]
+pub struct RunTag<'a> {
+    pub id: String,
+    pub config: &'a MatchConfig,
+}
+
+impl RunTag<'_> {
+    /// The JSON Lines fields of the run: `"run"`, `"shard"` (`"K/N"` or null) and `"match"`
+    /// (the settings; `concurrency` is how this process scheduled them, not part of the id).
+    fn json_fields(&self) -> String {
+        let cfg = self.config;
+        format!(
+            "\"run\":{},\"shard\":{},\"match\":{{\"games\":{},\"budget\":{},\"odds\":{},\
+             \"opening_plies\":{},\"max_plies\":{},\"sprt\":{},\"concurrency\":{}}},",
+            json_string(&self.id),
+            cfg.shard
+                .map_or("null".to_string(), |s| json_string(&s.to_string())),
+            cfg.games,
+            json_budget(cfg.budget),
+            cfg.odds,
+            cfg.opening_plies,
+            cfg.max_plies,
+            json_sprt_config(cfg.sprt.as_ref()),
+            cfg.concurrency
+        )
+    }
 }
 
 /// Appends one game's record in `format`.
@@ -128,6 +162,9 @@ pub fn pgn(header: &MatchHeader, g: &GameRecord) -> String {
     tag("GpnBudget", &header.budget.to_string());
     tag("GpnSeed", &header.seed.to_string());
     tag("GpnOpeningPlies", &g.opening.len().to_string());
+    if let Some(run) = &header.run {
+        tag("GpnRun", &run.id);
+    }
     match g.termination {
         Termination::LengthCap => tag("Termination", "adjudication"),
         Termination::IllegalMove => tag("Termination", "illegal move"),
@@ -171,8 +208,8 @@ pub fn json_game_fields(g: &GameRecord) -> String {
     };
     format!(
         "\"index\":{},\"pair\":{},\"player0\":\"{}\",\"result_a\":\"{}\",\"result\":\"{}\",\
-         \"plies\":{},\"reason\":\"{}\",\"think_ms_a\":{},\"think_ms_b\":{},\"opening\":{},\
-         \"moves\":{}",
+         \"plies\":{},\"reason\":\"{}\",\"think_ms_a\":{},\"think_ms_b\":{},\"choices_a\":{},\
+         \"choices_b\":{},\"opening\":{},\"moves\":{}",
         g.index,
         g.pair(),
         LABELS[g.first_agent()],
@@ -182,6 +219,8 @@ pub fn json_game_fields(g: &GameRecord) -> String {
         g.termination,
         json_number(g.mean_think_ms(0)),
         json_number(g.mean_think_ms(1)),
+        g.think[0].len(),
+        g.think[1].len(),
         strings(&g.opening),
         strings(&g.moves),
     )
@@ -192,13 +231,17 @@ pub fn json_line(header: &MatchHeader, g: &GameRecord) -> String {
     let [first, second] = players(header, g);
     format!(
         "{{\"game\":{},\"engine_a\":{},\"engine_b\":{},\"seed\":{},\"budget\":{},\"date\":{},\
-         \"players\":[{},{}],{}}}",
+         {}\"players\":[{},{}],{}}}",
         json_string(header.game),
         json_string(header.names.0),
         json_string(header.names.1),
         header.seed,
         json_string(&header.budget.to_string()),
         json_string(&header.date),
+        header
+            .run
+            .as_ref()
+            .map_or(String::new(), RunTag::json_fields),
         json_string(first),
         json_string(second),
         json_game_fields(g)
@@ -266,6 +309,7 @@ mod tests {
             seed: 7,
             budget: Budget::Time(Duration::from_millis(100)),
             date: "2026.11.25".to_string(),
+            run: None,
         }
     }
 

@@ -30,6 +30,7 @@ fn games_file(report: &MatchReport) -> String {
         seed: report.config.seed,
         budget: report.config.budget,
         date: "2026.11.25".to_string(),
+        run: None,
     };
     let mut out = Vec::new();
     for g in &report.games {
@@ -251,6 +252,59 @@ fn sprt_stops_after_completing_pairs() {
         let text = output::format_report(&report);
         assert!(text.contains("H0 accepted after"), "{text}");
     }
+}
+
+#[test]
+fn a_shard_plays_its_pairs_and_leaves_the_sprt_to_the_merge() {
+    let illegal: Box<AgentFactory<ConnectFour>> = Box::new(|_| Box::new(IllegalAgent));
+    let config = MatchConfig {
+        concurrency: 2,
+        sprt: Some(SprtConfig::new(0.0, 50.0, 0.05, 0.05).unwrap()),
+        shard: Some(Shard { index: 2, count: 3 }),
+        ..quiet::<ConnectFour>(101)
+    };
+    let report = run_match(&config, &*illegal, &*random_factory(), ("bad", "random"));
+    // Pairs 2, 5, ..., 50 (the last one game 100 alone): 17 pairs, 33 games, all played although
+    // the shard's own games cross the H0 bound.
+    let indexes: Vec<u32> = report.games.iter().map(|g| g.index).collect();
+    assert_eq!(indexes, Shard { index: 2, count: 3 }.games(101));
+    assert_eq!(indexes.len(), 33);
+    assert!(indexes.iter().all(|g| (g / 2) % 3 == 2));
+    let sprt = report.sprt.unwrap();
+    assert!(sprt.decided.is_none());
+    assert!(sprt.status.llr <= sprt.status.lower);
+    assert!(!report.stopped_early() && !report.interrupted);
+    // Each game is the one the whole match plays at that index.
+    let whole = run_match(
+        &MatchConfig {
+            sprt: None,
+            shard: None,
+            ..config.clone()
+        },
+        &*random_factory::<ConnectFour>(),
+        &*random_factory::<ConnectFour>(),
+        ("a", "b"),
+    );
+    let shard = run_match(
+        &config,
+        &*random_factory::<ConnectFour>(),
+        &*random_factory(),
+        ("a", "b"),
+    );
+    assert_eq!(shard.games.len(), 33);
+    for g in &shard.games {
+        let w = whole.games.iter().find(|w| w.index == g.index).unwrap();
+        assert_eq!(
+            (&g.opening, &g.moves, g.a_seat, g.result),
+            (&w.opening, &w.moves, w.a_seat, w.result)
+        );
+    }
+    let text = output::format_report(&report);
+    assert!(
+        text.contains("games 33 of 33 (shard 2/3 of 101),"),
+        "{text}"
+    );
+    assert!(text.contains("H0 accepted on the totals"), "{text}");
 }
 
 /// Random against first-move agents on any registered game: every game finishes by the rules,

@@ -1,8 +1,9 @@
 //! `gpn match`: games between two agents on threads, with statistics, SPRT and output files.
 
-use std::fs::File;
+use std::collections::BTreeSet;
+use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use std::io::IsTerminal as _;
@@ -14,7 +15,9 @@ use super::{count, interrupt, positive, CliError};
 use crate::arena::agents::RandomAgent;
 use crate::arena::records::{self, RecordFormat};
 use crate::arena::search_agent::SearchAgent;
-use crate::arena::{self, output, AgentFactory, Budget, MatchConfig, SprtConfig, StopFlag};
+use crate::arena::{
+    self, output, shard, AgentFactory, Budget, MatchConfig, Shard, SprtConfig, StopFlag,
+};
 use crate::game::registry::{self, GameVisitor};
 use crate::game::Game;
 use crate::search::SearchParams;
@@ -31,6 +34,8 @@ time per move. Progress: a bar on a terminal, else one line per game (`--quiet`:
 --csv and --games-file get each game as it ends (the games file: PGN with cutechess-cli's
 tags for the games cutechess knows, JSON Lines otherwise). Ctrl-C: no new game starts, games in progress
 are abandoned, the report and files keep every finished game (exit status 0).
+--shard K/N plays the pairs p with p % N == K, each game as the whole match plays it, into a JSON
+Lines --games-file whose lines carry the run id; `gpn merge` puts the shards together.
 
 Example:
     gpn match cfour --engine1 random --engine2 random --games 100 --iterations 1 --concurrency 2";
@@ -90,6 +95,14 @@ pub struct MatchArgs {
     /// No progress on stderr (a bar on a terminal, else one line per game)
     #[arg(long)]
     quiet: bool,
+    /// Play only shard K of N (0 <= K < N): the game pairs p with p % N == K, each game as the
+    /// whole match plays it; needs --games-file (JSON Lines), which `gpn merge` puts together
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse, requires = "games_file")]
+    shard: Option<Shard>,
+    /// Continue the JSON Lines --games-file instead of overwriting it: the games of this run it
+    /// holds are kept and not played again (a rerun of an interrupted shard)
+    #[arg(long, requires = "games_file")]
+    resume: bool,
 }
 
 /// `--games-format`.
@@ -211,6 +224,28 @@ fn create(path: &Option<PathBuf>) -> Result<Option<BufWriter<File>>, CliError> {
         .transpose()
 }
 
+/// Opens a shard's games file to append to it, after the finished games it already holds (of
+/// run `run`; a half-written last line is cut off): returns the writer and those games' indexes.
+fn resume(path: &Path, run: &str) -> Result<(BufWriter<File>, BTreeSet<u32>), CliError> {
+    let name = path.display().to_string();
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(CliError::Io(format!("cannot read '{name}': {e}"))),
+    };
+    let (done, keep) = arena::merge::finished_games(&name, &text, run).map_err(CliError::Usage)?;
+    let cannot = |e: std::io::Error| CliError::Io(format!("cannot write '{name}': {e}"));
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(cannot)?;
+    if keep < text.len() as u64 {
+        file.set_len(keep).map_err(cannot)?;
+    }
+    Ok((BufWriter::new(file), done))
+}
+
 struct MatchVisitor<'a> {
     args: MatchArgs,
     engines: [Agent; 2],
@@ -234,7 +269,7 @@ impl GameVisitor for MatchVisitor<'_> {
             (Some(n), None) => Budget::Iterations(n),
             (None, None) => Budget::Iterations(1000),
         };
-        let config = MatchConfig {
+        let mut config = MatchConfig {
             games: args.games,
             budget,
             odds: args.odds,
@@ -246,15 +281,32 @@ impl GameVisitor for MatchVisitor<'_> {
             // On a terminal the bar below replaces the per-game lines.
             progress: !args.quiet && !bar_wanted,
             stop: Some(StopFlag(interrupt::flag())),
+            shard: args.shard,
+            done: Default::default(),
         };
-        let record_format = match args.games_format {
-            GamesFormat::Auto => RecordFormat::for_game(G::INFO.name),
-            GamesFormat::Pgn => RecordFormat::Pgn,
-            GamesFormat::Jsonl => RecordFormat::JsonLines,
+        // `gpn merge` reads JSON Lines, so a shard's games file is JSON Lines.
+        let record_format = match (args.games_format, args.shard) {
+            (GamesFormat::Pgn, Some(_)) => return Err(CliError::Usage(
+                "--shard writes its games as JSON Lines (for gpn merge); drop --games-format pgn"
+                    .into(),
+            )),
+            (GamesFormat::Auto, Some(_)) | (GamesFormat::Jsonl, _) => RecordFormat::JsonLines,
+            (GamesFormat::Auto, None) => RecordFormat::for_game(G::INFO.name),
+            (GamesFormat::Pgn, None) => RecordFormat::Pgn,
         };
         let mut csv = create(&args.csv)?;
         let mut json = create(&args.json)?;
-        let mut games = create(&args.games_file)?;
+        if args.resume && record_format != RecordFormat::JsonLines {
+            return Err(CliError::Usage(
+                "--resume reads the games file back: JSON Lines only (--games-format jsonl)".into(),
+            ));
+        }
+        // A resumed file is opened below, once the run id is known.
+        let mut games = if args.resume {
+            None
+        } else {
+            create(&args.games_file)?
+        };
         let [a, b] = &self.engines;
         // A `default` agent is labelled with the game's row, so that a report says what played.
         let label = |agent: &Agent| match agent.spec {
@@ -267,6 +319,19 @@ impl GameVisitor for MatchVisitor<'_> {
         };
         let (label_a, label_b) = (label(a), label(b));
         let names = (label_a.clone(), label_b.clone());
+        let run_id = shard::match_run_id(G::INFO.name, (&names.0, &names.1), &config);
+        if let (true, Some(path)) = (args.resume, &args.games_file) {
+            let (writer, done) = resume(path, &run_id)?;
+            if !done.is_empty() && !args.quiet {
+                eprintln!(
+                    "resuming: {} finished games of this run in {}, not played again",
+                    done.len(),
+                    path.display()
+                );
+            }
+            config.done = done;
+            games = Some(writer);
+        }
         let io = |e: std::io::Error| CliError::Io(format!("cannot write output: {e}"));
         // The headers now and every game as it ends, flushed, so that a crash or a Ctrl-C keeps
         // every finished game; rows come in the order games finish (sort by `game`).
@@ -276,13 +341,17 @@ impl GameVisitor for MatchVisitor<'_> {
             seed: config.seed,
             budget: config.budget,
             date: records::pgn_date_today(),
+            run: Some(records::RunTag {
+                id: run_id,
+                config: &config,
+            }),
         };
         if let Some(w) = csv.as_mut() {
             output::write_csv_header(w)
                 .and_then(|_| w.flush())
                 .map_err(io)?;
         }
-        let bar = bar_wanted.then(|| progress_bar(config.games));
+        let bar = bar_wanted.then(|| progress_bar(config.planned_games()));
         let mut write_error: Option<std::io::Error> = None;
         let mut on_game = |g: &arena::GameRecord, wdl: &arena::Wdl| {
             if let Some(bar) = &bar {

@@ -5,11 +5,13 @@
 //! SIGPIPE, so `println!` panics when a reader such as `head` closes the pipe. A write error is
 //! returned instead, and a broken pipe ends the process quietly with status 0.
 
+mod batch_summary;
 mod bench;
 mod engine;
 mod games;
 pub mod interrupt;
 mod match_cmd;
+mod merge;
 mod perft;
 mod position;
 mod show;
@@ -122,6 +124,18 @@ enum Command {
         after_help = solve::AFTER_HELP
     )]
     Solve(solve::SolveArgs),
+    /// Merge the shards of a match or solve batch into one report (`--shard K/N` outputs)
+    ///
+    /// Reads the games files of `gpn match --shard K/N` (JSON Lines) or the `--json` lines of
+    /// `gpn solve --batch --shard K/N` and prints one report: for a match the report `gpn match`
+    /// prints (W/D/L, score and Elo with 95% intervals, pentanomial counts of complete pairs, the
+    /// SPRT on the merged totals), for a batch its summary. Lines of different runs are refused;
+    /// missing pairs or positions and duplicates are reported.
+    #[command(
+        override_usage = "gpn merge <file>... [--json <file>] [--pairs]",
+        after_help = merge::AFTER_HELP
+    )]
+    Merge(merge::MergeArgs),
 }
 
 impl Command {
@@ -134,6 +148,7 @@ impl Command {
             Command::Bench(_) => "bench",
             Command::Match(_) => "match",
             Command::Solve(_) => "solve",
+            Command::Merge(_) => "merge",
         }
     }
 }
@@ -219,6 +234,7 @@ fn dispatch(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Some(Command::Bench(a)) => bench::run(a, out),
         Some(Command::Match(a)) => match_cmd::run(a, out),
         Some(Command::Solve(a)) => solve::run(a, out),
+        Some(Command::Merge(a)) => merge::run(a, out),
     }
 }
 

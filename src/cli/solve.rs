@@ -9,8 +9,10 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
+use super::batch_summary::{write_summary, BatchTotals};
 use super::position::PositionArgs;
 use super::{count, interrupt, parse_threads, positive, CliError};
+use crate::arena::shard::{run_id, Shard};
 use crate::game::registry::{self, GameVisitor};
 use crate::game::{Game, GameError, MoveList};
 use crate::solve::{Algo, Progress, SolveConfig, SolveResult, Value};
@@ -22,6 +24,8 @@ mcpns (Monte-Carlo PN search), sb-gpn (gpn's own search run until the root is so
 
 Batch files: one position per line, `<game> <position string|start> [| win|draw|loss]`, `#`
 starts a comment; a given value is checked (ok / MISMATCH) and a summary per algorithm follows.
+--shard K/N solves the positions i (0-based) with i % N == K; with --json each line carries the
+run id and the index, and `gpn merge` puts the shards' lines together.
 
 Examples:
     gpn solve cfour --moves d,d,d,d,c,c,e,e --algo dfpn,pns
@@ -86,6 +90,11 @@ pub struct SolveArgs {
     /// the text report; with --batch the summary goes to stderr
     #[arg(long, conflicts_with = "csv")]
     json: bool,
+    /// With --batch: solve only shard K of N (0 <= K < N), the positions i (0-based, in file
+    /// order) with i % N == K; with --json each line carries the run id and the index, which
+    /// `gpn merge` puts together
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse, requires = "batch")]
+    shard: Option<Shard>,
     /// No progress lines on stderr (by default a long solve reports its nodes, rate and root
     /// proof/disproof numbers every few seconds)
     #[arg(long)]
@@ -395,23 +404,6 @@ pub fn run(a: SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Per-algorithm totals of a batch.
-#[derive(Default)]
-struct BatchTotals {
-    positions: u64,
-    wins: u64,
-    draws: u64,
-    losses: u64,
-    unknown: u64,
-    proved: u64,
-    disproved: u64,
-    by_pr: u64,
-    checked: u64,
-    mismatches: u64,
-    nodes: u64,
-    secs: f64,
-}
-
 /// A batch line: `<game> <position string|start> [| <expected value>] [# comment]`.
 fn parse_batch_line(text: &str) -> Option<(String, String, Option<Value>, bool)> {
     let body = text.split('#').next().unwrap_or("").trim();
@@ -435,13 +427,45 @@ fn parse_batch_line(text: &str) -> Option<(String, String, Option<Value>, bool)>
     ))
 }
 
+/// A batch position: its line number, game, position string and expected value.
+type Job = (usize, String, String, Option<Value>);
+
+/// What defines a batch run, as the text its run id hashes: every position with its expected
+/// value, the algorithms and every solver setting (not the shard).
+fn batch_description(jobs: &[Job], a: &SolveArgs) -> String {
+    let positions: Vec<String> = jobs
+        .iter()
+        .map(|(_, game, position, want)| {
+            format!("{game} {position} | {}", want.map_or("-", |w| w.name()))
+        })
+        .collect();
+    let algos: Vec<&str> = a.algos.iter().map(|x| x.name()).collect();
+    format!(
+        "gpn solve v1|algos={}|max_nodes={:?}|max_time={:?}|memory={}|threads={}|playouts={}|\
+         theta={}|pr={:?}|epsilon={}|eval_init={}|mobility={}|seed={}|positions={}",
+        algos.join(","),
+        a.max_nodes,
+        a.max_time.map(|d| d.as_nanos()),
+        a.memory,
+        a.threads,
+        a.playouts,
+        a.theta,
+        a.pr,
+        a.epsilon,
+        a.eval_init,
+        a.mobility,
+        a.seed,
+        positions.join("\n")
+    )
+}
+
 fn run_batch(path: &std::path::Path, a: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
     warn_unlimited(a);
     let file = path.display();
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError::Io(format!("cannot read {file}: {e}")))?;
     // Parse every line first: a bad file fails before any solving.
-    let mut jobs = Vec::new();
+    let mut jobs: Vec<Job> = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let Some((game, position, want, bad)) = parse_batch_line(line) else {
             continue;
@@ -457,12 +481,20 @@ fn run_batch(path: &std::path::Path, a: &SolveArgs, out: &mut dyn Write) -> Resu
         })?;
         jobs.push((n + 1, game, position, want));
     }
+    let run = run_id(&batch_description(&jobs, a));
+    let batch_size = jobs.len();
+    // Every position keeps its index in the whole batch, whichever shard solves it.
+    let jobs: Vec<(usize, Job)> = jobs
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| a.shard.map_or(true, |s| s.owns(*i as u64)))
+        .collect();
     let mut totals: Vec<BatchTotals> = a.algos.iter().map(|_| BatchTotals::default()).collect();
     if a.csv {
         writeln!(out, "line,game,position,algo,value,expected,match,best_move,nodes,time_s,nodes_per_s,proof_size,proofs,by_pr")?;
     }
     let mut done = 0;
-    'positions: for (line_no, game, position, want) in &jobs {
+    'positions: for (index, (line_no, game, position, want)) in &jobs {
         let pos = PositionArgs::at(position);
         for (k, &algo) in a.algos.iter().enumerate() {
             if interrupt::interrupted() {
@@ -482,40 +514,28 @@ fn run_batch(path: &std::path::Path, a: &SolveArgs, out: &mut dyn Write) -> Resu
                 other => other,
             })?;
             let r = &line.result;
-            let t = &mut totals[k];
-            t.positions += 1;
-            match r.value {
-                Value::Win => t.wins += 1,
-                Value::Draw => t.draws += 1,
-                Value::Loss => t.losses += 1,
-                Value::Unknown => t.unknown += 1,
-            }
-            match r.proofs.first().and_then(|p| p.result) {
-                Some(true) => t.proved += 1,
-                Some(false) => t.disproved += 1,
-                None => {}
-            }
-            t.by_pr += r.by_pr as u64;
-            t.nodes += r.nodes;
-            t.secs += r.elapsed.as_secs_f64();
             let verdict = match (want, r.value) {
-                (None, _) => "",
-                (Some(_), Value::Unknown) => "",
-                (Some(w), v) => {
-                    t.checked += 1;
-                    if *w == v {
-                        "ok"
-                    } else {
-                        t.mismatches += 1;
-                        "MISMATCH"
-                    }
-                }
+                (None, _) | (Some(_), Value::Unknown) => "",
+                (Some(w), v) if *w == v => "ok",
+                (Some(_), _) => "MISMATCH",
             };
+            totals[k].add(
+                r.value,
+                r.proofs.first().and_then(|p| p.result),
+                r.by_pr,
+                r.nodes,
+                r.elapsed.as_secs_f64(),
+                verdict,
+            );
             let expected = want.map_or("", |w| w.name());
             let proof = r.proof_size.map_or(String::new(), |s| s.to_string());
             if a.json {
                 let extra = format!(
-                    "\"line\":{line_no},\"game\":{},\"expected\":{},\"match\":{},",
+                    "\"run\":{},\"index\":{index},\"positions\":{batch_size},\"shard\":{},\"line\":{line_no},\"game\":{},\"expected\":{},\"match\":{},",
+                    crate::arena::output::json_string(&run),
+                    a.shard.map_or("null".to_string(), |s| crate::arena::output::json_string(
+                        &s.to_string()
+                    )),
                     crate::arena::output::json_string(game),
                     want.map_or("null".to_string(), |w| crate::arena::output::json_string(
                         w.name()
@@ -564,36 +584,16 @@ fn run_batch(path: &std::path::Path, a: &SolveArgs, out: &mut dyn Write) -> Resu
         }
         done += 1;
     }
-    let interrupted = if done < jobs.len() {
-        format!("; interrupted after {done}")
-    } else {
-        String::new()
+    let mut interrupted = match a.shard {
+        Some(shard) => format!(", shard {shard} of {batch_size}"),
+        None => String::new(),
     };
+    if done < jobs.len() {
+        interrupted += &format!("; interrupted after {done}");
+    }
+    let names: Vec<&str> = a.algos.iter().map(|x| x.name()).collect();
     let summary = |out: &mut dyn Write| -> std::io::Result<()> {
-        writeln!(out)?;
-        writeln!(out, "summary ({} positions{interrupted})", jobs.len())?;
-        for (k, t) in totals.iter().enumerate() {
-            writeln!(
-                out,
-                "{:<6} concluded {:>4}/{:<4} (win {} draw {} loss {}; unknown {}) first proof: proved {} disproved {}{} checked {} mismatches {} nodes {} time {:.2} s nodes/s {:.0}",
-                a.algos[k].name(),
-                t.wins + t.draws + t.losses,
-                t.positions,
-                t.wins,
-                t.draws,
-                t.losses,
-                t.unknown,
-                t.proved,
-                t.disproved,
-                if t.by_pr > 0 { format!(" (by pr: {})", t.by_pr) } else { String::new() },
-                t.checked,
-                t.mismatches,
-                t.nodes,
-                t.secs,
-                t.nodes as f64 / t.secs.max(1e-9)
-            )?;
-        }
-        Ok(())
+        write_summary(out, jobs.len(), &interrupted, &names, &totals)
     };
     if a.csv || a.json {
         // CSV and JSON stay machine-readable: the summary goes to stderr, where a closed stream
