@@ -2,6 +2,8 @@
 
 use std::process::{Command, Output};
 
+mod common;
+
 fn gpn(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_gpn"))
         .args(args)
@@ -318,7 +320,6 @@ fn json_count(json: &str, key: &str) -> u64 {
 
 #[test]
 fn ctrl_c_stops_a_match_and_keeps_every_finished_game() {
-    use std::io::{BufRead, BufReader};
     use std::process::Stdio;
 
     let dir = std::env::temp_dir().join(format!("gpn-cli-match-int-{}", std::process::id()));
@@ -326,7 +327,7 @@ fn ctrl_c_stops_a_match_and_keeps_every_finished_game() {
     let files = (dir.join("m.csv"), dir.join("m.json"), dir.join("m.txt"));
     let (csv, json, games) = &files;
     // Far more games than can finish before the signal.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gpn"))
+    let child = Command::new(env!("CARGO_BIN_EXE_gpn"))
         .args(random_cfour_match_args(
             &files,
             &[
@@ -342,20 +343,8 @@ fn ctrl_c_stops_a_match_and_keeps_every_finished_game() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("gpn runs");
-    // stderr is a pipe, so progress comes as one line per game: interrupt after 20 of them.
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let mut seen = 0;
-    while seen < 20 {
-        let line = lines.next().expect("progress lines").unwrap();
-        seen += usize::from(line.starts_with('['));
-    }
-    let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let rest: Vec<String> = lines.map_while(Result::ok).collect();
-    let out = child.wait_with_output().unwrap();
+    // stderr is a pipe: one progress line per game. Interrupt after 20 of them.
+    let (out, rest) = common::interrupt_after_games(child, 20);
     // Documented in README: an interrupted match exits 0, like an interrupted solve.
     assert_eq!(out.status.code(), Some(0), "{}", rest.join("\n"));
     assert!(

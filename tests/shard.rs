@@ -8,6 +8,8 @@ use std::process::{Command, Output};
 
 use gpn::json::Json;
 
+mod common;
+
 fn gpn(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_gpn"))
         .args(args)
@@ -74,6 +76,15 @@ fn game_lines(report: &str) -> Vec<String> {
             _ => l.to_string(),
         })
         .collect()
+}
+
+/// The games of every shard file, by game index.
+fn union_of(shards: &[PathBuf]) -> BTreeMap<u64, String> {
+    let mut union = BTreeMap::new();
+    for p in shards {
+        union.extend(games_by_index(&std::fs::read_to_string(p).unwrap()));
+    }
+    union
 }
 
 /// Each game of a games file (JSON Lines) by index: who sat first, its moves, result and ending.
@@ -158,12 +169,8 @@ fn match_shards_merged_equal_the_single_process_run_game_for_game() {
     assert!(merged.contains("shards 0/3 1/3 2/3, 7 lines, 7 distinct games of 7"));
 
     // Game for game: the same moves, seats, results and endings under the same run id.
-    let mut union = BTreeMap::new();
-    for p in &shards {
-        union.extend(games_by_index(&std::fs::read_to_string(p).unwrap()));
-    }
     assert_eq!(
-        union,
+        union_of(&shards),
         games_by_index(&std::fs::read_to_string(&all).unwrap())
     );
 
@@ -303,12 +310,11 @@ fn shard_needs_a_json_lines_games_file() {
 
 #[test]
 fn an_interrupted_shard_keeps_its_finished_games_and_merges() {
-    use std::io::{BufRead, BufReader};
     use std::process::Stdio;
 
     let dir = temp_dir("interrupt");
     let file = dir.join("s1.jsonl");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gpn"))
+    let child = Command::new(env!("CARGO_BIN_EXE_gpn"))
         .args([
             "match",
             "cfour",
@@ -330,19 +336,7 @@ fn an_interrupted_shard_keeps_its_finished_games_and_merges() {
         .spawn()
         .expect("gpn runs");
     // stderr is a pipe: one progress line per game. Interrupt after 20 of them.
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let mut seen = 0;
-    while seen < 20 {
-        let line = lines.next().expect("progress lines").unwrap();
-        seen += usize::from(line.starts_with('['));
-    }
-    let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let _rest: Vec<String> = lines.map_while(Result::ok).collect();
-    let out = child.wait_with_output().unwrap();
+    let (out, _rest) = common::interrupt_after_games(child, 20);
     assert_eq!(out.status.code(), Some(0));
     let report = String::from_utf8_lossy(&out.stdout);
     let played: u64 = report
@@ -516,12 +510,8 @@ fn a_shard_rerun_resumes_its_games_file() {
     assert_eq!(resumed.lines().count(), 3);
     assert!(resumed.starts_with(&text[..first_line_end]));
     // The resumed shard and the others are the single-process match, game for game.
-    let mut union = BTreeMap::new();
-    for p in &shards {
-        union.extend(games_by_index(&std::fs::read_to_string(p).unwrap()));
-    }
     assert_eq!(
-        union,
+        union_of(&shards),
         games_by_index(&std::fs::read_to_string(&all).unwrap())
     );
     let merged = ok(&[
