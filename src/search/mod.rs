@@ -83,9 +83,10 @@ struct RunStats {
 
 /// A search over game `G` with `P` players (`P` must equal `G::NUM_PLAYERS`).
 ///
-/// Thread safety: a threaded run (`parallel.rs`) puts the whole search behind one lock; every
-/// field below is read and written only by the thread holding it. Each thread's playouts use
-/// their own [`Rollout`], never `rollout` below.
+/// Thread safety: a threaded run (`parallel.rs`) puts the whole search behind one readers-writer
+/// lock: every field below is written only under the exclusive lock, and read under either (the
+/// threads select side by side under the shared lock, changing nothing). Each thread's playouts
+/// and selection tie-breaks use their own [`Rollout`], never `rollout` below.
 pub struct Search<G: Game, const P: usize> {
     params: SearchParams,
     tree: Tree<P>,
@@ -106,9 +107,6 @@ pub struct Search<G: Game, const P: usize> {
     /// and selection stays among existing children, so every visit is still recorded on the
     /// path it took. Cleared when the root changes.
     frozen: bool,
-    /// Threaded search: iterations between their descent and their backup (their playout runs
-    /// outside the tree lock). Recycling waits until it is 0, because it renumbers nodes.
-    in_flight: u32,
 }
 
 /// What a descent found: where the iteration's backup starts, and the exact utilities when it
@@ -140,7 +138,6 @@ impl<G: Game, const P: usize> Search<G, P> {
             proof_player: 0,
             root_moves: Vec::new(),
             frozen: false,
-            in_flight: 0,
         }
     }
 
@@ -492,10 +489,32 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// Allocates the node of `position` below `parent`, with its edges, its initial proof numbers
     /// (mobility initialisation) and bounds. `None` when the tree is full.
     fn create_node(&mut self, parent: NodeId, position: &G) -> Option<NodeId> {
-        position.legal_moves(&mut self.moves);
+        let node = Self::prepare_node(
+            &self.params,
+            self.proof_player,
+            parent,
+            position,
+            &mut self.moves,
+        );
+        let id = self.tree.add(node, self.moves.as_slice());
+        self.stats.created += u64::from(id.is_some());
+        id
+    }
+
+    /// The node of `position` below `parent` as [`Search::create_node`] stores it, with its legal
+    /// moves (its edges) in `moves`; it reads only the parameters and the PN-MCTS proof player, so
+    /// a threaded search prepares nodes outside the tree's lock.
+    fn prepare_node(
+        params: &SearchParams,
+        proof_player: u8,
+        parent: NodeId,
+        position: &G,
+        moves: &mut MoveList,
+    ) -> Node<P> {
+        position.legal_moves(moves);
         let mut node = Node::<P>::new(parent, position.to_move().0);
-        if self.params.algorithm == Algorithm::PnMcts {
-            let outcome = if self.moves.is_empty() {
+        if params.algorithm == Algorithm::PnMcts {
+            let outcome = if moves.is_empty() {
                 Some(
                     position
                         .outcome()
@@ -504,7 +523,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             } else {
                 None
             };
-            self.pn_mcts_init(&mut node, outcome);
+            Self::pn_mcts_init(proof_player, &mut node, outcome);
             if let Some(outcome) = outcome {
                 node.flags = TERMINAL;
                 for p in 0..P {
@@ -512,7 +531,7 @@ impl<G: Game, const P: usize> Search<G, P> {
                     node.hi[p] = node.lo[p];
                 }
             }
-        } else if self.moves.is_empty() {
+        } else if moves.is_empty() {
             node.flags = TERMINAL;
             let outcome = position
                 .outcome()
@@ -525,7 +544,7 @@ impl<G: Game, const P: usize> Search<G, P> {
                 node.pn[p] = if u >= 1.0 - 1e-6 { 0 } else { PN_INF };
             }
         }
-        if P == 2 && self.params.uses_node_evaluation() {
+        if P == 2 && params.uses_node_evaluation() {
             if node.is_terminal() {
                 node.im = to_im(node::from_bound(node.lo[0]));
             } else {
@@ -533,8 +552,8 @@ impl<G: Game, const P: usize> Search<G, P> {
                 node.im = to_im(value);
                 // Node priors (not at the root, whose value selects nothing; not in PN-MCTS,
                 // where a node's first visit is its playout).
-                let np = self.params.np;
-                if np > 0 && parent != NONE && self.params.algorithm != Algorithm::PnMcts {
+                let np = params.np;
+                if np > 0 && parent != NONE && params.algorithm != Algorithm::PnMcts {
                     node.visits = np;
                     for (p, total) in node.total.iter_mut().enumerate() {
                         *total =
@@ -543,9 +562,9 @@ impl<G: Game, const P: usize> Search<G, P> {
                 }
             }
         }
-        let open = !node.is_terminal() && self.params.algorithm != Algorithm::PnMcts;
-        if open && self.params.mobility_init {
-            let mobility = self.moves.len() as u32;
+        let open = !node.is_terminal() && params.algorithm != Algorithm::PnMcts;
+        if open && params.mobility_init {
+            let mobility = moves.len() as u32;
             for p in 0..P {
                 node.pn[p] = if p == node.mover as usize {
                     1
@@ -554,9 +573,7 @@ impl<G: Game, const P: usize> Search<G, P> {
                 };
             }
         }
-        let id = self.tree.add(node, self.moves.as_slice());
-        self.stats.created += u64::from(id.is_some());
-        id
+        node
     }
 }
 

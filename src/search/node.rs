@@ -167,11 +167,17 @@ impl Edge {
     /// The bias term in [0, 1] of this edge among `n` edges.
     #[inline]
     pub fn bias(&self, rank: bool, n: usize) -> f32 {
+        Edge::term_bias(self.term, rank, n)
+    }
+
+    /// The bias in [0, 1] that the cached term `term` stands for, among `n` edges.
+    #[inline]
+    pub fn term_bias(term: u16, rank: bool, n: usize) -> f32 {
         if rank {
             // PNRank = 1 - rank / n, with rank = 1 + the siblings below (competition ranking).
-            (n - 1 - self.term as usize) as f32 / n as f32
+            (n - 1 - term as usize) as f32 / n as f32
         } else {
-            self.term as f32 * (1.0 / 65535.0)
+            term as f32 * (1.0 / 65535.0)
         }
     }
 }

@@ -1,39 +1,51 @@
 //! Threaded search (`threads` > 1): tree parallelism on the one arena, with virtual loss.
 //!
 //! # Design
-//! Every thread runs whole iterations. The whole [`Search`] (the tree, everything derived from
-//! it, the allocation cap, recycling, the statistics) sits behind one lock. Holding it, a thread
-//! backs up its previous batch of playouts (visits and totals), then descends for the next batch
-//! (one iteration, or up to [`MAX_BATCH`] when playouts are fast), each descent being:
-//! selection, the creation of one node, and at once the backup of that node's proof numbers,
-//! bounds, rank terms and minimax values, so that no other thread ever sees a child its
-//! ancestors do not account for. It releases the lock for the playouts, which it runs with its
-//! own random stream and move buffers ([`Rollout`]). So every tree update is made exactly as in the
-//! one-thread search, in some order: a proof or a bound can never be lost or contradicted, a
-//! child is never created twice, and visit counts equal iterations. What threads change is only
-//! *which* iterations run: while an iteration is in flight (descended, not yet backed up) each
-//! node on its path carries a virtual loss (one more visit, lost for the player who chose it), so
-//! other threads spread over other lines instead of repeating it.
+//! Every thread runs whole iterations, in batches, in three steps:
+//! 1. **Select, under the shared (read) lock**: the threads descend side by side, each from the
+//!    root to the first edge without a node (or to a terminal or solved node), with its own
+//!    random stream for ties. Selection changes nothing in the tree: a node whose cached
+//!    proof-number bias terms are stale gets them computed into the thread's scratch.
+//! 2. **Update, under the exclusive (write) lock**: the thread backs up its previous batch
+//!    (creating each new node then, with the moves and values prepared outside the lock, and
+//!    recomputing proof numbers, bounds, rank terms and minimax values up the path, exactly as
+//!    the one-thread search does), then puts a virtual loss (one more visit, lost for the player
+//!    who chose it) on every node of the paths it just selected.
+//! 3. **Outside the lock**: it prepares each new node (legal moves, terminal value, evaluation)
+//!    and runs the playouts, with its own random stream and move buffers ([`Rollout`]).
 //!
-//! Recycling renumbers nodes, so it waits until no iteration is in flight: a thread that finds
-//! the tree full while others are in their playouts waits on a condition variable until their
-//! backups are done, and then recycles alone.
+//! So every change to the tree is made under the exclusive lock, exactly as in the one-thread
+//! search, in some order: a proof or a bound can never be lost or contradicted, a child is never
+//! created twice (a thread that finds its edge's node created meanwhile backs its playout up
+//! through that node), and visit counts equal iterations. What threads change is only *which*
+//! iterations run. Between a selection and its virtual loss another thread may select the same
+//! path; that costs a little duplicated work, never correctness.
 //!
-//! The speed-up is bounded by the share of an iteration spent in the playout; games with long or
-//! heavy playouts scale best (docs/performance.md and docs/threads.md have the figures). A
-//! lock-free tree (atomic node statistics) is the next step for fast games and many cores.
+//! The iteration limit is exact: a thread claims each iteration (an atomic count of iterations
+//! in flight) before it selects it, and no iteration completes while any thread selects. The node
+//! limit is exact too: an iteration that would create a node is counted before it runs.
+//!
+//! Recycling renumbers nodes, so it runs only when no iteration is in flight: a thread that finds
+//! the tree full asks for it, no thread selects until it has happened, and the thread that backs
+//! up the last iteration in flight recycles.
+//!
+//! PN-MCTS expands a node's children during selection, so it selects under the exclusive lock
+//! (with the virtual loss and the node creation in the same hold), as the first threaded design
+//! of this module did for every algorithm.
 //!
 //! With `threads` = 1 none of this runs: [`Search::run_with`] keeps its single-threaded loop,
 //! which is deterministic per seed.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
 
-use parking_lot::{Condvar, Mutex};
+use parking_lot::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
+use super::node::{Node, NodeId, NONE};
 use super::rollout::Rollout;
-use super::{Limits, Progress, Search, CHECK_PERIOD};
-use crate::game::Game;
+use super::{Algorithm, Descent, Limits, Progress, Search, CHECK_PERIOD, ROOT};
+use crate::game::{Game, MoveList};
+use crate::rng::Rng;
 
 /// The seed of thread `k`'s playouts in a run: distinct streams from one run seed.
 fn thread_seed(seed: u64, k: usize) -> u64 {
@@ -41,33 +53,47 @@ fn thread_seed(seed: u64, k: usize) -> u64 {
 }
 
 /// How many times a thread tries the tree lock, pausing between tries, before it sleeps on it.
-/// The lock is held for one batch of backups and descents (a few microseconds at most, see
-/// [`BATCH_HOLD_NANOS`]), so spinning that long is cheaper than the sleep and wake-up (several microseconds) that
-/// parking_lot's own short spin falls back to.
+/// The exclusive lock is held for one batch of backups (a few microseconds at most), so spinning
+/// that long is cheaper than the sleep and wake-up (several microseconds) that parking_lot's own
+/// short spin falls back to.
 const SPIN_TRIES: u32 = 256;
 
-/// The most iterations without a playout a thread runs in one hold of the tree lock.
-const HOLD_STREAK: u32 = 16;
-
-/// Takes the tree lock: spin briefly with `try_lock`, then block.
-fn lock<T>(mutex: &Mutex<T>) -> parking_lot::MutexGuard<'_, T> {
+/// Takes the shared lock: spin briefly with `try_read`, then block.
+fn read<T>(lock: &RwLock<T>) -> RwLockReadGuard<'_, T> {
     for _ in 0..SPIN_TRIES {
-        if let Some(guard) = mutex.try_lock() {
+        if let Some(guard) = lock.try_read() {
             return guard;
         }
         std::hint::spin_loop();
     }
-    mutex.lock()
+    lock.read()
 }
 
-/// What the threads share besides the tree lock.
+/// Takes the exclusive lock: spin briefly with `try_write`, then block.
+fn write<T>(lock: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
+    for _ in 0..SPIN_TRIES {
+        if let Some(guard) = lock.try_write() {
+            return guard;
+        }
+        std::hint::spin_loop();
+    }
+    lock.write()
+}
+
+/// What the threads share besides the tree lock. Every field is atomic and read without the
+/// lock; the counts are changed under the shared lock (claims) or the exclusive one (backups),
+/// so that a thread holding either sees a count that no backup changes under it.
 struct Shared<'a> {
     limits: &'a Limits,
-    /// Raised by the first thread that sees a limit; every thread then ends after its current
-    /// iteration.
+    /// Raised by the first thread that sees a limit; every thread then backs up what it has in
+    /// flight and ends.
     done: AtomicBool,
-    /// Signalled when the last in-flight iteration is backed up (for a waiting recycling).
-    drained: Condvar,
+    /// Iterations claimed and not yet backed up (all threads).
+    in_flight: AtomicU32,
+    /// Of those, the ones that will try to create a node (for the node limit).
+    creating: AtomicU64,
+    /// A thread found the tree full: no thread selects until it has been recycled.
+    recycle_wanted: AtomicBool,
     /// Tree size (nodes) at the start of the run, for the node limit.
     nodes_at_start: u64,
 }
@@ -86,11 +112,13 @@ impl<G: Game, const P: usize> Search<G, P> {
         let shared = Shared {
             limits,
             done: AtomicBool::new(false),
-            drained: Condvar::new(),
+            in_flight: AtomicU32::new(0),
+            creating: AtomicU64::new(0),
+            recycle_wanted: AtomicBool::new(false),
             nodes_at_start: (self.tree.len() as u64).saturating_sub(self.stats.created),
         };
         let deadline = limits.time.map(|t| start + t);
-        let tree = Mutex::new(self);
+        let tree = RwLock::new(self);
         std::thread::scope(|scope| {
             for k in 1..threads {
                 let (tree, shared) = (&tree, &shared);
@@ -116,6 +144,142 @@ impl<G: Game, const P: usize> Search<G, P> {
             work(&tree, &shared, &mut rollout, Some(&mut clock));
         });
     }
+
+    /// Step 1 of a threaded iteration: selection from the root, changing nothing, to the first
+    /// edge without a node or to a terminal or solved node. `xs` and `terms` are scratch for
+    /// stale bias terms.
+    fn select_flight(
+        &self,
+        rng: &mut Rng,
+        xs: &mut Vec<(u32, u16)>,
+        terms: &mut Vec<u16>,
+    ) -> Flight<G, P> {
+        let mut position = self.root_position.clone();
+        let mut id = ROOT;
+        let mut depth = 0u32;
+        loop {
+            let n = self.tree.node(id);
+            if n.is_terminal() || (depth > 0 && self.node_solved(n)) {
+                return Flight {
+                    node: id,
+                    open_edge: None,
+                    depth,
+                    utilities: Some(self.solved_utilities(n)),
+                    position,
+                    new_node: None,
+                };
+            }
+            let stale = self.bias_terms_stale(id);
+            if stale {
+                self.bias_terms_into(id, xs, terms);
+            }
+            let i = self.select_shared(id, rng, stale.then_some(terms.as_slice()));
+            let edge = self.tree.edges(id)[i];
+            position.play(edge.mv);
+            depth += 1;
+            if edge.child == NONE {
+                return Flight {
+                    node: id,
+                    open_edge: Some(i),
+                    depth,
+                    utilities: None,
+                    position,
+                    new_node: None,
+                };
+            }
+            id = edge.child;
+        }
+    }
+
+    /// The tree is full and recycling may still make room.
+    fn needs_recycling(&self) -> bool {
+        self.tree.is_full() && !self.frozen
+    }
+
+    /// Step 2, before the playout: a virtual visit, lost for the player who chose it, on every
+    /// node of the flight's path below the root.
+    fn add_flight_loss(&mut self, node: NodeId) {
+        let mut id = node;
+        while id != ROOT {
+            let parent = self.tree.node(id).parent;
+            let chooser = self.tree.node(parent).mover;
+            self.add_virtual_loss(id, chooser);
+            id = parent;
+        }
+    }
+
+    /// Step 2, after the playout: takes the virtual loss back, creates the flight's new node
+    /// (unless another thread created it meanwhile, or the tree is full) and backs the iteration
+    /// up as the one-thread search does.
+    fn land(&mut self, flight: &Flight<G, P>, moves: &MoveList) {
+        let mut id = flight.node;
+        while id != ROOT {
+            let parent = self.tree.node(id).parent;
+            let chooser = self.tree.node(parent).mover as usize;
+            let node = self.tree.node_mut(id);
+            node.visits -= 1;
+            node.total[chooser] += 1.0;
+            id = parent;
+        }
+        let mut leaf = flight.node;
+        let mut created = false;
+        if let (Some(i), Some(new_node)) = (flight.open_edge, flight.new_node) {
+            let child = self.tree.edges(leaf)[i].child;
+            if child != NONE {
+                // Another thread created it: this playout went through it all the same.
+                leaf = child;
+            } else if let Some(child) = self.tree.add(new_node, moves.as_slice()) {
+                self.stats.created += 1;
+                self.tree.edges_mut(leaf)[i].child = child;
+                leaf = child;
+                created = true;
+            }
+            // A full tree: the move was evaluated by a playout without storing it.
+        }
+        let utilities = flight.utilities.unwrap_or([0.0; P]);
+        let descent = Descent {
+            leaf,
+            utilities: flight.utilities,
+            created,
+            depth: flight.depth,
+        };
+        self.finish(&descent, &utilities, false);
+        // The bias terms the backup made stale are rebuilt now, while the lock is exclusive, so
+        // that selecting threads rarely have to compute them for themselves.
+        let mut id = leaf;
+        while id != NONE {
+            if self.bias_terms_stale(id) {
+                self.rebuild_bias_terms(id);
+                self.tree.node_mut(id).flags &= !super::node::PN_DIRTY;
+            }
+            id = self.tree.node(id).parent;
+        }
+    }
+}
+
+/// One iteration of a threaded run, from its selection to its backup.
+struct Flight<G, const P: usize> {
+    /// The deepest existing node of the path (the virtual loss is on it and its ancestors below
+    /// the root).
+    node: NodeId,
+    /// The edge of `node` whose node does not exist yet: the node this iteration creates.
+    open_edge: Option<usize>,
+    depth: u32,
+    /// The exact utilities (terminal or solved node, or a terminal new node), else the
+    /// playout's once it has run.
+    utilities: Option<[f32; P]>,
+    /// The position at the end of the path.
+    position: G,
+    /// The new node prepared outside the lock (its moves in the thread's move list of the same
+    /// slot).
+    new_node: Option<Node<P>>,
+}
+
+/// An iteration of PN-MCTS, selected and expanded under the exclusive lock.
+struct ExclusiveFlight<G, const P: usize> {
+    descent: Descent<P>,
+    position: G,
+    utilities: [f32; P],
 }
 
 /// The calling thread's duties besides iterating: the deadline, and the hook about every
@@ -127,12 +291,12 @@ struct Clock<'h, F> {
     hook: &'h mut F,
 }
 
-/// What a thread must do before its next iteration, by the clock (read outside the tree lock).
+/// What a thread must do before its next batch, by the clock (read outside the tree lock).
 #[derive(PartialEq)]
 enum Tick {
     Go,
     Stop,
-    /// Call the hook (under the lock) with the time elapsed so far.
+    /// Call the hook (under the exclusive lock) with the time elapsed so far.
     Hook(std::time::Duration),
 }
 
@@ -150,25 +314,29 @@ impl<F> Clock<'_, F> {
     }
 }
 
-/// The most iterations a thread descends in one hold of the tree lock before it runs their
-/// playouts. A fast game's iteration lasts about a microsecond, as long as handing the lock and
-/// the tree's cache lines from one core to the other, so one lock per iteration spends the time
-/// on the handover (Kalah ran at 0.45x on 2 threads); a batch shares that cost out. Each
-/// iteration of a batch is in flight with its virtual loss until its backup, so batches stay
-/// small, and only games with fast playouts get more than one (see [`batch_size`]).
+/// The most iterations in one batch. A fast game's iteration lasts about a
+/// microsecond, as long as handing the lock and the tree's cache lines from one core to the
+/// other, so one lock per iteration spends the time on the handover (Kalah ran at 0.45x on 2
+/// threads); a batch shares that cost out. Each iteration of a batch is in flight with its
+/// virtual loss until its backup, so batches stay small, and only games with fast playouts get
+/// more than one (see [`batch_size`]).
 const MAX_BATCH: usize = 8;
+
+/// PN-MCTS: the most iterations without a playout a thread runs in one hold of the exclusive
+/// lock before it hands the lock over.
+const HOLD_STREAK: usize = 16;
 
 /// How long the playouts of one batch should take: long enough to cover a lock handover many
 /// times over, short enough that stop and the clock are checked every few tens of microseconds.
 const BATCH_PLAYOUT_NANOS: u64 = 20_000;
 
-/// The longest a batch's descents should hold the lock: a waiting thread spins for about this
-/// long before it sleeps, and a sleep and wake-up cost more than the batch saves (Gomoku, whose
-/// descents scan 225 moves a node, went from 1.13-1.57x to 1.05x with batches of two).
+/// The longest a batch's selections should take: a thread waiting for the exclusive lock waits
+/// that long, and spins for about this long before it sleeps (Gomoku, whose selections scan 225
+/// moves a node, lost with longer batches).
 const BATCH_HOLD_NANOS: u64 = 3_000;
 
-/// The batch for a thread whose playouts and descents last `playout_nanos` and `descent_nanos`
-/// on average (0: not measured yet).
+/// The batch for a thread whose playouts and selections last `playout_nanos` and
+/// `descent_nanos` on average (0: not measured yet).
 fn batch_size(playout_nanos: u64, descent_nanos: u64) -> usize {
     if playout_nanos == 0 || descent_nanos == 0 {
         return 1;
@@ -187,115 +355,238 @@ fn smooth(mean: u64, sample: u64) -> u64 {
     }
 }
 
-/// One thread's loop: iterations until a limit, the stop flag, the clock (the calling thread's
-/// `clock`, which also calls the hook) or another thread ends the run. Each lock of the tree
-/// backs up the thread's previous batch of playouts and descends for its next batch, so a thread
-/// takes the lock once per batch.
+/// Whether the run must end now (a stop that does not wait for iterations in flight).
+fn must_stop<G: Game, const P: usize>(s: &Search<G, P>, shared: &Shared) -> bool {
+    let limits = shared.limits;
+    shared.done.load(Ordering::Relaxed)
+        || limits
+            .stop
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+        || limits
+            .iterations
+            .is_some_and(|max| s.stats.iterations >= max)
+        || limits
+            .nodes
+            .is_some_and(|n| shared.nodes_at_start + s.stats.created >= n)
+        || (limits.stop_when_solved && s.root_solved())
+}
+
+/// Claims up to `want` iterations as the limits allow, counting them in flight; returns how
+/// many. Called under the shared lock, so the count of completed iterations cannot change
+/// meanwhile; two threads claiming at once get distinct slots.
+fn claim<G: Game, const P: usize>(s: &Search<G, P>, shared: &Shared, want: usize) -> usize {
+    let before = shared.in_flight.fetch_add(want as u32, Ordering::AcqRel);
+    let Some(max) = shared.limits.iterations else {
+        return want;
+    };
+    let room = max.saturating_sub(s.stats.iterations + u64::from(before));
+    let granted = room.min(want as u64) as usize;
+    if granted < want {
+        shared
+            .in_flight
+            .fetch_sub((want - granted) as u32, Ordering::AcqRel);
+    }
+    granted
+}
+
+/// Counts a claimed iteration among those that create a node (only under a node limit); false
+/// (and nothing counted) if the limit leaves no room for it.
+fn claim_node<G: Game, const P: usize>(s: &Search<G, P>, shared: &Shared) -> bool {
+    let before = shared.creating.fetch_add(1, Ordering::AcqRel);
+    if shared
+        .limits
+        .nodes
+        .is_some_and(|n| shared.nodes_at_start + s.stats.created + before >= n)
+    {
+        shared.creating.fetch_sub(1, Ordering::AcqRel);
+        return false;
+    }
+    true
+}
+
+/// One thread's loop: batches of iterations until a limit, the stop flag, the clock (the calling
+/// thread's `clock`, which also calls the hook) or another thread ends the run. See the module
+/// documentation for the three steps of a batch.
 fn work<G: Game, const P: usize, F>(
-    tree: &Mutex<&mut Search<G, P>>,
+    tree: &RwLock<&mut Search<G, P>>,
     shared: &Shared,
     rollout: &mut Rollout,
     mut clock: Option<&mut Clock<F>>,
 ) where
     F: FnMut(&Search<G, P>, &Progress) -> bool,
 {
-    let limits = shared.limits;
-    let params = tree.lock().params.clone();
-    // Descended iterations waiting for their playouts, then for their backups.
-    let mut batch: Vec<(super::Descent<P>, G)> = Vec::with_capacity(MAX_BATCH);
-    let mut pending: Vec<(super::Descent<P>, [f32; P])> = Vec::with_capacity(MAX_BATCH);
-    // Mean playout and descent times (ns), smoothed, for the batch size.
+    let (params, proof_player) = {
+        let s = read(tree);
+        (s.params.clone(), s.proof_player)
+    };
+    let exclusive = params.algorithm == Algorithm::PnMcts;
+    // The batch selected last, waiting for its virtual loss (step 2) and its playouts (step 3),
+    // then for its backup (the next step 2); each flight's new node's moves in the list of the
+    // same index.
+    let mut flights: Vec<Flight<G, P>> = Vec::with_capacity(MAX_BATCH);
+    let mut selected: Vec<Flight<G, P>> = Vec::with_capacity(MAX_BATCH);
+    let mut moves: Vec<MoveList> = (0..MAX_BATCH).map(|_| MoveList::new()).collect();
+    let mut exclusive_flights: Vec<ExclusiveFlight<G, P>> = Vec::with_capacity(MAX_BATCH);
+    let (mut xs, mut terms) = (Vec::new(), Vec::new());
+    // Mean playout and selection times (ns), smoothed, for the batch size.
     let mut playout_nanos = 0u64;
     let mut descent_nanos = 0u64;
     loop {
         let tick = clock.as_mut().map_or(Tick::Go, |c| c.tick());
-        let mut search = lock(tree);
-        for (descent, utilities) in pending.drain(..) {
-            search.finish(&descent, &utilities, true);
-            search.in_flight -= 1;
-        }
-        if search.in_flight == 0 {
-            shared.drained.notify_all();
-        }
-        let s = &mut **search;
-        let stop_now = |s: &Search<G, P>| {
-            shared.done.load(Ordering::Relaxed)
-                || limits
-                    .stop
-                    .as_ref()
-                    .is_some_and(|f| f.load(Ordering::Relaxed))
-                || limits
-                    .iterations
-                    .is_some_and(|max| s.stats.iterations + u64::from(s.in_flight) >= max)
-                || limits
-                    .nodes
-                    .is_some_and(|n| shared.nodes_at_start + s.stats.created >= n)
-                || (limits.stop_when_solved && s.root_solved())
-        };
-        let mut stop = tick == Tick::Stop || stop_now(s);
-        if let (Tick::Hook(elapsed), Some(c), false) = (&tick, clock.as_mut(), stop) {
-            let progress = Progress {
-                iterations: s.stats.iterations,
-                elapsed: *elapsed,
-            };
-            s.stats.elapsed = *elapsed;
-            stop = !(c.hook)(s, &progress);
-        }
-        if stop {
+        if tick == Tick::Stop {
             shared.done.store(true, Ordering::Relaxed);
-            return;
         }
         let want = batch_size(playout_nanos, descent_nanos);
-        let descending = Instant::now();
-        let mut descents = 0u64;
-        // Iterations that end in the tree (a terminal or solved node) need no playout; a run
-        // of them is capped so the lock is handed over now and then.
-        let mut tree_only = 0;
-        while batch.len() < want && tree_only < HOLD_STREAK {
-            let s = &mut **search;
-            // The first descent was checked above; the limits hold for every one after it.
-            if descents > 0 && stop_now(s) {
-                break;
-            }
-            if s.tree.is_full() && !s.frozen {
-                if !batch.is_empty() {
-                    // Back these up first (next lock), then recycle.
-                    break;
+        // Step 1: select the next batch side by side with the other threads.
+        let selecting = Instant::now();
+        if !exclusive && !shared.recycle_wanted.load(Ordering::Relaxed) {
+            // One hold of the shared lock per batch, and one claim: each atomic operation on a
+            // shared counter or lock moves a cache line between cores, which costs as much as a
+            // fast game's whole iteration.
+            let s = read(tree);
+            let s = &**s;
+            if must_stop(s, shared) {
+                shared.done.store(true, Ordering::Relaxed);
+            } else {
+                let granted = claim(s, shared, want);
+                let node_limited = shared.limits.nodes.is_some();
+                while selected.len() < granted {
+                    let flight = s.select_flight(&mut rollout.rng, &mut xs, &mut terms);
+                    if node_limited && flight.open_edge.is_some() && !claim_node(s, shared) {
+                        // No room under the node limit until the flights in the air have landed.
+                        break;
+                    }
+                    selected.push(flight);
                 }
-                if s.in_flight > 0 {
-                    // This thread has nothing in flight, so the others will drain.
-                    shared.drained.wait(&mut search);
-                    break;
-                }
-                s.recycle();
-            }
-            let (descent, position) = s.descend(true);
-            descents += 1;
-            match descent.utilities {
-                Some(u) => {
-                    s.finish(&descent, &u, true);
-                    tree_only += 1;
-                }
-                None => {
-                    s.in_flight += 1;
-                    batch.push((descent, position));
+                let unused = granted - selected.len();
+                if unused > 0 {
+                    shared.in_flight.fetch_sub(unused as u32, Ordering::AcqRel);
                 }
             }
         }
-        drop(search);
-        if let Some(per_descent) = (descending.elapsed().as_nanos() as u64).checked_div(descents) {
-            descent_nanos = smooth(descent_nanos, per_descent.max(1));
+        let mut selecting_nanos = selecting.elapsed().as_nanos() as u64;
+        let mut selected_count = selected.len() as u64;
+        // Step 2: back up the previous batch and put the virtual loss on the new one.
+        let hook_now = matches!(tick, Tick::Hook(_));
+        // The last iterations in flight may be this thread's: it then recycles after them.
+        let recycle_due = shared.recycle_wanted.load(Ordering::Relaxed)
+            && shared.in_flight.load(Ordering::Acquire) as usize == flights.len();
+        if exclusive || !flights.is_empty() || !selected.is_empty() || hook_now || recycle_due {
+            let mut guard = write(tree);
+            let s = &mut **guard;
+            let landed = (flights.len() + exclusive_flights.len()) as u32;
+            let mut creating = 0;
+            for (i, flight) in flights.drain(..).enumerate() {
+                s.land(&flight, &moves[i]);
+                creating += u64::from(flight.open_edge.is_some());
+            }
+            for flight in exclusive_flights.drain(..) {
+                s.finish(&flight.descent, &flight.utilities, true);
+            }
+            if landed > 0 {
+                shared.in_flight.fetch_sub(landed, Ordering::AcqRel);
+            }
+            if creating > 0 && shared.limits.nodes.is_some() {
+                shared.creating.fetch_sub(creating, Ordering::AcqRel);
+            }
+            if s.needs_recycling() {
+                // Recycling renumbers nodes: only with no iteration in flight anywhere.
+                if shared.in_flight.load(Ordering::Acquire) == 0 {
+                    s.recycle();
+                    shared.recycle_wanted.store(false, Ordering::Relaxed);
+                } else {
+                    shared.recycle_wanted.store(true, Ordering::Relaxed);
+                }
+            } else if shared.recycle_wanted.load(Ordering::Relaxed) {
+                shared.recycle_wanted.store(false, Ordering::Relaxed);
+            }
+            for flight in &selected {
+                s.add_flight_loss(flight.node);
+            }
+            if let (Tick::Hook(elapsed), Some(c)) = (&tick, clock.as_mut()) {
+                let progress = Progress {
+                    iterations: s.stats.iterations,
+                    elapsed: *elapsed,
+                };
+                s.stats.elapsed = *elapsed;
+                if !(c.hook)(s, &progress) {
+                    shared.done.store(true, Ordering::Relaxed);
+                }
+            }
+            if exclusive && must_stop(s, shared) {
+                shared.done.store(true, Ordering::Relaxed);
+            }
+            if exclusive {
+                // PN-MCTS: select, expand and put the virtual loss on, all in this hold.
+                let descending = Instant::now();
+                let mut tree_only = 0;
+                while exclusive_flights.len() < want
+                    && tree_only < HOLD_STREAK
+                    && !must_stop(s, shared)
+                    && !s.needs_recycling()
+                    && claim(s, shared, 1) == 1
+                {
+                    let (descent, position) = s.descend(true);
+                    match descent.utilities {
+                        Some(u) => {
+                            s.finish(&descent, &u, true);
+                            shared.in_flight.fetch_sub(1, Ordering::AcqRel);
+                            tree_only += 1;
+                        }
+                        None => exclusive_flights.push(ExclusiveFlight {
+                            descent,
+                            position,
+                            utilities: [0.0; P],
+                        }),
+                    }
+                    selected_count += 1;
+                }
+                selecting_nanos = descending.elapsed().as_nanos() as u64;
+            }
         }
-        if batch.is_empty() {
-            continue;
+        let ran = selected_count > 0;
+        if let Some(per) = selecting_nanos.checked_div(selected_count) {
+            descent_nanos = smooth(descent_nanos, per.max(1));
         }
+        std::mem::swap(&mut flights, &mut selected);
+        // Step 3: prepare the new nodes and run the playouts, outside the lock.
         let started = Instant::now();
-        let n = batch.len() as u64;
-        for (descent, position) in batch.drain(..) {
-            let utilities = rollout.playout(&params, position);
-            pending.push((descent, utilities));
+        let mut playouts = 0u64;
+        for (i, flight) in flights.iter_mut().enumerate() {
+            if flight.open_edge.is_some() {
+                let node = Search::<G, P>::prepare_node(
+                    &params,
+                    proof_player,
+                    flight.node,
+                    &flight.position,
+                    &mut moves[i],
+                );
+                if node.is_terminal() {
+                    flight.utilities = Some(node.lo.map(super::node::from_bound));
+                }
+                flight.new_node = Some(node);
+            }
+            if flight.utilities.is_none() {
+                flight.utilities = Some(rollout.playout(&params, flight.position.clone()));
+                playouts += 1;
+            }
         }
-        let per_playout = (started.elapsed().as_nanos() as u64 / n).max(1);
-        playout_nanos = smooth(playout_nanos, per_playout);
+        for flight in exclusive_flights.iter_mut() {
+            flight.utilities = rollout.playout(&params, flight.position.clone());
+            playouts += 1;
+        }
+        if let Some(per) = (started.elapsed().as_nanos() as u64).checked_div(playouts) {
+            playout_nanos = smooth(playout_nanos, per.max(1));
+        }
+        if shared.done.load(Ordering::Relaxed) && flights.is_empty() && exclusive_flights.is_empty()
+        {
+            return;
+        }
+        if !ran && flights.is_empty() && exclusive_flights.is_empty() {
+            // Nothing to do until others land their flights (a recycling, or a limit that
+            // waits for them): let them run.
+            std::thread::yield_now();
+        }
     }
 }

@@ -24,10 +24,14 @@ impl<G: Game, const P: usize> Search<G, P> {
 
     /// Proof/disproof numbers of a new node: a terminal win of the proof player is proven, any
     /// other end (draws included) disproven; other nodes start at 1/1.
-    pub(super) fn pn_mcts_init(&self, node: &mut Node<P>, outcome: Option<crate::game::Outcome>) {
+    pub(super) fn pn_mcts_init(
+        proof_player: u8,
+        node: &mut Node<P>,
+        outcome: Option<crate::game::Outcome>,
+    ) {
         node.pn = [1; P];
         if let Some(outcome) = outcome {
-            let proved = outcome.utility(Player(self.proof_player)) >= 1.0 - 1e-6;
+            let proved = outcome.utility(Player(proof_player)) >= 1.0 - 1e-6;
             node.pn[PROOF] = if proved { 0 } else { PN_INF };
             node.pn[DISPROOF] = if proved { PN_INF } else { 0 };
         }

@@ -5,6 +5,7 @@ use super::node::{from_bound, Edge, NodeId, NONE, PN_DIRTY, PN_INF};
 use super::params::Bias;
 use super::Search;
 use crate::game::Game;
+use crate::rng::Rng;
 
 /// Exploitation score of a child that can no longer improve on what the mover already has.
 const PRUNED: f32 = -10_000.0;
@@ -16,26 +17,55 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// recycling cannot make room) only edges with a child compete while the node has any, so
     /// that every iteration records its visit on the edge it took.
     pub(super) fn select(&mut self, id: NodeId) -> usize {
+        // Rank terms are kept up to date by the backup; the others are rebuilt here when stale.
+        if self.bias_terms_stale(id) {
+            self.rebuild_bias_terms(id);
+            self.tree.node_mut(id).flags &= !PN_DIRTY;
+        }
+        // The search's own stream breaks ties, as it always has (the one-thread search is
+        // deterministic per seed); it is moved out for the call so selection can borrow `self`.
+        let mut rng = std::mem::replace(&mut self.rollout.rng, Rng::new(0));
+        let pick = self.select_shared(id, &mut rng, None);
+        self.rollout.rng = rng;
+        pick
+    }
+
+    /// Whether node `id`'s cached bias terms must be rebuilt before selection reads them (a
+    /// child's proof number changed; rank terms never go stale: the backup keeps them).
+    #[inline]
+    pub(super) fn bias_terms_stale(&self, id: NodeId) -> bool {
+        self.params.algorithm.uses_proof_numbers()
+            && self.params.c_pn != 0.0
+            && self.params.bias != Bias::Rank
+            && self.tree.node(id).flags & PN_DIRTY != 0
+    }
+
+    /// Selection at node `id` without changing the tree, for threads that select side by side
+    /// under a shared lock: ties are broken with `rng`, and `terms`, when given, replaces the
+    /// edges' cached bias terms (a thread that finds them stale computes them for itself with
+    /// [`Search::bias_terms_into`] instead of rebuilding them in the tree).
+    #[inline]
+    pub(super) fn select_shared(&self, id: NodeId, rng: &mut Rng, terms: Option<&[u16]>) -> usize {
         if self.frozen {
-            if let Some(i) = self.select_among::<true>(id) {
+            if let Some(i) = self.select_among::<true>(id, rng, terms) {
                 return i;
             }
         }
-        self.select_among::<false>(id).unwrap_or(0)
+        self.select_among::<false>(id, rng, terms).unwrap_or(0)
     }
 
     /// The UCB choice at node `id`, among the edges with a child only when `EXISTING_ONLY`;
     /// `None` when no edge qualifies.
     #[inline(always)]
-    fn select_among<const EXISTING_ONLY: bool>(&mut self, id: NodeId) -> Option<usize> {
+    fn select_among<const EXISTING_ONLY: bool>(
+        &self,
+        id: NodeId,
+        rng: &mut Rng,
+        terms: Option<&[u16]>,
+    ) -> Option<usize> {
         let algorithm = self.params.algorithm;
         let use_pn = algorithm.uses_proof_numbers() && self.params.c_pn != 0.0;
         let rank = self.params.bias == Bias::Rank;
-        // Rank terms are kept up to date by the backup; the others are rebuilt here when stale.
-        if use_pn && !rank && self.tree.node(id).flags & PN_DIRTY != 0 {
-            self.rebuild_bias_terms(id);
-            self.tree.node_mut(id).flags &= !PN_DIRTY;
-        }
         let node = *self.tree.node(id);
         let m = node.mover as usize;
         let ln_n = (node.visits.max(1) as f32).ln();
@@ -96,7 +126,8 @@ impl<G: Game, const P: usize> Search<G, P> {
                 };
                 (exploit + progressive, explore, child.visits)
             };
-            let bonus = c_pn * self.pn_weight(child_visits) * edge.bias(rank, n);
+            let term = terms.map_or(edge.term, |t| t[i]);
+            let bonus = c_pn * self.pn_weight(child_visits) * Edge::term_bias(term, rank, n);
             let v = if pn_explore {
                 exploit + (c + bonus) * explore
             } else {
@@ -109,7 +140,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             } else if v == best {
                 // Uniform tie-break: keep the i-th tied candidate with probability 1/i.
                 ties += 1;
-                if self.rollout.rng.below(ties) == 0 {
+                if rng.below(ties) == 0 {
                     pick = i;
                 }
             }
@@ -132,10 +163,33 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// Recomputes the cached bias term of every edge of `id` from its children's proof numbers
     /// for the node's mover (an edge without a child counts as proof number 1).
     pub(super) fn rebuild_bias_terms(&mut self, id: NodeId) {
+        let mut xs = std::mem::take(&mut self.scratch);
+        let bias = self.bias_keys(id, &mut xs);
+        let edges = self.tree.edges_mut(id);
+        compute_bias_terms(bias, &mut xs, |i, term| edges[i].term = term);
+        self.scratch = xs;
+    }
+
+    /// The bias terms of node `id`'s edges computed from its children as they are now, into
+    /// `terms` (indexed like the edges), without touching the tree; `xs` is scratch.
+    pub(super) fn bias_terms_into(
+        &self,
+        id: NodeId,
+        xs: &mut Vec<(u32, u16)>,
+        terms: &mut Vec<u16>,
+    ) {
+        let bias = self.bias_keys(id, xs);
+        terms.clear();
+        terms.resize(xs.len(), 0);
+        compute_bias_terms(bias, xs, |i, term| terms[i] = term);
+    }
+
+    /// Fills `xs` with each edge's proof-number key and index (an edge without a child counts
+    /// as proof number 1) and returns the bias formula that turns them into terms.
+    fn bias_keys(&self, id: NodeId, xs: &mut Vec<(u32, u16)>) -> Bias {
         let parent = *self.tree.node(id);
         let m = parent.mover as usize;
         let pn_mcts = self.params.algorithm == super::Algorithm::PnMcts;
-        let mut xs = std::mem::take(&mut self.scratch);
         xs.clear();
         for (i, edge) in self.tree.edges(id).iter().enumerate() {
             let x = if edge.child == NONE {
@@ -148,20 +202,21 @@ impl<G: Game, const P: usize> Search<G, P> {
             xs.push((x, i as u16));
         }
         // PN-MCTS always ranks (the paper's formula); GPN uses the configured bias.
-        let bias = if pn_mcts {
+        if pn_mcts {
             Bias::Rank
         } else {
             self.params.bias
-        };
-        let terms = self.tree.edges_mut(id);
-        compute_bias_terms(bias, &mut xs, terms);
-        self.scratch = xs;
+        }
     }
 }
 
-/// Fills `edges[i].term` from the proof numbers `xs[i] = (pn, i)` (reordered in the process);
-/// see [`Edge::term`] for what is stored per bias.
-pub(super) fn compute_bias_terms(bias: Bias, xs: &mut [(u32, u16)], edges: &mut [Edge]) {
+/// Computes each edge's term from the proof numbers `xs[i] = (pn, i)` (reordered in the
+/// process) and hands it to `set(i, term)`; see [`Edge::term`] for what is stored per bias.
+pub(super) fn compute_bias_terms(
+    bias: Bias,
+    xs: &mut [(u32, u16)],
+    mut set: impl FnMut(usize, u16),
+) {
     let n = xs.len();
     let quantise = |t: f64| (t.clamp(0.0, 1.0) * 65535.0 + 0.5) as u16;
     match bias {
@@ -172,7 +227,7 @@ pub(super) fn compute_bias_terms(bias: Bias, xs: &mut [(u32, u16)], edges: &mut 
                 if k > 0 && xs[k].0 != xs[k - 1].0 {
                     below = k; // competition ranking: ties share the smaller rank
                 }
-                edges[xs[k].1 as usize].term = below as u16;
+                set(xs[k].1 as usize, below as u16);
             }
         }
         Bias::Sum => {
@@ -187,7 +242,7 @@ pub(super) fn compute_bias_terms(bias: Bias, xs: &mut [(u32, u16)], edges: &mut 
                 } else {
                     0.0
                 };
-                edges[i as usize].term = quantise(t);
+                set(i as usize, quantise(t));
             }
         }
         Bias::Max => {
@@ -200,7 +255,7 @@ pub(super) fn compute_bias_terms(bias: Bias, xs: &mut [(u32, u16)], edges: &mut 
                 } else {
                     0.0
                 };
-                edges[i as usize].term = quantise(t);
+                set(i as usize, quantise(t));
             }
         }
     }

@@ -131,7 +131,7 @@ fn vector_5_bias_formulas() {
     let run = |bias, xs: &[u32]| {
         let mut v: Vec<(u32, u16)> = xs.iter().enumerate().map(|(i, &x)| (x, i as u16)).collect();
         let mut edges = vec![node::Edge::new(Move(0)); xs.len()];
-        compute_bias_terms(bias, &mut v, &mut edges);
+        compute_bias_terms(bias, &mut v, |i, t| edges[i].term = t);
         edges
             .iter()
             .map(|e| (e.bias(bias == Bias::Rank, xs.len()) * 1000.0).round() / 1000.0)
