@@ -11,10 +11,10 @@ import re
 import sys
 
 DATA = os.path.join(os.path.dirname(__file__), "..", "docs", "experiments", "data", "defaults")
-NAME = re.compile(r"^(?P<game>[a-z0-9]+)-(?P<label>[a-z0-9]+)-(?P<budget>\d+(?:it|ms))\.json$")
+NAME = re.compile(r"^(?P<game>[a-z0-9]+)-(?P<label>[a-z0-9-]+)-(?P<budget>\d+(?:it|ms))\.json$")
 ORDER = ["breakthrough", "knightthrough", "minishogi", "losalamos", "ataxx", "loa7", "cfour",
          "reversi", "loa", "awari", "kalah", "surakarta", "reachchess", "skirmish",
-         "breakthrough6x6", "breakthrough7x7", "gomoku", "gomokufreestyle"]
+         "breakthrough6x6", "breakthrough7x7", "gomoku", "gomokufreestyle", "go"]
 
 
 def main(labels):
