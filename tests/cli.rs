@@ -319,6 +319,38 @@ fn json_count(json: &str, key: &str) -> u64 {
 }
 
 #[test]
+fn sigterm_stops_a_match_as_ctrl_c_does() {
+    use std::process::Stdio;
+
+    // `timeout`, batch schedulers and a closed terminal send SIGTERM or SIGHUP, not SIGINT.
+    let dir = std::env::temp_dir().join(format!("gpn-cli-match-term-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let files = (dir.join("m.csv"), dir.join("m.json"), dir.join("m.txt"));
+    let child = Command::new(env!("CARGO_BIN_EXE_gpn"))
+        .args(random_cfour_match_args(
+            &files,
+            &["--games", "10000000", "--games-format", "jsonl"],
+        ))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("gpn runs");
+    let (out, rest) = common::signal_after_games(child, 10, "-TERM");
+    assert_eq!(out.status.code(), Some(0), "{}", rest.join("\n"));
+    let played = json_count(&std::fs::read_to_string(&files.1).unwrap(), "played");
+    assert!((10..10_000_000).contains(&played), "{played}");
+    assert!(
+        stdout(&out).lines().any(|l| l
+            == format!("interrupted: {played} finished games kept, games in progress abandoned")),
+        "{}",
+        stdout(&out)
+    );
+    let kept = std::fs::read_to_string(&files.2).unwrap().lines().count() as u64;
+    assert_eq!(kept, played);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn ctrl_c_stops_a_match_and_keeps_every_finished_game() {
     use std::process::Stdio;
 

@@ -1,5 +1,7 @@
 //! Ctrl-C for long jobs (`match`, `solve`): the first one asks the job to stop cleanly and keep
-//! what it has (games played, the partial solve), a second one exits at once.
+//! what it has (games played, the partial solve), a second one exits at once. SIGTERM and SIGHUP
+//! count as Ctrl-C (ctrlc's `termination` feature), so a job stopped by `timeout`, a batch
+//! scheduler or a closed terminal keeps its results too.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -22,7 +24,7 @@ pub fn flag() -> Arc<AtomicBool> {
                 // Already asked once: the user wants out now.
                 std::process::exit(EXIT_INTERRUPTED);
             }
-            eprintln!("\ninterrupted: finishing cleanly (Ctrl-C again to quit at once)");
+            eprintln!("\ninterrupted: finishing cleanly (Ctrl-C or SIGTERM again to quit at once)");
         });
         match installed {
             Ok(()) => Some(flag),

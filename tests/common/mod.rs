@@ -6,7 +6,12 @@ use std::process::{Child, Command, Output};
 /// Waits until a `gpn match` whose stderr is a pipe (one progress line per game, starting with
 /// `[`) has printed `games` of them, interrupts it as Ctrl-C does (SIGINT), and returns its
 /// output with the stderr lines it wrote after the signal.
-pub fn interrupt_after_games(mut child: Child, games: usize) -> (Output, Vec<String>) {
+pub fn interrupt_after_games(child: Child, games: usize) -> (Output, Vec<String>) {
+    signal_after_games(child, games, "-INT")
+}
+
+/// [`interrupt_after_games`] with another signal (`kill`'s option: `-TERM`, `-HUP`).
+pub fn signal_after_games(mut child: Child, games: usize, signal: &str) -> (Output, Vec<String>) {
     let mut lines = BufReader::new(child.stderr.take().expect("stderr is piped")).lines();
     let mut seen = 0;
     while seen < games {
@@ -14,7 +19,7 @@ pub fn interrupt_after_games(mut child: Child, games: usize) -> (Output, Vec<Str
         seen += usize::from(line.starts_with('['));
     }
     let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args([signal, &child.id().to_string()])
         .status()
         .unwrap();
     assert!(killed.success());
