@@ -458,19 +458,24 @@ impl<G: Game, const P: usize> Search<G, P> {
         node.total[chooser as usize] -= 1.0;
     }
 
+    /// Takes back the virtual visit of every node from `node` up to the root's child.
+    fn remove_virtual_loss(&mut self, node: NodeId) {
+        let mut id = node;
+        while id != ROOT {
+            let parent = self.tree.node(id).parent;
+            let chooser = self.tree.node(parent).mover as usize;
+            let node = self.tree.node_mut(id);
+            node.visits -= 1;
+            node.total[chooser] += 1.0;
+            id = parent;
+        }
+    }
+
     /// Backs up one iteration whose descent was `descent` and whose playout (or exact value) gave
     /// `utilities`; with `virtual_loss`, first takes back the virtual visits of the descent.
     fn finish(&mut self, descent: &Descent<P>, utilities: &[f32; P], virtual_loss: bool) {
         if virtual_loss {
-            let mut id = descent.leaf;
-            while id != ROOT {
-                let parent = self.tree.node(id).parent;
-                let chooser = self.tree.node(parent).mover as usize;
-                let node = self.tree.node_mut(id);
-                node.visits -= 1;
-                node.total[chooser] += 1.0;
-                id = parent;
-            }
+            self.remove_virtual_loss(descent.leaf);
         }
         self.stats.iterations += 1;
         self.stats.depth_sum += descent.depth as u64;

@@ -212,15 +212,7 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// (unless another thread created it meanwhile, or the tree is full) and backs the iteration
     /// up as the one-thread search does.
     fn land(&mut self, flight: &Flight<G, P>, moves: &MoveList) {
-        let mut id = flight.node;
-        while id != ROOT {
-            let parent = self.tree.node(id).parent;
-            let chooser = self.tree.node(parent).mover as usize;
-            let node = self.tree.node_mut(id);
-            node.visits -= 1;
-            node.total[chooser] += 1.0;
-            id = parent;
-        }
+        self.remove_virtual_loss(flight.node);
         let mut leaf = flight.node;
         let mut created = false;
         if let (Some(i), Some(new_node)) = (flight.open_edge, flight.new_node) {
