@@ -58,26 +58,25 @@ fn thread_seed(seed: u64, k: usize) -> u64 {
 /// short spin falls back to.
 const SPIN_TRIES: u32 = 256;
 
-/// Takes the shared lock: spin briefly with `try_read`, then block.
-fn read<T>(lock: &RwLock<T>) -> RwLockReadGuard<'_, T> {
+/// Takes a lock: `attempt` it [`SPIN_TRIES`] times, pausing between tries, then `block` on it.
+fn spin_lock<Guard>(attempt: impl Fn() -> Option<Guard>, block: impl FnOnce() -> Guard) -> Guard {
     for _ in 0..SPIN_TRIES {
-        if let Some(guard) = lock.try_read() {
+        if let Some(guard) = attempt() {
             return guard;
         }
         std::hint::spin_loop();
     }
-    lock.read()
+    block()
 }
 
-/// Takes the exclusive lock: spin briefly with `try_write`, then block.
+/// Takes the shared lock.
+fn read<T>(lock: &RwLock<T>) -> RwLockReadGuard<'_, T> {
+    spin_lock(|| lock.try_read(), || lock.read())
+}
+
+/// Takes the exclusive lock.
 fn write<T>(lock: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
-    for _ in 0..SPIN_TRIES {
-        if let Some(guard) = lock.try_write() {
-            return guard;
-        }
-        std::hint::spin_loop();
-    }
-    lock.write()
+    spin_lock(|| lock.try_write(), || lock.write())
 }
 
 /// What the threads share besides the tree lock. Every field is atomic and read without the
@@ -238,13 +237,12 @@ impl<G: Game, const P: usize> Search<G, P> {
         self.finish(&descent, &utilities, false);
         // The bias terms the backup made stale are rebuilt now, while the lock is exclusive, so
         // that selecting threads rarely have to compute them for themselves.
-        let mut id = leaf;
-        while id != NONE {
-            if self.bias_terms_stale(id) {
-                self.rebuild_bias_terms(id);
-                self.tree.node_mut(id).flags &= !super::node::PN_DIRTY;
+        if self.lazy_bias_terms() {
+            let mut id = leaf;
+            while id != NONE {
+                self.refresh_bias_terms(id);
+                id = self.tree.node(id).parent;
             }
-            id = self.tree.node(id).parent;
         }
     }
 }

@@ -17,11 +17,7 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// recycling cannot make room) only edges with a child compete while the node has any, so
     /// that every iteration records its visit on the edge it took.
     pub(super) fn select(&mut self, id: NodeId) -> usize {
-        // Rank terms are kept up to date by the backup; the others are rebuilt here when stale.
-        if self.bias_terms_stale(id) {
-            self.rebuild_bias_terms(id);
-            self.tree.node_mut(id).flags &= !PN_DIRTY;
-        }
+        self.refresh_bias_terms(id);
         // The search's own stream breaks ties, as it always has (the one-thread search is
         // deterministic per seed); it is moved out for the call so selection can borrow `self`.
         let mut rng = std::mem::replace(&mut self.rollout.rng, Rng::new(0));
@@ -30,14 +26,29 @@ impl<G: Game, const P: usize> Search<G, P> {
         pick
     }
 
-    /// Whether node `id`'s cached bias terms must be rebuilt before selection reads them (a
-    /// child's proof number changed; rank terms never go stale: the backup keeps them).
+    /// Whether the bias terms are rebuilt lazily, when a child's proof number changed (max and
+    /// sum biases; rank terms are kept up to date by the backup, and without proof numbers there
+    /// are none).
     #[inline]
-    pub(super) fn bias_terms_stale(&self, id: NodeId) -> bool {
+    pub(super) fn lazy_bias_terms(&self) -> bool {
         self.params.algorithm.uses_proof_numbers()
             && self.params.c_pn != 0.0
             && self.params.bias != Bias::Rank
-            && self.tree.node(id).flags & PN_DIRTY != 0
+    }
+
+    /// Whether node `id`'s cached bias terms must be rebuilt before selection reads them.
+    #[inline]
+    pub(super) fn bias_terms_stale(&self, id: NodeId) -> bool {
+        self.lazy_bias_terms() && self.tree.node(id).flags & PN_DIRTY != 0
+    }
+
+    /// Rebuilds node `id`'s cached bias terms in the tree if they are stale.
+    #[inline]
+    pub(super) fn refresh_bias_terms(&mut self, id: NodeId) {
+        if self.bias_terms_stale(id) {
+            self.rebuild_bias_terms(id);
+            self.tree.node_mut(id).flags &= !PN_DIRTY;
+        }
     }
 
     /// Selection at node `id` without changing the tree, for threads that select side by side
