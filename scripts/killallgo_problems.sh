@@ -5,7 +5,8 @@
 # `solve` runs `gpn solve` on each problem with one algorithm and a per-problem time limit (and
 # MEM MB, default 1024) and appends one JSON line per problem to
 # docs/experiments/data/killallgo/<algo>[-TAG]-<seconds>s.jsonl as each ends; a rerun skips the
-# problems already in that file (resumable). Prints the tally.
+# problems already in that file (resumable). Prints the tally. SHARD=K/N solves only the problems
+# n with n % N == K (run N of them side by side, one per core, into the same file).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=docs/experiments/data/killallgo
@@ -28,6 +29,7 @@ case ${1:-} in
     n=0
     while IFS= read -r line; do
       n=$((n + 1))
+      if [ -n "${SHARD:-}" ] && [ $((n % ${SHARD#*/})) -ne "${SHARD%/*}" ]; then continue; fi
       grep -q "^{\"problem\":$n," "$out" && continue
       pos=${line#killallgo }
       pos=${pos%% # *}

@@ -10,6 +10,13 @@ ends; a rerun with the same file skips the games it holds (resumable).
   scripts/external/go_gnugo.py selfplay --games 100 --movetime 200 --out results.jsonl
   # gpn against gnugo --level L, colours alternating, gpn at 1 s per move
   scripts/external/go_gnugo.py match --level 10 --games 50 --movetime 1000 --out results.jsonl
+  # the same with 30 s per game, sudden death, for gpn (gnugo plays at its level, untimed)
+  scripts/external/go_gnugo.py match --level 10 --games 50 --game-time 30 --out results.jsonl
+
+With --game-time, gpn gets `time_settings S 0 0` (absolute time) and, before each of its moves,
+`time_left <colour> <seconds left> 0`; the driver keeps gpn's clock by the wall time of each
+`genmove` (the GTP round trip included), and a move that ends past the clock loses the game on
+time (end "time"), as cutechess-cli rules.
 
 gnugo runs as `gnugo --mode gtp --chinese-rules --capture-all-dead --positional-superko`
 (area scoring, the rules gpn plays), komi 7 unless --komi says otherwise. Needs gnugo
@@ -20,6 +27,7 @@ import json
 import math
 import os
 import sys
+import time
 
 from gtp_client import Gtp
 
@@ -29,7 +37,8 @@ GNUGO = ["gnugo", "--mode", "gtp", "--chinese-rules", "--capture-all-dead",
 
 def gpn(args):
     engine = Gtp([args.gpn, "--protocol", "gtp", "--game", "go"], "gpn")
-    engine.cmd(f"gpn-setoption movetime {args.movetime}")
+    if args.game_time is None:
+        engine.cmd(f"gpn-setoption movetime {args.movetime}")
     for option in args.gpn_option:
         name, _, value = option.partition("=")
         engine.cmd(f"gpn-setoption {name} {value}")
@@ -57,7 +66,8 @@ def winner_of(score):
     return score[0] if score[:2] in ("B+", "W+") else None
 
 
-def play_game(black, white, referee, komi, max_moves):
+def play_game(black, white, referee, komi, max_moves, clock=None):
+    """One game; `clock` = (engine, seconds) puts that engine on a sudden-death clock."""
     engines = [black, white]
     seen = {id(black): black, id(white): white}
     if referee is not None:
@@ -67,15 +77,31 @@ def play_game(black, white, referee, komi, max_moves):
         e.cmd("boardsize 9")
         e.cmd("clear_board")
         e.cmd(f"komi {komi}")
+    left = None
+    if clock is not None:
+        clock[0].cmd(f"time_settings {clock[1]} 0 0")
+        left = float(clock[1])
     moves, passes, end = [], 0, "passes"
     resigned = None
+    spent = []
     while passes < 2:
         if len(moves) >= max_moves:
             end = "cap"
             break
         colour = "bw"[len(moves) % 2]
         mover = engines[len(moves) % 2]
+        timed = clock is not None and mover is clock[0]
+        if timed:
+            mover.cmd(f"time_left {colour} {max(0, int(left))} 0")
+        started = time.monotonic()
         move = mover.cmd(f"genmove {colour}")
+        if timed:
+            took = time.monotonic() - started
+            spent.append(round(took, 3))
+            left -= took
+            if left < 0:
+                return {"moves": moves + [move], "end": "time", "by": mover.name,
+                        "winner": "W" if colour == "b" else "B", "spent": spent}
         if move.lower() == "resign":
             end, resigned = "resign", colour
             break
@@ -97,7 +123,10 @@ def play_game(black, white, referee, komi, max_moves):
     else:
         winner = winner_of(scores.get("gnugo-ref") or next(
             v for k, v in scores.items() if k.startswith("gnugo")))
-    return {"moves": moves, "end": end, "scores": scores, "winner": winner}
+    row = {"moves": moves, "end": end, "scores": scores, "winner": winner}
+    if clock is not None:
+        row["spent"], row["clock_left"] = spent, round(left, 3)
+    return row
 
 
 def done_games(path):
@@ -129,6 +158,8 @@ def main():
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--level", type=int, default=0, help="gnugo's level (match)")
     ap.add_argument("--movetime", type=int, default=1000, help="gpn's ms per move")
+    ap.add_argument("--game-time", type=int, default=None,
+                    help="gpn's seconds per game, sudden death (match; replaces --movetime)")
     ap.add_argument("--komi", default="7")
     ap.add_argument("--max-moves", type=int, default=400)
     ap.add_argument("--gpn", default="target/release/gpn")
@@ -156,7 +187,8 @@ def main():
                 a, b = gpn(args), gnugo(args.level)
                 gpn_black = i % 2 == 0
                 black, white = (a, b) if gpn_black else (b, a)
-                row = play_game(black, white, None, args.komi, args.max_moves)
+                clock = None if args.game_time is None else (a, args.game_time)
+                row = play_game(black, white, None, args.komi, args.max_moves, clock)
                 a.close()
                 b.close()
                 row["gpn_colour"] = "B" if gpn_black else "W"
@@ -166,6 +198,8 @@ def main():
             row["game"] = i
             row["mode"], row["level"], row["movetime"], row["komi"] = (
                 args.mode, args.level, args.movetime, args.komi)
+            if args.game_time is not None:
+                row["movetime"], row["game_time"] = None, args.game_time
             out.write(json.dumps(row) + "\n")
             out.flush()
             done[i] = row
@@ -174,7 +208,12 @@ def main():
 
     rows = [done[i] for i in sorted(done) if i < args.games]
     illegal = sum(r["end"] == "illegal" for r in rows)
-    print(f"games {len(rows)}, illegal moves {illegal}")
+    on_time = sum(r["end"] == "time" for r in rows)
+    print(f"games {len(rows)}, illegal moves {illegal}, lost on time {on_time}")
+    clocks = [r["clock_left"] for r in rows if "clock_left" in r]
+    if clocks:
+        longest = max(max(r["spent"], default=0) for r in rows)
+        print(f"gpn's clock left at the end: lowest {min(clocks):.2f} s; longest move {longest:.2f} s")
     if args.mode == "selfplay":
         scored = [r for r in rows if r["end"] == "passes"]
         for r in scored:
