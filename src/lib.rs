@@ -6,6 +6,7 @@ pub mod cli;
 pub mod engine;
 pub mod game;
 pub mod json;
+pub mod nn;
 pub mod options;
 pub mod protocol;
 pub mod rng;

@@ -14,8 +14,10 @@ mod match_cmd;
 mod merge;
 mod perft;
 mod position;
+mod selfplay;
 mod show;
 mod solve;
+mod train;
 
 use std::fmt;
 use std::io::{self, Write};
@@ -136,6 +138,24 @@ enum Command {
         after_help = merge::AFTER_HELP
     )]
     Merge(merge::MergeArgs),
+    /// Play the search against itself and write every position as a training sample
+    ///
+    /// Each position gets the root visit shares as its policy target and the game's result as
+    /// its value target, in gpn's sample format (docs/learned.md); a rerun resumes.
+    #[command(
+        override_usage = "gpn selfplay <game> --out <file> [--games <n>] [--iterations <n>] [OPTIONS]",
+        after_help = selfplay::AFTER_HELP
+    )]
+    Selfplay(selfplay::SelfplayArgs),
+    /// Train a network (value and policy heads) on sample files, with a validation split
+    ///
+    /// Adam on mini-batches; each epoch prints the training and validation losses and the
+    /// validation value accuracy, and rewrites the network file.
+    #[command(
+        override_usage = "gpn train <game> --data <file>... --out <file> [OPTIONS]",
+        after_help = train::AFTER_HELP
+    )]
+    Train(train::TrainArgs),
 }
 
 impl Command {
@@ -149,6 +169,8 @@ impl Command {
             Command::Match(_) => "match",
             Command::Solve(_) => "solve",
             Command::Merge(_) => "merge",
+            Command::Selfplay(_) => "selfplay",
+            Command::Train(_) => "train",
         }
     }
 }
@@ -235,6 +257,8 @@ fn dispatch(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Some(Command::Match(a)) => match_cmd::run(a, out),
         Some(Command::Solve(a)) => solve::run(a, out),
         Some(Command::Merge(a)) => merge::run(a, out),
+        Some(Command::Selfplay(a)) => selfplay::run(a, out),
+        Some(Command::Train(a)) => train::run(a, out),
     }
 }
 

@@ -405,7 +405,7 @@ pub fn run(a: SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
 }
 
 /// A batch line: `<game> <position string|start> [| <expected value>] [# comment]`.
-fn parse_batch_line(text: &str) -> Option<(String, String, Option<Value>, bool)> {
+pub(super) fn parse_batch_line(text: &str) -> Option<(String, String, Option<Value>, bool)> {
     let body = text.split('#').next().unwrap_or("").trim();
     if body.is_empty() {
         return None;

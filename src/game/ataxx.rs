@@ -381,6 +381,9 @@ impl Ataxx {
     }
 }
 
+/// No network encoding yet.
+impl crate::nn::Features for Ataxx {}
+
 impl Game for Ataxx {
     const INFO: GameInfo = GameInfo {
         name: "ataxx",

@@ -219,6 +219,9 @@ impl<const N: usize> Breakthrough<N> {
     }
 }
 
+/// No network encoding yet.
+impl<const N: usize> crate::nn::Features for Breakthrough<N> {}
+
 impl<const N: usize> Game for Breakthrough<N> {
     const INFO: GameInfo = Self::INFO_N;
 

@@ -428,6 +428,49 @@ impl Game for ConnectFour {
     }
 }
 
+/// Network inputs: one feature per stone, the side to move's stones first (cell = column * 6 +
+/// row), then the opponent's; one policy output per column; the left-right mirror as symmetry.
+impl crate::nn::Features for ConnectFour {
+    const INPUTS: usize = 2 * COLS * ROWS;
+    const POLICY: usize = COLS;
+    const SYMMETRIES: usize = 2;
+
+    fn features(&self, out: &mut Vec<u16>) {
+        out.clear();
+        let mover = self.to_move().index();
+        for (side, base) in [(mover, 0), (1 - mover, COLS * ROWS)] {
+            let mut b = self.stones[side];
+            while b != 0 {
+                let bit = b.trailing_zeros() as usize;
+                b &= b - 1;
+                out.push((base + bit / STRIDE * ROWS + bit % STRIDE) as u16);
+            }
+        }
+    }
+
+    fn policy_index(&self, m: Move) -> usize {
+        m.0 as usize
+    }
+
+    fn map_feature(s: usize, f: u16) -> u16 {
+        if s == 0 {
+            return f;
+        }
+        let cells = (COLS * ROWS) as u16;
+        let (base, cell) = (f / cells * cells, f % cells);
+        let (col, row) = (cell / ROWS as u16, cell % ROWS as u16);
+        base + (COLS as u16 - 1 - col) * ROWS as u16 + row
+    }
+
+    fn map_policy(s: usize, p: usize) -> usize {
+        if s == 0 {
+            p
+        } else {
+            COLS - 1 - p
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -440,6 +483,43 @@ mod tests {
             g.play_text(m).unwrap();
         }
         g
+    }
+
+    #[test]
+    fn network_features_follow_the_mover_and_the_mirror() {
+        use crate::nn::Features;
+        let mut rng = Rng::new(5);
+        let mut buf = MoveList::new();
+        let (mut f, mut g) = (Vec::new(), Vec::new());
+        for _ in 0..200 {
+            let mut game = ConnectFour::start();
+            let mut mirror = ConnectFour::start();
+            while let Some(m) = game.random_move(&mut rng, &mut buf) {
+                game.features(&mut f);
+                mirror.features(&mut g);
+                assert_eq!(f.len(), game.count as usize);
+                let mut mapped: Vec<u16> =
+                    f.iter().map(|&x| ConnectFour::map_feature(1, x)).collect();
+                mapped.sort_unstable();
+                g.sort_unstable();
+                assert_eq!(mapped, g);
+                assert!(f.iter().all(|&x| (x as usize) < ConnectFour::INPUTS));
+                let p = game.policy_index(m);
+                assert_eq!(
+                    ConnectFour::map_policy(1, p),
+                    mirror.policy_index(Move(6 - m.0))
+                );
+                game.play(m);
+                mirror.play(Move(6 - m.0));
+                if game.outcome().is_some() {
+                    break;
+                }
+                // The stone just played counts among the opponent's, seen by the new mover.
+                game.features(&mut f);
+                let theirs = f.iter().filter(|&&x| x as usize >= COLS * ROWS).count();
+                assert_eq!(theirs, (game.count as usize).div_ceil(2));
+            }
+        }
     }
 
     #[test]

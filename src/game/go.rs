@@ -747,6 +747,9 @@ impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
     }
 }
 
+/// No network encoding yet.
+impl<const N: usize, const CELLS: usize, const K: bool> crate::nn::Features for Go<N, CELLS, K> {}
+
 impl<const N: usize, const CELLS: usize, const K: bool> Game for Go<N, CELLS, K> {
     const INFO: GameInfo = info(N, K);
     /// Four plies per point. OpenSpiel ends its games at two, but weak players (a search of a

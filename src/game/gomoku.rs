@@ -319,6 +319,9 @@ impl<const EXACT: bool> Gomoku<EXACT> {
     }
 }
 
+/// No network encoding yet.
+impl<const EXACT: bool> crate::nn::Features for Gomoku<EXACT> {}
+
 impl<const EXACT: bool> Game for Gomoku<EXACT> {
     const INFO: GameInfo = Self::INFO_RULE;
 

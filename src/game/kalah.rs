@@ -175,6 +175,9 @@ impl Kalah {
     }
 }
 
+/// No network encoding yet.
+impl crate::nn::Features for Kalah {}
+
 impl Game for Kalah {
     const INFO: GameInfo = GameInfo {
         name: "kalah",

@@ -148,6 +148,9 @@ impl Knightthrough {
     }
 }
 
+/// No network encoding yet.
+impl crate::nn::Features for Knightthrough {}
+
 impl Game for Knightthrough {
     const INFO: GameInfo = GameInfo {
         name: "knightthrough",

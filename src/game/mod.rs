@@ -336,7 +336,9 @@ pub struct GameInfo {
 /// * `hash()` (kept incrementally) equals `compute_hash()` (from scratch), and equal positions
 ///   hash equally;
 /// * `parse_position(to_position())` and `parse_move(format_move(m))` round-trip exactly.
-pub trait Game: Clone + PartialEq + Send + Sync + fmt::Debug + 'static {
+pub trait Game:
+    Clone + PartialEq + Send + Sync + fmt::Debug + crate::nn::Features + 'static
+{
     /// Name, aliases, board and notation.
     const INFO: GameInfo;
     /// Number of players; the search must not assume two.

@@ -204,6 +204,9 @@ impl Surakarta {
     }
 }
 
+/// No network encoding yet.
+impl crate::nn::Features for Surakarta {}
+
 impl Game for Surakarta {
     const INFO: GameInfo = GameInfo {
         name: "surakarta",

@@ -38,6 +38,9 @@ fn tree() -> TreeSpec {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct TreeGame(pub u16);
 
+/// No network encoding yet.
+impl crate::nn::Features for TreeGame {}
+
 impl Game for TreeGame {
     const INFO: GameInfo = GameInfo {
         name: "testtree",

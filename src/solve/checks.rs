@@ -55,6 +55,9 @@ impl<G: Game> Checks<G> {
     }
 }
 
+/// The mate search's move generator plays without a network.
+impl<G: Game> crate::nn::Features for Checks<G> {}
+
 impl<G: Game> Game for Checks<G> {
     const INFO: GameInfo = G::INFO;
     const NUM_PLAYERS: usize = G::NUM_PLAYERS;

@@ -236,6 +236,9 @@ fn count_bytes(row_high_bits: u64) -> u32 {
     ((row_high_bits >> 7).wrapping_mul(0x0101_0101_0101) >> 40) as u32 & 0xFF
 }
 
+/// No network encoding yet.
+impl crate::nn::Features for Awari {}
+
 impl Game for Awari {
     const INFO: GameInfo = GameInfo {
         name: "awari",

@@ -46,6 +46,9 @@ impl LosAlamos {
     }
 }
 
+/// No network encoding yet.
+impl crate::nn::Features for LosAlamos {}
+
 impl Game for LosAlamos {
     const INFO: GameInfo = GameInfo {
         name: "losalamos",

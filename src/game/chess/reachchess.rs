@@ -87,6 +87,9 @@ impl ReachChess {
     }
 }
 
+/// No network encoding yet.
+impl crate::nn::Features for ReachChess {}
+
 impl Game for ReachChess {
     const INFO: GameInfo = GameInfo {
         name: "reachchess",

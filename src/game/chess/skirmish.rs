@@ -44,6 +44,9 @@ impl Skirmish {
     }
 }
 
+/// No network encoding yet.
+impl crate::nn::Features for Skirmish {}
+
 impl Game for Skirmish {
     const INFO: GameInfo = GameInfo {
         name: "skirmish",

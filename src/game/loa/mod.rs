@@ -357,6 +357,9 @@ impl<const N: usize> Loa<N> {
     }
 }
 
+/// No network encoding yet.
+impl<const N: usize> crate::nn::Features for Loa<N> {}
+
 impl<const N: usize> Game for Loa<N> {
     const INFO: GameInfo = if N == 8 {
         GameInfo {

@@ -776,6 +776,9 @@ const BOARD_VALUES: [i32; KINDS] = [10, 50, 80, 100, 60, 0, 60, 60, 110, 130];
 /// In hand a piece is worth a tenth more than its unpromoted value on the board.
 const HAND_VALUES: [i32; HAND_KINDS] = [11, 55, 88, 110, 66];
 
+/// No network encoding yet.
+impl crate::nn::Features for Minishogi {}
+
 impl Game for Minishogi {
     const INFO: GameInfo = GameInfo {
         name: "minishogi",

@@ -392,6 +392,9 @@ impl Reversi {
     }
 }
 
+/// No network encoding yet.
+impl crate::nn::Features for Reversi {}
+
 impl Game for Reversi {
     const INFO: GameInfo = GameInfo {
         name: "reversi",

@@ -1,0 +1,242 @@
+//! `gpn selfplay`: games of the search against itself, written as training positions.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::Args;
+
+use super::match_cmd::{parse_agent_spec, AgentSpec};
+use super::{note, CliError};
+use crate::game::registry::{self, GameVisitor};
+use crate::game::{Game, GameError, MoveList, Player};
+use crate::nn::data::{GameRecord, SampleWriter};
+use crate::nn::train::Sample;
+use crate::rng::{mix64, Rng};
+use crate::search::{Limits, Search, SearchParams};
+
+pub const AFTER_HELP: &str = "\
+Every position of a game is written with the search's root visit shares as its policy target
+and the game's result as its value target, in gpn's sample format (docs/learned.md). Games are
+appended as they end: a rerun with the same --out plays only the games the file lacks, so an
+interrupted run resumes. Game i uses seed (--seed, i): the same command writes the same games.
+
+Examples:
+    gpn selfplay cfour --games 200 --iterations 400 --out cfour.gpns
+    gpn selfplay cfour --games 10 --engine \"sb-uct\" --iterations 100 --temperature-plies 6 --out t.gpns";
+
+#[derive(Args, Debug)]
+pub struct SelfplayArgs {
+    /// The game (one with a network encoding: cfour)
+    #[arg(value_name = "game")]
+    game: String,
+    /// Games the file holds when the run ends
+    #[arg(long, value_name = "n", default_value_t = 100, value_parser = super::count::<u32>)]
+    games: u32,
+    /// Search iterations per move
+    #[arg(long, value_name = "n", default_value_t = 400, value_parser = super::positive::<u64>)]
+    iterations: u64,
+    /// The engine, an agent spec of `gpn match` other than random
+    #[arg(long, value_name = "agent", default_value = "default")]
+    engine: String,
+    /// Random plies from the start before the search plays (not recorded)
+    #[arg(long, value_name = "n", default_value_t = 2, value_parser = super::count::<u32>)]
+    random_plies: u32,
+    /// Recorded plies whose move is drawn in proportion to the root visits (then the best)
+    #[arg(long, value_name = "n", default_value_t = 8, value_parser = super::count::<u32>)]
+    temperature_plies: u32,
+    /// Seed of the run
+    #[arg(long, value_name = "s", default_value_t = 1, value_parser = super::count::<u64>)]
+    seed: u64,
+    /// The sample file to append to
+    #[arg(long, value_name = "file")]
+    out: PathBuf,
+    /// No line per game on stderr
+    #[arg(long)]
+    quiet: bool,
+}
+
+struct SelfplayVisitor<'a> {
+    args: SelfplayArgs,
+    params: SearchParams,
+    out: &'a mut dyn Write,
+}
+
+impl GameVisitor for SelfplayVisitor<'_> {
+    type Output = Result<(), CliError>;
+    fn visit<G: Game>(self) -> Result<(), CliError> {
+        let a = &self.args;
+        if G::INPUTS == 0 {
+            return Err(CliError::Usage(format!(
+                "{} has no network encoding yet (games with one: cfour)",
+                G::INFO.name
+            )));
+        }
+        let mut writer = SampleWriter::append(&a.out, G::INFO.name)
+            .map_err(|e| CliError::Io(format!("cannot use {}: {e}", a.out.display())))?;
+        let have: std::collections::HashSet<u32> = writer.numbers().iter().copied().collect();
+        let started = Instant::now();
+        let (mut positions, mut played) = (0usize, 0u32);
+        for number in 0..a.games {
+            if have.contains(&number) {
+                continue;
+            }
+            let Some((record, result)) = self_play_game::<G>(a, &self.params, number) else {
+                note(format_args!(
+                    "interrupted: game {number} dropped, the file holds every finished game"
+                ));
+                break;
+            };
+            writer
+                .write(&record)
+                .map_err(|e| CliError::Io(format!("cannot write {}: {e}", a.out.display())))?;
+            positions += record.samples.len();
+            played += 1;
+            if !a.quiet {
+                note(format_args!(
+                    "game {number}: {} plies recorded, {result} ({:.1} s)",
+                    record.samples.len(),
+                    started.elapsed().as_secs_f64()
+                ));
+            }
+        }
+        writeln!(
+            self.out,
+            "selfplay {}: {played} games ({positions} positions) added, {} in {}",
+            G::INFO.name,
+            writer.numbers().len(),
+            a.out.display()
+        )?;
+        Ok(())
+    }
+}
+
+/// Plays game `number`; returns its record and a word on its result, or `None` when Ctrl-C
+/// stopped it.
+fn self_play_game<G: Game>(
+    a: &SelfplayArgs,
+    params: &SearchParams,
+    number: u32,
+) -> Option<(GameRecord, &'static str)> {
+    let seed = mix64(a.seed ^ mix64(number as u64 + 1));
+    let mut rng = Rng::new(seed);
+    let mut moves = MoveList::new();
+    let mut position = G::start();
+    for _ in 0..a.random_plies {
+        match position.random_move(&mut rng, &mut moves) {
+            Some(m) if position.outcome().is_none() => position.play(m),
+            _ => break,
+        }
+    }
+    let params = SearchParams {
+        seed,
+        ..params.clone()
+    };
+    let mut search: Search<G, 2> = Search::new(params, position.clone());
+    let limits = Limits {
+        iterations: Some(a.iterations),
+        ..Limits::default()
+    };
+    let mut pending: Vec<(Sample, Player)> = Vec::new();
+    let mut features = Vec::new();
+    let mut plies = 0u32;
+    while position.outcome().is_none() && plies < G::MAX_PLIES {
+        if super::interrupt::interrupted() {
+            return None;
+        }
+        let report = search.run(&limits);
+        let lines = search.root_lines(usize::MAX);
+        let total: u64 = lines.iter().map(|l| l.visits as u64).sum();
+        position.features(&mut features);
+        let policy: Vec<(u16, f32)> = lines
+            .iter()
+            .map(|l| {
+                let share = if total == 0 {
+                    1.0 / lines.len() as f32
+                } else {
+                    l.visits as f32 / total as f32
+                };
+                (position.policy_index(l.mv) as u16, share)
+            })
+            .collect();
+        let chosen = if plies < a.temperature_plies && total > 0 && report.proven.is_none() {
+            // Drawn in proportion to the visits.
+            let mut pick = (rng.unit_f64() * total as f64) as u64;
+            lines
+                .iter()
+                .find(|l| {
+                    if pick < l.visits as u64 {
+                        true
+                    } else {
+                        pick -= l.visits as u64;
+                        false
+                    }
+                })
+                .map(|l| l.mv)
+        } else {
+            report.best_move
+        };
+        let Some(m) = chosen.or(report.best_move) else {
+            break;
+        };
+        pending.push((
+            Sample {
+                features: features.clone(),
+                wdl: [0.0; 3],
+                policy,
+            },
+            position.to_move(),
+        ));
+        position.play(m);
+        if !search.advance(m) {
+            search.set_position(position.clone());
+        }
+        plies += 1;
+    }
+    let outcome = position.outcome();
+    let result = match outcome {
+        Some(o) if o.is_draw() => "draw",
+        Some(o) if o.winner() == Some(Player(0)) => "first player wins",
+        Some(_) => "second player wins",
+        None => "length cap (draw)",
+    };
+    let samples = pending
+        .into_iter()
+        .map(|(mut s, mover)| {
+            let u = outcome.map_or(0.0, |o| o.utility(mover));
+            s.wdl = if u > 0.0 {
+                [1.0, 0.0, 0.0]
+            } else if u < 0.0 {
+                [0.0, 0.0, 1.0]
+            } else {
+                [0.0, 1.0, 0.0]
+            };
+            s
+        })
+        .collect();
+    Some((GameRecord { number, samples }, result))
+}
+
+pub fn run(args: SelfplayArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let params = match parse_agent_spec(&args.engine).map_err(CliError::Usage)? {
+        AgentSpec::Random => {
+            return Err(CliError::Usage(
+                "selfplay needs a search engine, not 'random'".into(),
+            ))
+        }
+        AgentSpec::Search(p) => p,
+        AgentSpec::Defaults(extra) => {
+            let game = registry::canonical_name(&args.game)
+                .ok_or_else(|| GameError::UnknownGame(args.game.clone()))?;
+            let mut p = SearchParams::for_game(game);
+            p.apply_spec(&extra)
+                .map_err(|e| CliError::Usage(format!("engine '{}': {e}", args.engine)))?;
+            p
+        }
+    };
+    // Ctrl-C ends the run after the games already written.
+    super::interrupt::flag();
+    let game = args.game.clone();
+    let visitor = SelfplayVisitor { args, params, out };
+    registry::visit(&game, visitor)?
+}

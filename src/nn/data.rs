@@ -1,0 +1,289 @@
+//! Training positions on disk: a compact, versioned, append-only binary format.
+//!
+//! A file is a header (magic `GPNS`, format version, game name) followed by records, one per
+//! game (a labelled position alone is a game of one position), each complete in itself:
+//!
+//! | field | type |
+//! |---|---|
+//! | game number (self-play: its seed index) | u32 |
+//! | positions | u16 |
+//! | per position: result for the side to move (0 win, 1 draw, 2 loss) | u8 |
+//! | per position: features, count then each index | u16, u16 x count |
+//! | per position: policy, count then (policy index, probability x 65535) | u16, (u16, u16) x count |
+//!
+//! all little-endian. Games are appended as they end, so a run that is stopped loses at most
+//! the game it was writing: a reader drops an incomplete last record and says so, and a writer
+//! reopening the file cuts it off before appending (resumable self-play). Whole games also let
+//! training hold out games, not positions, for validation (positions of one game are alike).
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::path::Path;
+
+use super::train::Sample;
+
+const MAGIC: &[u8; 4] = b"GPNS";
+const VERSION: u32 = 1;
+
+/// One game's positions with their targets.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    pub number: u32,
+    pub samples: Vec<Sample>,
+}
+
+/// What a file holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SampleFile {
+    pub game: String,
+    pub games: Vec<GameRecord>,
+    /// An incomplete last record was dropped (a writer was stopped in the middle of it).
+    pub cut: bool,
+}
+
+/// Appends games of one game kind to a file.
+pub struct SampleWriter {
+    out: BufWriter<File>,
+    /// Game numbers in the file, those found when it was opened included.
+    numbers: Vec<u32>,
+}
+
+/// The header's bytes for `game`.
+fn header(game: &str) -> Vec<u8> {
+    let mut h = Vec::new();
+    h.extend_from_slice(MAGIC);
+    h.extend_from_slice(&VERSION.to_le_bytes());
+    h.extend_from_slice(&(game.len() as u16).to_le_bytes());
+    h.extend_from_slice(game.as_bytes());
+    h
+}
+
+fn invalid(message: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, message)
+}
+
+impl SampleWriter {
+    /// Opens `path` for appending games of `game`: creates it with its header, or checks the
+    /// header of an existing file and cuts off an incomplete last record.
+    pub fn append(path: &Path, game: &str) -> io::Result<SampleWriter> {
+        let exists = path.exists() && std::fs::metadata(path)?.len() > 0;
+        let mut numbers = Vec::new();
+        if exists {
+            let (file, complete_bytes) = read_with(path)?;
+            if file.game != game {
+                return Err(invalid(format!(
+                    "{} holds {} positions, not {game}",
+                    path.display(),
+                    file.game
+                )));
+            }
+            OpenOptions::new()
+                .write(true)
+                .open(path)?
+                .set_len(complete_bytes)?;
+            numbers = file.games.iter().map(|g| g.number).collect();
+        } else {
+            File::create(path)?.write_all(&header(game))?;
+        }
+        let f = OpenOptions::new().append(true).open(path)?;
+        Ok(SampleWriter {
+            out: BufWriter::new(f),
+            numbers,
+        })
+    }
+
+    /// Appends one game and writes it out. Probabilities are stored in steps of 1/65535.
+    pub fn write(&mut self, record: &GameRecord) -> io::Result<()> {
+        let mut rec = Vec::new();
+        rec.extend_from_slice(&record.number.to_le_bytes());
+        let n = u16::try_from(record.samples.len())
+            .map_err(|_| invalid("more than 65535 positions in a game".into()))?;
+        rec.extend_from_slice(&n.to_le_bytes());
+        for s in &record.samples {
+            let result = if s.wdl[0] >= s.wdl[1] && s.wdl[0] >= s.wdl[2] {
+                0u8
+            } else if s.wdl[1] >= s.wdl[2] {
+                1
+            } else {
+                2
+            };
+            rec.push(result);
+            let n =
+                u16::try_from(s.features.len()).map_err(|_| invalid("too many features".into()))?;
+            rec.extend_from_slice(&n.to_le_bytes());
+            for f in &s.features {
+                rec.extend_from_slice(&f.to_le_bytes());
+            }
+            let n = u16::try_from(s.policy.len()).map_err(|_| invalid("too many moves".into()))?;
+            rec.extend_from_slice(&n.to_le_bytes());
+            for &(p, q) in &s.policy {
+                rec.extend_from_slice(&p.to_le_bytes());
+                let q = (q.clamp(0.0, 1.0) * 65535.0).round() as u16;
+                rec.extend_from_slice(&q.to_le_bytes());
+            }
+        }
+        self.out.write_all(&rec)?;
+        self.out.flush()?;
+        self.numbers.push(record.number);
+        Ok(())
+    }
+
+    /// The numbers of the games in the file.
+    pub fn numbers(&self) -> &[u32] {
+        &self.numbers
+    }
+}
+
+/// Reads every complete game of a file.
+pub fn read_samples(path: &Path) -> io::Result<SampleFile> {
+    Ok(read_with(path)?.0)
+}
+
+/// The file's games and the byte length of its complete part.
+fn read_with(path: &Path) -> io::Result<(SampleFile, u64)> {
+    let len = std::fs::metadata(path)?.len();
+    let mut r = BufReader::new(File::open(path)?);
+    let mut magic = [0u8; 4];
+    r.read_exact(&mut magic)?;
+    if &magic != MAGIC {
+        return Err(invalid(format!(
+            "{} is not a gpn sample file",
+            path.display()
+        )));
+    }
+    let version = u32::from_le_bytes(take(&mut r)?);
+    if version != VERSION {
+        return Err(invalid(format!(
+            "{}: sample format version {version}, this gpn reads {VERSION}",
+            path.display()
+        )));
+    }
+    let n = u16::from_le_bytes(take(&mut r)?) as usize;
+    let mut name = vec![0u8; n];
+    r.read_exact(&mut name)?;
+    let game = String::from_utf8(name).map_err(|_| invalid("game name not UTF-8".into()))?;
+    let mut at = (4 + 4 + 2 + n) as u64;
+    let mut games = Vec::new();
+    loop {
+        match read_record(&mut r) {
+            Ok(Some((g, bytes))) => {
+                games.push(g);
+                at += bytes;
+            }
+            Ok(None) => break,
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => break,
+            Err(e) => return Err(e),
+        }
+    }
+    let file = SampleFile {
+        game,
+        games,
+        cut: at < len,
+    };
+    Ok((file, at))
+}
+
+fn take<const N: usize>(r: &mut impl Read) -> io::Result<[u8; N]> {
+    let mut b = [0u8; N];
+    r.read_exact(&mut b)?;
+    Ok(b)
+}
+
+/// One game record and its size in bytes; `None` at a clean end of file.
+fn read_record(r: &mut impl Read) -> io::Result<Option<(GameRecord, u64)>> {
+    let mut first = [0u8; 4];
+    if r.read(&mut first[..1])? == 0 {
+        return Ok(None);
+    }
+    r.read_exact(&mut first[1..])?;
+    let number = u32::from_le_bytes(first);
+    let positions = u16::from_le_bytes(take(r)?) as usize;
+    let mut bytes = 6u64;
+    let mut samples = Vec::with_capacity(positions);
+    for _ in 0..positions {
+        let [result] = take::<1>(r)?;
+        let mut wdl = [0.0f32; 3];
+        match result {
+            0..=2 => wdl[result as usize] = 1.0,
+            _ => return Err(invalid(format!("result byte {result}"))),
+        }
+        let n = u16::from_le_bytes(take(r)?) as usize;
+        let mut features = Vec::with_capacity(n);
+        for _ in 0..n {
+            features.push(u16::from_le_bytes(take(r)?));
+        }
+        let m = u16::from_le_bytes(take(r)?) as usize;
+        let mut policy = Vec::with_capacity(m);
+        for _ in 0..m {
+            let p = u16::from_le_bytes(take(r)?);
+            let q = u16::from_le_bytes(take(r)?) as f32 / 65535.0;
+            policy.push((p, q));
+        }
+        bytes += 1 + 2 + 2 * n as u64 + 2 + 4 * m as u64;
+        samples.push(Sample {
+            features,
+            wdl,
+            policy,
+        });
+    }
+    Ok(Some((GameRecord { number, samples }, bytes)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(i: u16) -> Sample {
+        Sample {
+            features: (0..i % 7).map(|k| k * 3 + i).collect(),
+            wdl: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]][i as usize % 3],
+            // 0 and 1 are exact in steps of 1/65535.
+            policy: vec![(i % 5, 0.0), (i % 5 + 1, 1.0)],
+        }
+    }
+
+    fn game(number: u32) -> GameRecord {
+        GameRecord {
+            number,
+            samples: (0..number as u16 % 9 + 1).map(sample).collect(),
+        }
+    }
+
+    #[test]
+    fn games_round_trip_and_a_cut_record_is_dropped_then_overwritten() {
+        let dir = std::env::temp_dir().join(format!("gpn-samples-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("cfour.gpns");
+        let _ = std::fs::remove_file(&path);
+        {
+            let mut w = SampleWriter::append(&path, "cfour").unwrap();
+            for i in 0..10 {
+                w.write(&game(i)).unwrap();
+            }
+        }
+        let back = read_samples(&path).unwrap();
+        assert_eq!(back.game, "cfour");
+        assert!(!back.cut);
+        assert_eq!(back.games, (0..10).map(game).collect::<Vec<_>>());
+        // A stopped writer leaves part of a record: readers drop it, a writer cuts it off.
+        let len = std::fs::metadata(&path).unwrap().len();
+        let f = OpenOptions::new().write(true).open(&path).unwrap();
+        f.set_len(len - 3).unwrap();
+        let back = read_samples(&path).unwrap();
+        assert!(back.cut);
+        assert_eq!(back.games.len(), 9);
+        {
+            let mut w = SampleWriter::append(&path, "cfour").unwrap();
+            assert_eq!(w.numbers(), (0..9).collect::<Vec<u32>>().as_slice());
+            w.write(&game(42)).unwrap();
+        }
+        let back = read_samples(&path).unwrap();
+        assert!(!back.cut);
+        assert_eq!(back.games.len(), 10);
+        assert_eq!(back.games[9], game(42));
+        assert!(SampleWriter::append(&path, "reversi").is_err());
+        std::fs::write(&path, b"GPNN....").unwrap();
+        assert!(read_samples(&path).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
