@@ -152,13 +152,16 @@ impl<G: Game, const P: usize> Search<G, P> {
         rng: &mut Rng,
         xs: &mut Vec<(u32, u16)>,
         terms: &mut Vec<u16>,
+        pending: &mut Pending,
     ) -> Flight<G, P> {
         let mut position = self.root_position.clone();
         let mut id = ROOT;
         let mut depth = 0u32;
+        pending.path.clear();
         loop {
             let n = self.tree.node(id);
             if n.is_terminal() || (depth > 0 && self.node_solved(n)) {
+                pending.record_path();
                 return Flight {
                     node: id,
                     open_edge: None,
@@ -172,11 +175,14 @@ impl<G: Game, const P: usize> Search<G, P> {
             if stale {
                 self.bias_terms_into(id, xs, terms);
             }
-            let i = self.select_shared(id, rng, stale.then_some(terms.as_slice()));
+            pending.collect(id, depth as usize);
+            let i = self.select_shared(id, rng, stale.then_some(terms.as_slice()), &pending.here);
+            pending.path.push((id, i as u16));
             let edge = self.tree.edges(id)[i];
             position.play(edge.mv);
             depth += 1;
             if edge.child == NONE {
+                pending.record_path();
                 return Flight {
                     node: id,
                     open_edge: Some(i),
@@ -242,6 +248,56 @@ impl<G: Game, const P: usize> Search<G, P> {
             while id != NONE {
                 self.refresh_bias_terms(id);
                 id = self.tree.node(id).parent;
+            }
+        }
+    }
+}
+
+/// The paths of the flights a thread's batch has selected so far. Their virtual losses reach
+/// the tree only at the batch's exclusive hold, so without this every flight of a batch would
+/// follow the first one's path (the same leaf, or its siblings, up to eight times over); with
+/// it each selection sees the earlier ones' virtual losses, as a one-lock search would.
+#[derive(Default)]
+struct Pending {
+    /// Per depth, (node, edge index, flights that took the edge).
+    levels: Vec<Vec<(NodeId, u16, u16)>>,
+    /// The pending edges of the node being selected at: (edge index, flights).
+    here: Vec<(u16, u16)>,
+    /// The current flight's (node, edge index) per depth.
+    path: Vec<(NodeId, u16)>,
+}
+
+impl Pending {
+    /// Forgets every path (a new batch: the last one's virtual losses are in the tree).
+    fn clear(&mut self) {
+        for level in &mut self.levels {
+            level.clear();
+        }
+    }
+
+    /// The pending edges of node `id`, met at `depth`, into `here`.
+    #[inline]
+    fn collect(&mut self, id: NodeId, depth: usize) {
+        self.here.clear();
+        if let Some(level) = self.levels.get(depth) {
+            for &(node, edge, flights) in level {
+                if node == id {
+                    self.here.push((edge, flights));
+                }
+            }
+        }
+    }
+
+    /// Adds the current flight's path.
+    fn record_path(&mut self) {
+        for (depth, &(node, edge)) in self.path.iter().enumerate() {
+            if self.levels.len() <= depth {
+                self.levels.push(Vec::new());
+            }
+            let level = &mut self.levels[depth];
+            match level.iter_mut().find(|(n, e, _)| *n == node && *e == edge) {
+                Some(entry) => entry.2 += 1,
+                None => level.push((node, edge, 1)),
             }
         }
     }
@@ -419,6 +475,7 @@ fn work<G: Game, const P: usize, F>(
     let mut moves: Vec<MoveList> = (0..MAX_BATCH).map(|_| MoveList::new()).collect();
     let mut exclusive_flights: Vec<ExclusiveFlight<G, P>> = Vec::with_capacity(MAX_BATCH);
     let (mut xs, mut terms) = (Vec::new(), Vec::new());
+    let mut pending = Pending::default();
     // Mean playout and selection times (ns), smoothed, for the batch size.
     let mut playout_nanos = 0u64;
     let mut descent_nanos = 0u64;
@@ -441,8 +498,10 @@ fn work<G: Game, const P: usize, F>(
             } else {
                 let granted = claim(s, shared, want);
                 let node_limited = shared.limits.nodes.is_some();
+                pending.clear();
                 while selected.len() < granted {
-                    let flight = s.select_flight(&mut rollout.rng, &mut xs, &mut terms);
+                    let flight =
+                        s.select_flight(&mut rollout.rng, &mut xs, &mut terms, &mut pending);
                     if node_limited && flight.open_edge.is_some() && !claim_node(s, shared) {
                         // No room under the node limit until the flights in the air have landed.
                         break;

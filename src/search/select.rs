@@ -21,7 +21,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         // The search's own stream breaks ties, as it always has (the one-thread search is
         // deterministic per seed); it is moved out for the call so selection can borrow `self`.
         let mut rng = std::mem::replace(&mut self.rollout.rng, Rng::new(0));
-        let pick = self.select_shared(id, &mut rng, None);
+        let pick = self.select_shared(id, &mut rng, None, &[]);
         self.rollout.rng = rng;
         pick
     }
@@ -54,15 +54,24 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// Selection at node `id` without changing the tree, for threads that select side by side
     /// under a shared lock: ties are broken with `rng`, and `terms`, when given, replaces the
     /// edges' cached bias terms (a thread that finds them stale computes them for itself with
-    /// [`Search::bias_terms_into`] instead of rebuilding them in the tree).
+    /// [`Search::bias_terms_into`] instead of rebuilding them in the tree). `pending` lists
+    /// `(edge index, flights)` for the edges of `id` that earlier flights of the thread's batch
+    /// took: their virtual losses, which the tree does not hold yet, count as if it did.
     #[inline]
-    pub(super) fn select_shared(&self, id: NodeId, rng: &mut Rng, terms: Option<&[u16]>) -> usize {
+    pub(super) fn select_shared(
+        &self,
+        id: NodeId,
+        rng: &mut Rng,
+        terms: Option<&[u16]>,
+        pending: &[(u16, u16)],
+    ) -> usize {
         if self.frozen {
-            if let Some(i) = self.select_among::<true>(id, rng, terms) {
+            if let Some(i) = self.select_among::<true>(id, rng, terms, pending) {
                 return i;
             }
         }
-        self.select_among::<false>(id, rng, terms).unwrap_or(0)
+        self.select_among::<false>(id, rng, terms, pending)
+            .unwrap_or(0)
     }
 
     /// The UCB choice at node `id`, among the edges with a child only when `EXISTING_ONLY`;
@@ -73,12 +82,19 @@ impl<G: Game, const P: usize> Search<G, P> {
         id: NodeId,
         rng: &mut Rng,
         terms: Option<&[u16]>,
+        pending: &[(u16, u16)],
     ) -> Option<usize> {
         let algorithm = self.params.algorithm;
         let use_pn = algorithm.uses_proof_numbers() && self.params.c_pn != 0.0;
         let rank = self.params.bias == Bias::Rank;
-        let node = *self.tree.node(id);
+        let mut node = *self.tree.node(id);
         let m = node.mover as usize;
+        if !pending.is_empty() && id != super::ROOT {
+            // Every pending flight passed through this node (the root carries no virtual loss).
+            let flights: u32 = pending.iter().map(|&(_, k)| k as u32).sum();
+            let chooser = self.tree.node(node.parent).mover;
+            node = with_virtual_loss(node, flights, chooser);
+        }
         let ln_n = (node.visits.max(1) as f32).ln();
         // Implicit minimax: a Monte-Carlo mean is mixed with the minimax-backed evaluation.
         let (im, pb) = (self.params.im, self.params.pb);
@@ -101,10 +117,29 @@ impl<G: Game, const P: usize> Search<G, P> {
             if (restricted && !self.allowed(id, edge.mv)) || (EXISTING_ONLY && edge.child == NONE) {
                 continue;
             }
-            let (exploit, explore, child_visits) = if edge.child == NONE {
-                (fpu, ln_n.sqrt(), 0)
+            let flights = if pending.is_empty() {
+                0
             } else {
-                let child = self.tree.node(edge.child);
+                pending
+                    .iter()
+                    .find(|&&(e, _)| e as usize == i)
+                    .map_or(0, |&(_, k)| k as u32)
+            };
+            let (exploit, explore, child_visits) = if edge.child == NONE && flights == 0 {
+                (fpu, ln_n.sqrt(), 0)
+            } else if edge.child == NONE {
+                // An earlier flight of the batch opened this edge: its node-to-be holds that
+                // flight's virtual loss.
+                (-1.0, (ln_n / flights as f32).sqrt(), flights)
+            } else {
+                let stored = self.tree.node(edge.child);
+                let adjusted;
+                let child = if flights == 0 {
+                    stored
+                } else {
+                    adjusted = with_virtual_loss(*stored, flights, node.mover);
+                    &adjusted
+                };
                 let explore = (ln_n / child.visits.max(1) as f32).sqrt();
                 // Proven values take precedence; otherwise the mean, mixed with the minimax
                 // value when implicit minimax is on (and kept within the score bounds).
@@ -219,6 +254,19 @@ impl<G: Game, const P: usize> Search<G, P> {
             self.params.bias
         }
     }
+}
+
+/// `node` as it looks with `flights` virtual visits lost for `chooser` (what the exclusive hold
+/// adds to the tree for each flight through it).
+#[inline]
+fn with_virtual_loss<const P: usize>(
+    mut node: super::node::Node<P>,
+    flights: u32,
+    chooser: u8,
+) -> super::node::Node<P> {
+    node.visits += flights;
+    node.total[chooser as usize] -= flights as f32;
+    node
 }
 
 /// Computes each edge's term from the proof numbers `xs[i] = (pn, i)` (reordered in the

@@ -219,3 +219,26 @@ fn threaded_tree_reuse_keeps_the_subtree_over_a_game() {
     }
     assert!(plies >= 7);
 }
+
+#[test]
+fn a_batch_sees_its_own_earlier_flights() {
+    // The flights a thread selects in one batch get their virtual losses only at its next
+    // exclusive hold; selection must count them already, or every flight of the batch follows
+    // the first one.
+    let mut s: Search<ConnectFour, 2> = Search::new(params("sb-gpn"), ConnectFour::start());
+    s.run(&Limits {
+        iterations: Some(3000),
+        ..Limits::default()
+    });
+    let mut rng = crate::rng::Rng::new(3);
+    let first = s.select_shared(ROOT, &mut rng, None, &[]);
+    let child = s.tree.edges(ROOT)[first].child;
+    assert_ne!(child, NONE);
+    let visits = s.tree.node(child).visits;
+    // As many virtual losses as the child has real visits: its mean drops below zero.
+    let pending = [(first as u16, visits.min(u16::MAX as u32) as u16)];
+    let next = s.select_shared(ROOT, &mut rng, None, &pending);
+    assert_ne!(next, first, "the batch's earlier flights were ignored");
+    // Without pending flights the choice is the stored tree's again.
+    assert_eq!(s.select_shared(ROOT, &mut rng, None, &[]), first);
+}
