@@ -66,12 +66,7 @@ impl GameVisitor for SelfplayVisitor<'_> {
     type Output = Result<(), CliError>;
     fn visit<G: Game>(self) -> Result<(), CliError> {
         let a = &self.args;
-        if G::INPUTS == 0 {
-            return Err(CliError::Usage(format!(
-                "{} has no network encoding yet (games with one: cfour)",
-                G::INFO.name
-            )));
-        }
+        super::train::require_encoding::<G>()?;
         let mut writer = SampleWriter::append(&a.out, G::INFO.name)
             .map_err(|e| CliError::Io(format!("cannot use {}: {e}", a.out.display())))?;
         let have: std::collections::HashSet<u32> = writer.numbers().iter().copied().collect();

@@ -114,12 +114,7 @@ impl GameVisitor for TrainVisitor<'_> {
     type Output = Result<(), CliError>;
     fn visit<G: Game>(self) -> Result<(), CliError> {
         let a = &self.args;
-        if G::INPUTS == 0 {
-            return Err(CliError::Usage(format!(
-                "{} has no network encoding yet (games with one: cfour)",
-                G::INFO.name
-            )));
-        }
+        require_encoding::<G>()?;
         let (mut train, valid) = load::<G>(a)?;
         let test = match &a.test {
             Some(path) => labelled::<G>(path)?,
@@ -220,6 +215,17 @@ impl GameVisitor for TrainVisitor<'_> {
         }
         Ok(())
     }
+}
+
+/// Refuses a game without a network encoding ([`crate::nn::Features`]).
+pub(super) fn require_encoding<G: Game>() -> Result<(), CliError> {
+    if G::INPUTS == 0 {
+        return Err(CliError::Usage(format!(
+            "{} has no network encoding yet (games with one: cfour)",
+            G::INFO.name
+        )));
+    }
+    Ok(())
 }
 
 /// The training and the validation positions of every file (whole games to either side).
