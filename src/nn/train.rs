@@ -305,8 +305,8 @@ fn gradient(net: &Network, batch: &[Sample], policy_weight: f32, g: &mut [f32]) 
         // Policy head over the legal moves.
         dp.clear();
         if !s.policy.is_empty() {
-            dp.extend_from_slice(&pass.policy);
-            softmax(&mut dp);
+            // The forward pass left the policy's probabilities in `pass.probs`.
+            dp.extend_from_slice(&pass.probs);
             for (d, &(_, t)) in dp.iter_mut().zip(&s.policy) {
                 *d = policy_weight * (*d - t);
             }
