@@ -67,6 +67,9 @@ impl GameVisitor for SelfplayVisitor<'_> {
     fn visit<G: Game>(self) -> Result<(), CliError> {
         let a = &self.args;
         super::train::require_encoding::<G>()?;
+        self.params
+            .check_network(G::INFO.name, G::NUM_PLAYERS, G::INPUTS, G::POLICY)
+            .map_err(|e| CliError::Usage(e.to_string()))?;
         let mut writer = SampleWriter::append(&a.out, G::INFO.name)
             .map_err(|e| CliError::Io(format!("cannot use {}: {e}", a.out.display())))?;
         let have: std::collections::HashSet<u32> = writer.numbers().iter().copied().collect();
