@@ -885,6 +885,14 @@ fn learn_runs_generations_logs_them_draws_the_chart_and_resumes() {
         log.lines().all(|l| l.contains("\"promoted\":true")),
         "{log}"
     );
+    // Nothing left to do: said so, nothing played.
+    let out = gpn(&args("2"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("learn cfour: 2 generations in "),
+        "{}",
+        stdout(&out)
+    );
     let svg = std::fs::read_to_string(dir.join("learn.svg")).unwrap();
     assert_eq!(svg.matches("<circle").count(), 2);
     // A game without an encoding is refused before anything is written.

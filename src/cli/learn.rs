@@ -313,6 +313,18 @@ impl GameVisitor for LearnVisitor<'_> {
             done.push(generation);
             std::fs::write(dir.join("learn.svg"), chart(G::INFO.name, &done))?;
         }
+        writeln!(
+            self.out,
+            "learn {}: {} generations in {}, best network: {}",
+            G::INFO.name,
+            done.len(),
+            dir.display(),
+            if best_path.exists() {
+                best_path.display().to_string()
+            } else {
+                "none promoted".to_string()
+            }
+        )?;
         Ok(())
     }
 }
