@@ -20,6 +20,8 @@ pub enum Kind {
     Game,
     /// Free text checked by the option's owner (PN-MCTS's `pn_flags`).
     Text,
+    /// A file name; empty (also `<empty>` or `none`, as GUIs send it) for no file.
+    File,
 }
 
 /// Who the option configures.
@@ -163,6 +165,26 @@ pub static OPTIONS: &[EngineOption] = &[
         default: "1.4142135",
         scope: Scope::Search,
         help: "UCB exploration constant",
+    },
+    EngineOption {
+        key: "network",
+        aliases: &["net", "weightsfile"],
+        uci: "EvalFile",
+        usi: "EvalFile",
+        kind: Kind::File,
+        default: "",
+        scope: Scope::Search,
+        help: "a network file of `gpn train` (`.gpnn`, docs/learned.md) for the game: its value replaces the playouts, its policy gives every edge a prior for PUCT selection (`cpuct`); proof numbers and score bounds work as without it; empty: none",
+    },
+    EngineOption {
+        key: "cpuct",
+        aliases: &["c_puct"],
+        uci: "CPuct",
+        usi: "CPuct",
+        kind: Kind::Real { min: 0.0, max: 100.0 },
+        default: "1.25",
+        scope: Scope::Search,
+        help: "with a network: the PUCT exploration constant, `cpuct * prior * sqrt(N) / (1 + n)` in place of the UCB term",
     },
     EngineOption {
         key: "c_pn",
@@ -456,6 +478,10 @@ impl EngineOption {
                 }),
             Kind::Text if v.is_empty() => Err(format!("{name}: a value is needed")),
             Kind::Text => Ok(v.to_string()),
+            Kind::File if v.is_empty() || v == "<empty>" || v.eq_ignore_ascii_case("none") => {
+                Ok(String::new())
+            }
+            Kind::File => Ok(v.to_string()),
         }
     }
 
@@ -470,6 +496,8 @@ impl EngineOption {
             Kind::Check => format!("{head} check default {default}"),
             Kind::Int { min, max } => format!("{head} spin default {default} min {min} max {max}"),
             Kind::Real { .. } | Kind::Text => format!("{head} string default {default}"),
+            Kind::File if default.is_empty() => format!("{head} string default <empty>"),
+            Kind::File => format!("{head} string default {default}"),
             Kind::Choice(choices) => {
                 let mut line = format!("{head} combo default {default}");
                 for c in choices {
@@ -499,6 +527,7 @@ impl EngineOption {
             }
             Kind::Game => "combo (the games)".into(),
             Kind::Text => "string".into(),
+            Kind::File => "string (a file)".into(),
         }
     }
 }

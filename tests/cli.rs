@@ -828,3 +828,75 @@ fn sgf_records_set_up_killallgo_problems_and_bad_ones_are_clear_errors() {
         assert!(stderr(&out).contains(needle), "{}", stderr(&out));
     }
 }
+
+#[test]
+fn learn_runs_generations_logs_them_draws_the_chart_and_resumes() {
+    let dir = std::env::temp_dir().join(format!("gpn-cli-learn-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let args = |generations: &'static str| {
+        [
+            "learn",
+            "cfour",
+            "--dir",
+            d,
+            "--generations",
+            generations,
+            "--games",
+            "8",
+            "--iterations",
+            "60",
+            "--epochs",
+            "1",
+            "--hidden",
+            "16",
+            "--gate-games",
+            "4",
+            "--gate",
+            "0",
+            "--solve-nodes",
+            "20000",
+        ]
+    };
+    let out = gpn(&args("1"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("generation 1: "),
+        "{}",
+        stdout(&out)
+    );
+    // --gate 0 promotes every network: the best plays the next generation's self-play.
+    assert!(dir.join("best.gpnn").exists() && dir.join("gen-1.gpns").exists());
+    let out = gpn(&args("2"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("generations 1 to 1 done, going on"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stdout(&out).starts_with("generation 2: "),
+        "{}",
+        stdout(&out)
+    );
+    let log = std::fs::read_to_string(dir.join("learn.jsonl")).unwrap();
+    assert_eq!(log.lines().count(), 2);
+    assert!(
+        log.lines().all(|l| l.contains("\"promoted\":true")),
+        "{log}"
+    );
+    // Nothing left to do: said so, nothing played.
+    let out = gpn(&args("2"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("learn cfour: 2 generations in "),
+        "{}",
+        stdout(&out)
+    );
+    let svg = std::fs::read_to_string(dir.join("learn.svg")).unwrap();
+    assert_eq!(svg.matches("<circle").count(), 2);
+    // A game without an encoding is refused before anything is written.
+    let out = gpn(&["learn", "breakthrough", "--dir", d, "--games", "2"]);
+    assert!(!out.status.success());
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1157,3 +1157,88 @@ fn protocol_edge_cases_of_the_uci_family() {
         "{lines:#?}"
     );
 }
+
+/// A small Connect Four network made the way a user makes one: `gpn selfplay`, `gpn train`.
+fn train_cfour_net(dir: &std::path::Path) -> std::path::PathBuf {
+    std::fs::create_dir_all(dir).expect("temp dir");
+    let (data, net) = (dir.join("c4.gpns"), dir.join("c4.gpnn"));
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_gpn"))
+            .args(args)
+            .output()
+            .expect("gpn runs");
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let data_arg = data.to_str().expect("utf-8 path");
+    run(&[
+        "selfplay",
+        "cfour",
+        "--games",
+        "6",
+        "--iterations",
+        "60",
+        "--out",
+        data_arg,
+        "--quiet",
+    ]);
+    run(&[
+        "train",
+        "cfour",
+        "--data",
+        data_arg,
+        "--out",
+        net.to_str().unwrap(),
+        "--epochs",
+        "2",
+        "--hidden",
+        "16",
+    ]);
+    net
+}
+
+#[test]
+fn evalfile_loads_a_network_and_a_wrong_one_is_refused_with_the_state_kept() {
+    let dir = std::env::temp_dir().join(format!("gpn-protocol-net-{}", std::process::id()));
+    let net = train_cfour_net(&dir);
+    let net = net.to_str().unwrap();
+    let mut e = uci("cfour");
+    e.assert_each_rejected(&[
+        "setoption name EvalFile value /no/such/file.gpnn",
+        &format!(
+            "setoption name EvalFile value {}",
+            dir.join("c4.gpns").display()
+        ),
+    ]);
+    e.send(&format!("setoption name EvalFile value {net}"));
+    let lines = e.sync();
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:#?}");
+    e.send("position startpos moves P@d1 P@d2");
+    let legal = e.legal();
+    e.send("go nodes 500");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert!(legal.contains(&bestmove(&lines)), "{lines:#?}");
+    // Another game's network: refused when set, reported when the game changes.
+    let mut b = uci("breakthrough");
+    b.assert_each_rejected(&[&format!("setoption name EvalFile value {net}")]);
+    e.send("setoption name UCI_Variant value breakthrough");
+    let lines = e.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error") && l.contains("it is for cfour")),
+        "{lines:#?}"
+    );
+    e.send("position startpos");
+    e.send("go nodes 200");
+    bestmove(&e.until(|l| l.starts_with("bestmove")));
+    // Empty switches it off again.
+    e.send("setoption name EvalFile value <empty>");
+    assert!(!e.sync().iter().any(|l| l.contains("error")));
+    e.close();
+    b.close();
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -174,6 +174,22 @@ pub fn parse_agent_spec(text: &str) -> Result<AgentSpec, String> {
     }
 }
 
+/// Whether `spec` can play `G`: a network in it must be one of `G`'s encoding.
+pub fn check_agent<G: Game>(spec: &AgentSpec) -> Result<(), String> {
+    let params = match spec {
+        AgentSpec::Random => return Ok(()),
+        AgentSpec::Search(params) => params.clone(),
+        AgentSpec::Defaults(extra) => {
+            let mut params = SearchParams::for_game(G::INFO.name);
+            params.apply_spec(extra).map_err(|e| e.to_string())?;
+            params
+        }
+    };
+    params
+        .check_network(G::INFO.name, G::NUM_PLAYERS, G::INPUTS, G::POLICY)
+        .map_err(|e| e.to_string())
+}
+
 /// The factory that builds `spec`'s agent for each game of `G`.
 pub fn agent_factory<G: Game>(spec: &AgentSpec) -> Box<AgentFactory<G>> {
     match spec {
@@ -262,6 +278,9 @@ impl GameVisitor for MatchVisitor<'_> {
                 G::INFO.name,
                 G::NUM_PLAYERS
             )));
+        }
+        for engine in &self.engines {
+            check_agent::<G>(&engine.spec).map_err(CliError::Usage)?;
         }
         let bar_wanted = !args.quiet && std::io::stderr().is_terminal();
         let budget = match (args.iterations, args.movetime) {

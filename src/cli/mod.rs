@@ -10,6 +10,7 @@ mod bench;
 mod engine;
 mod games;
 pub mod interrupt;
+mod learn;
 mod match_cmd;
 mod merge;
 mod perft;
@@ -156,6 +157,16 @@ enum Command {
         after_help = train::AFTER_HELP
     )]
     Train(train::TrainArgs),
+    /// Generations of self-play, training and a gating match, with a log and an Elo chart
+    ///
+    /// Each generation plays self-play games with the best network so far, trains a new network
+    /// on the latest generations' samples, promotes it if it beats the best in a match, and
+    /// measures the best against the engine without a network; a rerun goes on.
+    #[command(
+        override_usage = "gpn learn <game> --dir <dir> [--generations <n>] [--games <n>] [OPTIONS]",
+        after_help = learn::AFTER_HELP
+    )]
+    Learn(learn::LearnArgs),
 }
 
 impl Command {
@@ -171,6 +182,7 @@ impl Command {
             Command::Merge(_) => "merge",
             Command::Selfplay(_) => "selfplay",
             Command::Train(_) => "train",
+            Command::Learn(_) => "learn",
         }
     }
 }
@@ -259,6 +271,7 @@ fn dispatch(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Some(Command::Merge(a)) => merge::run(a, out),
         Some(Command::Selfplay(a)) => selfplay::run(a, out),
         Some(Command::Train(a)) => train::run(a, out),
+        Some(Command::Learn(a)) => learn::run(a, out),
     }
 }
 

@@ -14,6 +14,11 @@ use crate::nn::data::{GameRecord, SampleWriter};
 use crate::nn::train::Sample;
 use crate::rng::{mix64, Rng};
 use crate::search::{Limits, Search, SearchParams};
+use crate::solve::{self, Algo, SolveConfig, Value};
+
+/// The transposition table of each labelling solve, in MB: small, since most proofs are short
+/// and a larger table costs its clearing at every position.
+const SOLVE_MEMORY_MB: usize = 8;
 
 pub const AFTER_HELP: &str = "\
 Every position of a game is written with the search's root visit shares as its policy target
@@ -21,8 +26,14 @@ and the game's result as its value target, in gpn's sample format (docs/learned.
 appended as they end: a rerun with the same --out plays only the games the file lacks, so an
 interrupted run resumes. Game i uses seed (--seed, i): the same command writes the same games.
 
+With --solve-nodes N, DFPN tries each position from the game's end backwards with N nodes; a
+proven position gets its exact value (win, draw or loss for the side to move) as its value
+target instead of the game's result, and the first position it cannot prove ends the labelling
+of that game (earlier positions are harder).
+
 Examples:
     gpn selfplay cfour --games 200 --iterations 400 --out cfour.gpns
+    gpn selfplay cfour --games 2000 --iterations 800 --solve-nodes 100000 --out labelled.gpns
     gpn selfplay cfour --games 10 --engine \"sb-uct\" --iterations 100 --temperature-plies 6 --out t.gpns";
 
 #[derive(Args, Debug)]
@@ -48,6 +59,10 @@ pub struct SelfplayArgs {
     /// Seed of the run
     #[arg(long, value_name = "s", default_value_t = 1, value_parser = super::count::<u64>)]
     seed: u64,
+    /// Label positions with their exact value where DFPN proves it within this many nodes
+    /// (from the game's end backwards, until a position fails); 0: the game's result only
+    #[arg(long, value_name = "n", default_value_t = 0, value_parser = super::count::<u64>)]
+    solve_nodes: u64,
     /// The sample file to append to
     #[arg(long, value_name = "file")]
     out: PathBuf,
@@ -67,16 +82,19 @@ impl GameVisitor for SelfplayVisitor<'_> {
     fn visit<G: Game>(self) -> Result<(), CliError> {
         let a = &self.args;
         super::train::require_encoding::<G>()?;
+        self.params
+            .check_network(G::INFO.name, G::NUM_PLAYERS, G::INPUTS, G::POLICY)
+            .map_err(|e| CliError::Usage(e.to_string()))?;
         let mut writer = SampleWriter::append(&a.out, G::INFO.name)
             .map_err(|e| CliError::Io(format!("cannot use {}: {e}", a.out.display())))?;
         let have: std::collections::HashSet<u32> = writer.numbers().iter().copied().collect();
         let started = Instant::now();
-        let (mut positions, mut played) = (0usize, 0u32);
+        let (mut positions, mut played, mut labelled) = (0usize, 0u32, 0usize);
         for number in 0..a.games {
             if have.contains(&number) {
                 continue;
             }
-            let Some((record, result)) = self_play_game::<G>(a, &self.params, number) else {
+            let Some((record, result, exact)) = self_play_game::<G>(a, &self.params, number) else {
                 note(format_args!(
                     "interrupted: game {number} dropped, the file holds every finished game"
                 ));
@@ -86,10 +104,11 @@ impl GameVisitor for SelfplayVisitor<'_> {
                 .write(&record)
                 .map_err(|e| CliError::Io(format!("cannot write {}: {e}", a.out.display())))?;
             positions += record.samples.len();
+            labelled += exact;
             played += 1;
             if !a.quiet {
                 note(format_args!(
-                    "game {number}: {} plies recorded, {result} ({:.1} s)",
+                    "game {number}: {} plies recorded ({exact} with exact values), {result} ({:.1} s)",
                     record.samples.len(),
                     started.elapsed().as_secs_f64()
                 ));
@@ -97,7 +116,7 @@ impl GameVisitor for SelfplayVisitor<'_> {
         }
         writeln!(
             self.out,
-            "selfplay {}: {played} games ({positions} positions) added, {} in {}",
+            "selfplay {}: {played} games ({positions} positions, {labelled} with exact values) added, {} in {}",
             G::INFO.name,
             writer.numbers().len(),
             a.out.display()
@@ -106,13 +125,37 @@ impl GameVisitor for SelfplayVisitor<'_> {
     }
 }
 
-/// Plays game `number`; returns its record and a word on its result, or `None` when Ctrl-C
-/// stopped it.
+/// The exact value of each position (for its side to move) where DFPN proves it within `nodes`
+/// nodes, trying them from the last backwards and stopping at the first it cannot prove (the
+/// positions of a game: earlier ones are harder). 0 nodes: none.
+fn exact_values<G: Game>(positions: &[&G], nodes: u64) -> Vec<Option<Value>> {
+    let mut exact = vec![None; positions.len()];
+    if nodes == 0 {
+        return exact;
+    }
+    let cfg = SolveConfig {
+        algo: Algo::Dfpn,
+        max_nodes: Some(nodes),
+        memory_mb: SOLVE_MEMORY_MB,
+        ..SolveConfig::default()
+    };
+    for (i, pos) in positions.iter().enumerate().rev() {
+        let value = solve::solve(*pos, &cfg).value;
+        if value == Value::Unknown {
+            break;
+        }
+        exact[i] = Some(value);
+    }
+    exact
+}
+
+/// Plays game `number`; returns its record, a word on its result and how many positions got
+/// exact values, or `None` when Ctrl-C stopped it.
 fn self_play_game<G: Game>(
     a: &SelfplayArgs,
     params: &SearchParams,
     number: u32,
-) -> Option<(GameRecord, &'static str)> {
+) -> Option<(GameRecord, &'static str, usize)> {
     let seed = mix64(a.seed ^ mix64(number as u64 + 1));
     let mut rng = Rng::new(seed);
     let mut moves = MoveList::new();
@@ -132,7 +175,7 @@ fn self_play_game<G: Game>(
         iterations: Some(a.iterations),
         ..Limits::default()
     };
-    let mut pending: Vec<(Sample, Player)> = Vec::new();
+    let mut pending: Vec<(Sample, G)> = Vec::new();
     let mut features = Vec::new();
     let mut plies = 0u32;
     while position.outcome().is_none() && plies < G::MAX_PLIES {
@@ -180,7 +223,7 @@ fn self_play_game<G: Game>(
                 wdl: [0.0; 3],
                 policy,
             },
-            position.to_move(),
+            position.clone(),
         ));
         position.play(m);
         if !search.advance(m) {
@@ -195,10 +238,19 @@ fn self_play_game<G: Game>(
         Some(_) => "second player wins",
         None => "length cap (draw)",
     };
+    let positions: Vec<&G> = pending.iter().map(|(_, pos)| pos).collect();
+    let exact = exact_values(&positions, a.solve_nodes);
+    let labelled = exact.iter().filter(|v| v.is_some()).count();
     let samples = pending
         .into_iter()
-        .map(|(mut s, mover)| {
-            let u = outcome.map_or(0.0, |o| o.utility(mover));
+        .zip(exact)
+        .map(|((mut s, pos), exact)| {
+            let u = match exact {
+                Some(Value::Win) => 1.0,
+                Some(Value::Loss) => -1.0,
+                Some(_) => 0.0,
+                None => outcome.map_or(0.0, |o| o.utility(pos.to_move())),
+            };
             s.wdl = if u > 0.0 {
                 [1.0, 0.0, 0.0]
             } else if u < 0.0 {
@@ -209,7 +261,7 @@ fn self_play_game<G: Game>(
             s
         })
         .collect();
-    Some((GameRecord { number, samples }, result))
+    Some((GameRecord { number, samples }, result, labelled))
 }
 
 pub fn run(args: SelfplayArgs, out: &mut dyn Write) -> Result<(), CliError> {
@@ -234,4 +286,41 @@ pub fn run(args: SelfplayArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let game = args.game.clone();
     let visitor = SelfplayVisitor { args, params, out };
     registry::visit(&game, visitor)?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::connect4::ConnectFour;
+
+    /// The perfect solver's values of `tests/data/cfour-solved.txt` positions with `plies`.
+    fn solved(plies: u32) -> Vec<(ConnectFour, Value)> {
+        include_str!("../../tests/data/cfour-solved.txt")
+            .lines()
+            .filter(|l| !l.starts_with('#') && l.contains(&format!("# plies {plies} ")))
+            .map(|l| {
+                let (pos, rest) = l.split_once('|').unwrap();
+                let value = Value::parse(rest.split('#').next().unwrap()).unwrap();
+                let pos = pos.trim().strip_prefix("cfour ").unwrap();
+                (ConnectFour::parse_position(pos).unwrap(), value)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn exact_labels_are_the_perfect_solvers_values_and_stop_at_the_first_unproved() {
+        let late = solved(22);
+        assert!(late.len() >= 3);
+        let positions: Vec<&ConnectFour> = late.iter().map(|(p, _)| p).collect();
+        let exact = exact_values(&positions, 1_000_000);
+        for ((pos, truth), got) in late.iter().zip(&exact) {
+            assert_eq!(*got, Some(*truth), "{}", pos.to_position());
+        }
+        // The start position is far beyond 100,000 nodes: it and everything before it stays
+        // unlabelled, the positions after it are labelled.
+        let start = ConnectFour::start();
+        let mixed = [&start, &start, positions[0]];
+        assert_eq!(exact_values(&mixed, 100_000), [None, None, Some(late[0].1)]);
+        assert_eq!(exact_values(&positions, 0), vec![None; positions.len()]);
+    }
 }

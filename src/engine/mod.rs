@@ -36,6 +36,8 @@ pub trait Session: Send {
     fn params(&self) -> &SearchParams;
     /// Replaces the search parameters (and drops the tree when they differ).
     fn set_params(&mut self, params: SearchParams);
+    /// Whether `params` suit this game: a network must be one of this game's encoding.
+    fn check_params(&self, params: &SearchParams) -> Result<(), crate::search::params::ParamError>;
     /// Back to the start position with an empty tree.
     fn new_game(&mut self);
     /// Sets the position to `start` (`None`: the game's start) followed by `moves`. When the new

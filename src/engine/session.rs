@@ -424,6 +424,10 @@ impl<G: Game> Session for GameSession<G> {
         self.search.params()
     }
 
+    fn check_params(&self, params: &SearchParams) -> Result<(), crate::search::params::ParamError> {
+        params.check_network(G::INFO.name, G::NUM_PLAYERS, G::INPUTS, G::POLICY)
+    }
+
     fn set_params(&mut self, params: SearchParams) {
         if params != *self.search.params() {
             self.search = Search::new(params, self.position().clone());

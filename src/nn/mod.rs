@@ -5,6 +5,7 @@
 //!   move's view, a policy index per move, the board's symmetries).
 //! - [`Network`]: the weights in one flat vector, the fast forward pass the search calls, and the
 //!   versioned binary file format.
+//! - [`NetworkFile`]: a loaded network shared by searches and threads.
 //! - [`data`]: training positions on disk (versioned, append-only, resumable).
 //! - [`train`]: Adam on mini-batches, a plain dense forward and backward pass of its own (so a
 //!   test can hold the search's forward pass against it).
@@ -15,8 +16,10 @@
 
 pub mod data;
 mod features;
+mod file;
 mod net;
 pub mod train;
 
 pub use features::Features;
+pub use file::NetworkFile;
 pub use net::{Network, NetworkError, Scratch, Shape, Wdl};

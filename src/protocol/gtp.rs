@@ -481,13 +481,17 @@ impl Controller {
 
     /// Records a search option the user set and recomputes the current game's parameters.
     fn set_param(&mut self, name: &str, value: &str) -> Result<(), String> {
-        self.user
-            .set(&self.params, name, value)
+        // Checked on a copy first, so that a value the game refuses (another game's network)
+        // changes nothing.
+        let mut user = self.user.clone();
+        user.set(&self.params, name, value)
             .map_err(|e| e.to_string())?;
-        let game = self.conductor.session().map(|s| s.game().name);
-        if let Some(game) = game {
-            self.params = self.user.resolve(game);
+        if let Some(s) = self.conductor.session() {
+            let params = user.resolve(s.game().name);
+            s.check_params(&params).map_err(|e| e.to_string())?;
+            self.params = params;
         }
+        self.user = user;
         Ok(())
     }
 

@@ -399,6 +399,9 @@ impl Controller {
                     let params = self.user.resolve(&value);
                     match new_session(&value, params.clone()) {
                         Ok(s) => {
+                            if let Err(e) = s.check_params(&params) {
+                                self.error(&format!("{e}: searching without it"));
+                            }
                             self.conductor.replace_session(s);
                             self.params = params;
                         }
@@ -416,15 +419,21 @@ impl Controller {
     }
 
     fn set_param(&mut self, name: &str, value: &str) {
-        match self.user.set(&self.params, name, value) {
-            Ok(()) => {
-                if let Some(s) = self.conductor.session() {
-                    self.params = self.user.resolve(s.game().name);
-                    s.set_params(self.params.clone());
-                }
-            }
-            Err(e) => self.error(&e.to_string()),
+        // Checked on a copy first, so that a value the game refuses (another game's network)
+        // changes nothing.
+        let mut user = self.user.clone();
+        if let Err(e) = user.set(&self.params, name, value) {
+            return self.error(&e.to_string());
         }
+        if let Some(s) = self.conductor.session() {
+            let params = user.resolve(s.game().name);
+            if let Err(e) = s.check_params(&params) {
+                return self.error(&e.to_string());
+            }
+            s.set_params(params.clone());
+            self.params = params;
+        }
+        self.user = user;
     }
 
     /// `position startpos|fen <fen>|sfen <sfen> [moves <m>...]`; on error the old position stays.

@@ -9,6 +9,7 @@
 mod backup;
 pub mod defaults;
 mod heuristic;
+mod netleaf;
 pub mod node;
 mod parallel;
 pub mod params;
@@ -25,7 +26,8 @@ use std::time::{Duration, Instant};
 
 use crate::game::{Game, Move, MoveList};
 pub use defaults::UserParams;
-use node::{to_bound, to_im, Node, NodeId, NONE, PN_INF, TERMINAL};
+use netleaf::NetLeaf;
+use node::{from_im, to_bound, to_im, Node, NodeId, NONE, PN_INF, TERMINAL};
 pub use params::{Algorithm, Bias, Policy, SearchParams};
 pub use report::{Proven, RootLine, SearchReport};
 use rollout::Rollout;
@@ -120,16 +122,22 @@ struct Descent<const P: usize> {
 
 impl<G: Game, const P: usize> Search<G, P> {
     /// A search of `root` with an empty tree.
-    pub fn new(params: SearchParams, root: G) -> Search<G, P> {
+    pub fn new(mut params: SearchParams, root: G) -> Search<G, P> {
         assert_eq!(
             P,
             G::NUM_PLAYERS,
             "Search<_, P> instantiated with the wrong player count"
         );
+        // The callers check a user's network when it is set; one that does not fit the game
+        // (its encoding changed, or another game's) is never evaluated on it.
+        if let Err(e) = params.check_network(G::INFO.name, P, G::INPUTS, G::POLICY) {
+            log::error!("{e}: searching without it");
+            params.network = None;
+        }
         let budget = params.hash_mb.saturating_mul(1 << 20);
         Search {
             rollout: Rollout::new(params.seed),
-            tree: Tree::new(budget),
+            tree: Tree::new(budget, params.uses_network()),
             params,
             root_position: root,
             moves: MoveList::new(),
@@ -427,7 +435,14 @@ impl<G: Game, const P: usize> Search<G, P> {
                         self.add_virtual_loss(id, n.mover);
                     }
                     let n = self.tree.node(child);
-                    break n.is_terminal().then(|| self.solved_utilities(n));
+                    break if n.is_terminal() {
+                        Some(self.solved_utilities(n))
+                    } else if self.params.uses_network() {
+                        // The network's value of the new node replaces its playout.
+                        Some(NetLeaf::utilities(from_im(n.im)))
+                    } else {
+                        None
+                    };
                 }
                 // The tree is full: evaluate the move by a playout without storing it.
                 None => break None,
@@ -500,23 +515,30 @@ impl<G: Game, const P: usize> Search<G, P> {
             parent,
             position,
             &mut self.moves,
+            &mut self.rollout.net,
         );
-        let id = self.tree.add(node, self.moves.as_slice());
+        let id = self
+            .tree
+            .add(node, self.moves.as_slice(), &self.rollout.net.priors);
         self.stats.created += u64::from(id.is_some());
         id
     }
 
     /// The node of `position` below `parent` as [`Search::create_node`] stores it, with its legal
-    /// moves (its edges) in `moves`; it reads only the parameters and the PN-MCTS proof player, so
-    /// a threaded search prepares nodes outside the tree's lock.
+    /// moves (its edges) in `moves` and, with a network, their priors in `net.priors` (else
+    /// `net.priors` is empty); it reads only the parameters and the PN-MCTS proof player, so a
+    /// threaded search prepares nodes outside the tree's lock. With a network the node's
+    /// evaluation ([`Node::im`]) is the network's value.
     fn prepare_node(
         params: &SearchParams,
         proof_player: u8,
         parent: NodeId,
         position: &G,
         moves: &mut MoveList,
+        net: &mut NetLeaf,
     ) -> Node<P> {
         position.legal_moves(moves);
+        net.priors.clear();
         let mut node = Node::<P>::new(parent, position.to_move().0);
         if params.algorithm == Algorithm::PnMcts {
             let outcome = if moves.is_empty() {
@@ -549,11 +571,14 @@ impl<G: Game, const P: usize> Search<G, P> {
                 node.pn[p] = if u >= 1.0 - 1e-6 { 0 } else { PN_INF };
             }
         }
-        if P == 2 && params.uses_node_evaluation() {
+        if P == 2 && (params.uses_node_evaluation() || params.uses_network()) {
             if node.is_terminal() {
                 node.im = to_im(node::from_bound(node.lo[0]));
             } else {
-                let value = position.evaluate(crate::game::Player(0));
+                let value = match &params.network {
+                    Some(file) => net.value_and_priors(file.net(), position, moves.as_slice()),
+                    None => position.evaluate(crate::game::Player(0)),
+                };
                 node.im = to_im(value);
                 // Node priors (not at the root, whose value selects nothing; not in PN-MCTS,
                 // where a node's first visit is its playout).
@@ -586,5 +611,7 @@ impl<G: Game, const P: usize> Search<G, P> {
 mod testgame;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_net;
 #[cfg(test)]
 mod tests_threads;

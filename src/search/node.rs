@@ -96,6 +96,12 @@ pub fn to_im(value: f32) -> i16 {
     (value.clamp(-1.0, 1.0) * IM_SCALE).round() as i16
 }
 
+/// The value in [-1, 1] of a quantised [`Node::im`].
+#[inline]
+pub fn from_im(im: i16) -> f32 {
+    im as f32 / IM_SCALE
+}
+
 const _: () = assert!(
     std::mem::size_of::<Node<2>>() <= 40,
     "two-player node over 40 bytes"

@@ -41,7 +41,8 @@ use std::time::Instant;
 
 use parking_lot::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
-use super::node::{Node, NodeId, NONE};
+use super::netleaf::NetLeaf;
+use super::node::{from_im, Node, NodeId, NONE};
 use super::rollout::Rollout;
 use super::{Algorithm, Descent, Limits, Progress, Search, CHECK_PERIOD, ROOT};
 use crate::game::{Game, MoveList};
@@ -214,9 +215,9 @@ impl<G: Game, const P: usize> Search<G, P> {
     }
 
     /// Step 2, after the playout: takes the virtual loss back, creates the flight's new node
-    /// (unless another thread created it meanwhile, or the tree is full) and backs the iteration
-    /// up as the one-thread search does.
-    fn land(&mut self, flight: &Flight<G, P>, moves: &MoveList) {
+    /// (unless another thread created it meanwhile, or the tree is full) with its edges' `moves`
+    /// and `priors`, and backs the iteration up as the one-thread search does.
+    fn land(&mut self, flight: &Flight<G, P>, moves: &MoveList, priors: &[u16]) {
         self.remove_virtual_loss(flight.node);
         let mut leaf = flight.node;
         let mut created = false;
@@ -225,7 +226,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             if child != NONE {
                 // Another thread created it: this playout went through it all the same.
                 leaf = child;
-            } else if let Some(child) = self.tree.add(new_node, moves.as_slice()) {
+            } else if let Some(child) = self.tree.add(new_node, moves.as_slice(), priors) {
                 self.stats.created += 1;
                 self.tree.edges_mut(leaf)[i].child = child;
                 leaf = child;
@@ -473,6 +474,8 @@ fn work<G: Game, const P: usize, F>(
     let mut flights: Vec<Flight<G, P>> = Vec::with_capacity(MAX_BATCH);
     let mut selected: Vec<Flight<G, P>> = Vec::with_capacity(MAX_BATCH);
     let mut moves: Vec<MoveList> = (0..MAX_BATCH).map(|_| MoveList::new()).collect();
+    // With a network, each flight's new node's priors, likewise.
+    let mut priors: Vec<Vec<u16>> = vec![Vec::new(); MAX_BATCH];
     let mut exclusive_flights: Vec<ExclusiveFlight<G, P>> = Vec::with_capacity(MAX_BATCH);
     let (mut xs, mut terms) = (Vec::new(), Vec::new());
     let mut pending = Pending::default();
@@ -527,7 +530,7 @@ fn work<G: Game, const P: usize, F>(
             let landed = (flights.len() + exclusive_flights.len()) as u32;
             let mut creating = 0;
             for (i, flight) in flights.drain(..).enumerate() {
-                s.land(&flight, &moves[i]);
+                s.land(&flight, &moves[i], &priors[i]);
                 creating += u64::from(flight.open_edge.is_some());
             }
             for flight in exclusive_flights.drain(..) {
@@ -610,9 +613,14 @@ fn work<G: Game, const P: usize, F>(
                     flight.node,
                     &flight.position,
                     &mut moves[i],
+                    &mut rollout.net,
                 );
+                std::mem::swap(&mut priors[i], &mut rollout.net.priors);
                 if node.is_terminal() {
                     flight.utilities = Some(node.lo.map(super::node::from_bound));
+                } else if params.uses_network() {
+                    // The network's value of the new node replaces its playout.
+                    flight.utilities = Some(NetLeaf::utilities(from_im(node.im)));
                 }
                 flight.new_node = Some(node);
             }

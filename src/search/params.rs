@@ -1,6 +1,9 @@
 //! Search configuration: the algorithm, its constants, and the one table of tunable options.
 
 use std::fmt;
+use std::fmt::Write as _;
+
+pub use crate::nn::NetworkFile;
 
 /// The search algorithms (ALGORITHM.md section 5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -150,6 +153,11 @@ pub struct SearchParams {
     /// Node priors: a new node starts with `np` virtual visits whose mean is its evaluation, so
     /// the first playouts cannot swing it far (0: off; not used by PN-MCTS).
     pub np: u32,
+    /// A network for the game (two-player games): its value replaces the playouts and is the
+    /// nodes' evaluation, its policy the edges' priors for PUCT selection (None: playouts).
+    pub network: Option<NetworkFile>,
+    /// With a network: the PUCT constant, `cpuct * prior * sqrt(N) / (1 + n)`.
+    pub cpuct: f32,
 }
 
 /// The F, S and U switches of PN-MCTS (written as a string such as `FSU` or `xSU`).
@@ -221,6 +229,8 @@ impl Default for SearchParams {
             det: 0.0,
             pb: 0.0,
             np: 0,
+            network: None,
+            cpuct: 1.25,
         }
     }
 }
@@ -311,6 +321,14 @@ impl SearchParams {
             "det" => self.det = read(key, &v)?,
             "pb" => self.pb = read(key, &v)?,
             "np" => self.np = read(key, &v)?,
+            "cpuct" => self.cpuct = read(key, &v)?,
+            "network" => {
+                self.network = if v.is_empty() {
+                    None
+                } else {
+                    Some(NetworkFile::load(&v).map_err(|e| ParamError(format!("network: {e}")))?)
+                }
+            }
             "solver_visits" => self.solver_visits = read(key, &v)?,
             // A search option of the registry without a field here is a programming error
             // that the registry's tests catch; refuse it rather than ignore it.
@@ -342,7 +360,7 @@ impl SearchParams {
 
     /// The spec that [`SearchParams::parse`] reads back to these parameters.
     pub fn spec(&self) -> String {
-        format!(
+        let mut spec = format!(
             "{} bias={} c={} c_pn={} pn_decay={} pn_explore={} playout_cap={} mobility={} seed={} hash={} threads={} pn_flags={} \
              solver_visits={} draw_layer={} contempt={} im={} policy={} ege={} fet={} det={} pb={} np={}",
             self.algorithm.name(),
@@ -367,7 +385,53 @@ impl SearchParams {
             self.det,
             self.pb,
             self.np
-        )
+        );
+        if let Some(net) = &self.network {
+            let _ = write!(spec, " network={} cpuct={}", net.path(), self.cpuct);
+        }
+        spec
+    }
+
+    /// Whether a network replaces the playouts and gives the priors.
+    #[inline]
+    pub fn uses_network(&self) -> bool {
+        self.network.is_some()
+    }
+
+    /// Checks that the network, if any, is for `game` (its canonical name) and has `inputs` and
+    /// `policy` outputs, the game's encoding; `players` must be 2.
+    pub fn check_network(
+        &self,
+        game: &str,
+        players: usize,
+        inputs: usize,
+        policy: usize,
+    ) -> Result<(), ParamError> {
+        let Some(net) = &self.network else {
+            return Ok(());
+        };
+        let shape = net.net().shape();
+        if net.net().game() != game {
+            Err(ParamError(format!(
+                "network {}: it is for {}, not {game}",
+                net.path(),
+                net.net().game()
+            )))
+        } else if players != 2 {
+            Err(ParamError(format!(
+                "network {}: networks play two-player games only",
+                net.path()
+            )))
+        } else if shape.inputs != inputs || shape.policy != policy {
+            Err(ParamError(format!(
+                "network {}: {} inputs and {} policy outputs, but {game}'s encoding has {inputs} and {policy}",
+                net.path(),
+                shape.inputs,
+                shape.policy
+            )))
+        } else {
+            Ok(())
+        }
     }
 }
 

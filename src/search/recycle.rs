@@ -110,13 +110,13 @@ mod tests {
 
     #[test]
     fn the_threshold_keeps_at_most_the_target() {
-        let mut tree: Tree<2> = Tree::new(1 << 20);
+        let mut tree: Tree<2> = Tree::new(1 << 20, false);
         let moves: Vec<crate::game::Move> = (0..4).map(crate::game::Move).collect();
         let mut parent: NodeId = NONE;
         for v in 0..100u32 {
             let mut n = Node::new(parent, 0);
             n.visits = 1000 - v * 10;
-            parent = tree.add(n, &moves).unwrap();
+            parent = tree.add(n, &moves, &[]).unwrap();
         }
         let per = Tree::<2>::NODE_BYTES + 4 * Tree::<2>::EDGE_BYTES;
         let lowest = threshold(&tree, 30 * per);

@@ -3,6 +3,7 @@
 //! early terminations). A [`Rollout`] is one thread's random stream and move buffers, so that
 //! threads can run playouts at the same time without touching the tree.
 
+use super::netleaf::NetLeaf;
 use super::params::{Policy, SearchParams};
 use crate::game::{Game, Move, MoveList, Player};
 use crate::rng::Rng;
@@ -17,6 +18,8 @@ const ANTI_DECISIVE_TRIES: u32 = 4;
 /// one-thread search) and its move buffers.
 pub(super) struct Rollout {
     pub rng: Rng,
+    /// Network evaluation buffers (used only with a network).
+    pub net: NetLeaf,
     moves: MoveList,
     /// The opponent's replies, for the informed policy.
     replies: MoveList,
@@ -26,18 +29,27 @@ impl Rollout {
     pub fn new(seed: u64) -> Rollout {
         Rollout {
             rng: Rng::new(seed),
+            net: NetLeaf::default(),
             moves: MoveList::new(),
             replies: MoveList::new(),
         }
     }
 
     /// A playout from `position`, capped at `playout_cap` plies (a draw): uniformly random, or
-    /// as the heuristic options say ([`Rollout::informed_playout`]).
+    /// as the heuristic options say ([`Rollout::informed_playout`]); with a network, its value
+    /// instead.
     pub fn playout<G: Game, const P: usize>(
         &mut self,
         params: &SearchParams,
         mut position: G,
     ) -> [f32; P] {
+        if let Some(net) = &params.network {
+            // The network's value instead of a playout (exact where the game is over).
+            return match position.outcome() {
+                Some(outcome) => std::array::from_fn(|p| outcome.utility(Player(p as u8))),
+                None => NetLeaf::utilities(self.net.value(net.net(), &position)),
+            };
+        }
         if params.uses_informed_playouts() {
             return self.informed_playout(params, position);
         }

@@ -1,8 +1,10 @@
-//! Selection: UCB1 plus the proof-number bias (GPN_UCB), with score-bound clipping and soft
-//! pruning for the score-bounded algorithms, and the lazy rebuild of the bias terms.
+//! Selection: UCB1 (PUCT with a network's priors) plus the proof-number bias (GPN_UCB), with
+//! score-bound clipping and soft pruning for the score-bounded algorithms, and the lazy rebuild
+//! of the bias terms.
 
 use super::node::{from_bound, Edge, NodeId, NONE, PN_DIRTY, PN_INF};
 use super::params::Bias;
+use super::tree::PRIOR_ONE;
 use super::Search;
 use crate::game::Game;
 use crate::rng::Rng;
@@ -106,7 +108,16 @@ impl<G: Game, const P: usize> Search<G, P> {
             node.mean(m)
         };
         let bounds = algorithm.uses_bounds();
-        let (c, c_pn) = (self.params.c, if use_pn { self.params.c_pn } else { 0.0 });
+        // With a network, PUCT: `cpuct * prior * sqrt(N) / (1 + n)` replaces UCB's exploration.
+        let priors = self.tree.priors(id);
+        let puct = !priors.is_empty();
+        let sqrt_n = (node.visits.max(1) as f32).sqrt();
+        let c = if puct {
+            self.params.cpuct
+        } else {
+            self.params.c
+        };
+        let c_pn = if use_pn { self.params.c_pn } else { 0.0 };
         let pn_explore = self.params.pn_explore;
         let n = node.num_edges as usize;
         let mut best = f32::NEG_INFINITY;
@@ -171,6 +182,11 @@ impl<G: Game, const P: usize> Search<G, P> {
                     0.0
                 };
                 (exploit + progressive, explore, child.visits)
+            };
+            let explore = if puct {
+                priors[i] as f32 * (1.0 / PRIOR_ONE as f32) * sqrt_n / (1 + child_visits) as f32
+            } else {
+                explore
             };
             let term = terms.map_or(edge.term, |t| t[i]);
             let bonus = c_pn * self.pn_weight(child_visits) * Edge::term_bias(term, rank, n);

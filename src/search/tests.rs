@@ -981,7 +981,7 @@ pub(super) fn assert_tree_consistent<G: Game>(s: &Search<G, 2>) {
     let sum: usize = tree
         .nodes()
         .iter()
-        .map(|n| tree::Tree::<2>::NODE_BYTES + tree::Tree::<2>::EDGE_BYTES * n.num_edges as usize)
+        .map(|n| tree::Tree::<2>::NODE_BYTES + tree.edge_bytes() * n.num_edges as usize)
         .sum();
     assert_eq!(tree.used_bytes(), sum);
     assert!(tree.used_bytes() <= tree.resident_bytes());

@@ -23,10 +23,25 @@
 use super::node::{Edge, Node, NodeId, CHILDREN_DROPPED, NONE};
 use crate::game::Move;
 
+/// Bytes of an edge's prior.
+const PRIOR_BYTES: usize = std::mem::size_of::<u16>();
+/// The stored prior of probability 1.
+pub const PRIOR_ONE: u16 = u16::MAX;
+
+/// Quantises a probability for [`Tree::add`].
+#[inline]
+pub fn to_prior(p: f32) -> u16 {
+    (p.clamp(0.0, 1.0) * PRIOR_ONE as f32).round() as u16
+}
+
 /// The search tree of a game of `P` players. Node 0 is the root.
 pub struct Tree<const P: usize> {
     nodes: Vec<Node<P>>,
     edges: Vec<Edge>,
+    /// With a network: each edge's prior probability (x 65535), parallel to `edges` (same
+    /// index, moved with it); empty without.
+    priors: Vec<u16>,
+    with_priors: bool,
     /// The most nodes / edges the arenas have ever held since they were allocated: the slots
     /// that may be resident.
     node_high: usize,
@@ -90,25 +105,29 @@ impl<const P: usize> Tree<P> {
     pub const EDGE_BYTES: usize = std::mem::size_of::<Edge>();
 
     /// An empty tree whose arenas never hold more than `budget_bytes` (at least one node with
-    /// 1024 edges). The address space for the largest possible arenas is reserved now; if the
-    /// system refuses it, the arenas grow on demand instead (and a refused growth counts as a
-    /// full tree, never an abort).
-    pub fn new(budget_bytes: usize) -> Tree<P> {
-        let budget_bytes = budget_bytes.max(Self::NODE_BYTES + Self::EDGE_BYTES * 1024);
+    /// 1024 edges); `with_priors` gives every edge a prior (2 more bytes an edge). The address
+    /// space for the largest possible arenas is reserved now; if the system refuses it, the
+    /// arenas grow on demand instead (and a refused growth counts as a full tree, never an
+    /// abort).
+    pub fn new(budget_bytes: usize, with_priors: bool) -> Tree<P> {
+        let edge_bytes = Self::EDGE_BYTES + if with_priors { PRIOR_BYTES } else { 0 };
+        let budget_bytes = budget_bytes.max(Self::NODE_BYTES + edge_bytes * 1024);
         let mut nodes = Vec::new();
         let mut edges = Vec::new();
+        let mut priors = Vec::new();
         if nodes
             .try_reserve_exact(budget_bytes / Self::NODE_BYTES)
             .is_err()
-            || edges
-                .try_reserve_exact(budget_bytes / Self::EDGE_BYTES)
-                .is_err()
+            || edges.try_reserve_exact(budget_bytes / edge_bytes).is_err()
+            || (with_priors && priors.try_reserve_exact(budget_bytes / edge_bytes).is_err())
         {
             log::warn!("tree: could not reserve {budget_bytes} bytes up front; growing on demand");
         }
         Tree {
             nodes,
             edges,
+            priors,
+            with_priors,
             node_high: 0,
             edge_high: 0,
             budget_bytes,
@@ -120,6 +139,7 @@ impl<const P: usize> Tree<P> {
     pub fn clear(&mut self) {
         self.nodes.clear();
         self.edges.clear();
+        self.priors.clear();
         self.full = false;
     }
 
@@ -132,15 +152,27 @@ impl<const P: usize> Tree<P> {
         self.nodes.len()
     }
 
+    /// Bytes an edge takes in the arenas (with its prior, if the tree keeps priors).
+    #[inline]
+    pub fn edge_bytes(&self) -> usize {
+        Self::EDGE_BYTES + if self.with_priors { PRIOR_BYTES } else { 0 }
+    }
+
+    /// Whether the edges carry priors.
+    #[inline]
+    pub fn has_priors(&self) -> bool {
+        self.with_priors
+    }
+
     /// Bytes of nodes and edges in use.
     pub fn used_bytes(&self) -> usize {
-        self.nodes.len() * Self::NODE_BYTES + self.edges.len() * Self::EDGE_BYTES
+        self.nodes.len() * Self::NODE_BYTES + self.edges.len() * self.edge_bytes()
     }
 
     /// Bytes the arenas have ever written since they were allocated: the most they can hold
     /// resident. Never above [`Tree::budget_bytes`].
     pub fn resident_bytes(&self) -> usize {
-        self.node_high * Self::NODE_BYTES + self.edge_high * Self::EDGE_BYTES
+        self.node_high * Self::NODE_BYTES + self.edge_high * self.edge_bytes()
     }
 
     pub fn budget_bytes(&self) -> usize {
@@ -153,18 +185,22 @@ impl<const P: usize> Tree<P> {
     }
 
     /// Adds a node with one edge per move; `None` (and the tree marked full) when the budget
-    /// would be exceeded.
+    /// would be exceeded. In a tree with priors, `priors` holds each move's prior (x 65535);
+    /// empty, the moves share the probability equally. Without priors it is ignored.
     #[inline]
-    pub fn add(&mut self, mut node: Node<P>, moves: &[Move]) -> Option<NodeId> {
+    pub fn add(&mut self, mut node: Node<P>, moves: &[Move], priors: &[u16]) -> Option<NodeId> {
         let node_high = self.node_high.max(self.nodes.len() + 1);
         let edge_high = self.edge_high.max(self.edges.len() + moves.len());
-        let resident = node_high * Self::NODE_BYTES + edge_high * Self::EDGE_BYTES;
+        let resident = node_high * Self::NODE_BYTES + edge_high * self.edge_bytes();
         if resident > self.budget_bytes
             || self.nodes.len() >= NONE as usize
             // Only when the up-front reservation was refused do the arenas grow here.
             || (self.nodes.len() == self.nodes.capacity() && self.nodes.try_reserve(1).is_err())
             || (self.edges.capacity() - self.edges.len() < moves.len()
                 && self.edges.try_reserve(moves.len()).is_err())
+            || (self.with_priors
+                && self.priors.capacity() - self.priors.len() < moves.len()
+                && self.priors.try_reserve(moves.len()).is_err())
         {
             self.full = true;
             return None;
@@ -173,6 +209,14 @@ impl<const P: usize> Tree<P> {
         node.first_edge = self.edges.len() as u32;
         node.num_edges = moves.len() as u16;
         self.edges.extend(moves.iter().map(|&m| Edge::new(m)));
+        if self.with_priors {
+            if priors.len() == moves.len() {
+                self.priors.extend_from_slice(priors);
+            } else {
+                let equal = (PRIOR_ONE as usize / moves.len().max(1)) as u16;
+                self.priors.extend(moves.iter().map(|_| equal));
+            }
+        }
         self.nodes.push(node);
         Some((self.nodes.len() - 1) as NodeId)
     }
@@ -197,6 +241,16 @@ impl<const P: usize> Tree<P> {
     pub fn edges(&self, id: NodeId) -> &[Edge] {
         let n = &self.nodes[id as usize];
         &self.edges[n.first_edge as usize..n.first_edge as usize + n.num_edges as usize]
+    }
+
+    /// The priors of node `id`'s edges (x [`PRIOR_ONE`]); empty in a tree without priors.
+    #[inline]
+    pub fn priors(&self, id: NodeId) -> &[u16] {
+        if !self.with_priors {
+            return &[];
+        }
+        let n = &self.nodes[id as usize];
+        &self.priors[n.first_edge as usize..n.first_edge as usize + n.num_edges as usize]
     }
 
     #[inline]
@@ -263,6 +317,9 @@ impl<const P: usize> Tree<P> {
             let count = node.num_edges as usize;
             // Survivors keep their order, so blocks only move down: copy_within is safe.
             self.edges.copy_within(from..from + count, edge_top);
+            if self.with_priors {
+                self.priors.copy_within(from..from + count, edge_top);
+            }
             for edge in &mut self.edges[edge_top..edge_top + count] {
                 if edge.child == NONE {
                     continue;
@@ -280,6 +337,8 @@ impl<const P: usize> Tree<P> {
         }
         self.nodes.truncate(survivors);
         self.edges.truncate(edge_top);
+        self.priors
+            .truncate(if self.with_priors { edge_top } else { 0 });
         self.full = false;
         n - survivors
     }
@@ -296,9 +355,9 @@ mod tests {
     #[test]
     fn budget_is_never_exceeded() {
         let budget = 64 * 1024;
-        let mut tree: Tree<2> = Tree::new(budget);
+        let mut tree: Tree<2> = Tree::new(budget, false);
         let mut added = 0;
-        while tree.add(Node::new(NONE, 0), &moves(10)).is_some() {
+        while tree.add(Node::new(NONE, 0), &moves(10), &[]).is_some() {
             added += 1;
             assert!(tree.used_bytes() <= budget);
         }
@@ -308,13 +367,13 @@ mod tests {
 
     #[test]
     fn reroot_keeps_the_subtree_and_drops_the_rest() {
-        let mut tree: Tree<2> = Tree::new(1 << 20);
-        let root = tree.add(Node::new(NONE, 0), &moves(3)).unwrap();
-        let a = tree.add(Node::new(root, 1), &moves(2)).unwrap();
-        let b = tree.add(Node::new(root, 1), &moves(2)).unwrap();
+        let mut tree: Tree<2> = Tree::new(1 << 20, false);
+        let root = tree.add(Node::new(NONE, 0), &moves(3), &[]).unwrap();
+        let a = tree.add(Node::new(root, 1), &moves(2), &[]).unwrap();
+        let b = tree.add(Node::new(root, 1), &moves(2), &[]).unwrap();
         tree.edges_mut(root)[0].child = a;
         tree.edges_mut(root)[2].child = b;
-        let a0 = tree.add(Node::new(a, 0), &moves(1)).unwrap();
+        let a0 = tree.add(Node::new(a, 0), &moves(1), &[]).unwrap();
         tree.edges_mut(a)[1].child = a0;
         tree.node_mut(a).visits = 7;
         tree.node_mut(a0).visits = 3;
@@ -334,14 +393,37 @@ mod tests {
     }
 
     #[test]
+    fn priors_move_with_their_edges_and_count_against_the_budget() {
+        let mut tree: Tree<2> = Tree::new(1 << 20, true);
+        let root = tree.add(Node::new(NONE, 0), &moves(2), &[]).unwrap();
+        // No priors given: the moves share the probability.
+        assert_eq!(tree.priors(root), &[PRIOR_ONE / 2, PRIOR_ONE / 2]);
+        let a = tree.add(Node::new(root, 1), &moves(2), &[1, 2]).unwrap();
+        let b = tree.add(Node::new(root, 1), &moves(3), &[3, 4, 5]).unwrap();
+        tree.edges_mut(root)[0].child = a;
+        tree.edges_mut(root)[1].child = b;
+        assert_eq!(
+            tree.used_bytes(),
+            3 * Tree::<2>::NODE_BYTES + 7 * (Tree::<2>::EDGE_BYTES + 2)
+        );
+        tree.reroot(b);
+        assert_eq!(tree.priors(0), &[3, 4, 5]);
+        assert_eq!(tree.edges(0)[2].mv, Move(2));
+        let plain: Tree<2> = Tree::new(1 << 20, false);
+        assert!(!plain.has_priors() && tree.has_priors());
+        assert_eq!(to_prior(1.0), PRIOR_ONE);
+        assert_eq!(to_prior(0.5), PRIOR_ONE / 2 + 1);
+    }
+
+    #[test]
     fn compaction_drops_rejected_subtrees_in_place_and_flags_their_parents() {
-        let mut tree: Tree<2> = Tree::new(1 << 20);
+        let mut tree: Tree<2> = Tree::new(1 << 20, false);
         // root -> a, b; a -> a0; b -> b0 (b rejected, so b0 goes too).
-        let root = tree.add(Node::new(NONE, 0), &moves(2)).unwrap();
-        let a = tree.add(Node::new(root, 1), &moves(1)).unwrap();
-        let b = tree.add(Node::new(root, 1), &moves(1)).unwrap();
-        let a0 = tree.add(Node::new(a, 0), &moves(3)).unwrap();
-        let b0 = tree.add(Node::new(b, 0), &moves(4)).unwrap();
+        let root = tree.add(Node::new(NONE, 0), &moves(2), &[]).unwrap();
+        let a = tree.add(Node::new(root, 1), &moves(1), &[]).unwrap();
+        let b = tree.add(Node::new(root, 1), &moves(1), &[]).unwrap();
+        let a0 = tree.add(Node::new(a, 0), &moves(3), &[]).unwrap();
+        let b0 = tree.add(Node::new(b, 0), &moves(4), &[]).unwrap();
         tree.edges_mut(root)[0].child = a;
         tree.edges_mut(root)[1].child = b;
         tree.edges_mut(a)[0].child = a0;
@@ -367,7 +449,7 @@ mod tests {
         );
         // The written slots stay counted: reuse them before writing new ones.
         assert_eq!(tree.resident_bytes(), resident);
-        tree.add(Node::new(0, 1), &moves(2)).unwrap();
+        tree.add(Node::new(0, 1), &moves(2), &[]).unwrap();
         assert_eq!(tree.resident_bytes(), resident);
     }
 }

@@ -1,0 +1,54 @@
+//! The network at the leaves: a position's value, and its moves' priors, from a [`Network`].
+
+use super::tree::to_prior;
+use crate::game::{Game, Move, Player};
+use crate::nn::{Network, Scratch};
+
+/// One thread's buffers for network evaluations (no allocation once warm).
+#[derive(Default)]
+pub(super) struct NetLeaf {
+    scratch: Scratch,
+    features: Vec<u16>,
+    indices: Vec<usize>,
+    probabilities: Vec<f32>,
+    /// The priors of the last [`NetLeaf::value_and_priors`], one per move, for `Tree::add`.
+    pub priors: Vec<u16>,
+}
+
+impl NetLeaf {
+    /// The value of `position` for the first player, in [-1, 1] (the network sees the side to
+    /// move; its win minus loss is turned to the first player's view).
+    pub fn value<G: Game>(&mut self, net: &Network, position: &G) -> f32 {
+        position.features(&mut self.features);
+        let value = net.evaluate(&self.features, &mut self.scratch).value();
+        if position.to_move() == Player(0) {
+            value
+        } else {
+            -value
+        }
+    }
+
+    /// [`NetLeaf::value`], and the policy's probability of each of `moves` (the legal moves)
+    /// left in [`NetLeaf::priors`].
+    pub fn value_and_priors<G: Game>(
+        &mut self,
+        net: &Network,
+        position: &G,
+        moves: &[Move],
+    ) -> f32 {
+        let value = self.value(net, position);
+        self.indices.clear();
+        self.indices
+            .extend(moves.iter().map(|&m| position.policy_index(m)));
+        net.policy(&self.scratch, &self.indices, &mut self.probabilities);
+        self.priors.clear();
+        self.priors
+            .extend(self.probabilities.iter().map(|&p| to_prior(p)));
+        value
+    }
+
+    /// Utilities of both players from the first player's value (two-player, zero-sum).
+    pub fn utilities<const P: usize>(value: f32) -> [f32; P] {
+        std::array::from_fn(|p| if p == 0 { value } else { -value })
+    }
+}

@@ -1,0 +1,225 @@
+//! Search with a network: the value replaces the playouts, the policy's priors steer PUCT, and
+//! proofs and bounds stay exact whatever the network says.
+
+use std::collections::HashMap;
+
+use super::tests::{
+    assert_tree_consistent, assert_tree_values_exact, minimax, params, proven_value,
+    solved_connect_four, value_after,
+};
+use super::tree::PRIOR_ONE;
+use super::*;
+use crate::game::connect4::ConnectFour;
+use crate::game::Game;
+use crate::nn::{Features, Network, NetworkFile, Shape};
+
+/// A random Connect Four network (hidden 16), optionally with its policy biased towards
+/// column `favourite` and its value biased towards "the side to move wins" by `win_bias`.
+fn cfour_net(seed: u64, favourite: Option<usize>, win_bias: f32) -> NetworkFile {
+    let shape = Shape {
+        inputs: ConnectFour::INPUTS,
+        hidden: vec![16],
+        policy: ConnectFour::POLICY,
+    };
+    let mut net = Network::new("cfour", shape, seed).unwrap();
+    let (value, policy) = (net.layer(1), net.layer(2));
+    net.params_mut()[value.b] += win_bias;
+    if let Some(col) = favourite {
+        net.params_mut()[policy.b + col] += 20.0;
+    }
+    NetworkFile::new(&format!("test-{seed}.gpnn"), net)
+}
+
+fn with_net(spec: &str, net: &NetworkFile) -> SearchParams {
+    let mut p = params(spec);
+    p.network = Some(net.clone());
+    p
+}
+
+#[test]
+fn the_priors_of_a_new_node_are_the_policy_over_its_legal_moves() {
+    let net = cfour_net(3, None, 0.0);
+    let mut s: Search<ConnectFour, 2> = Search::new(with_net("sb-gpn", &net), ConnectFour::start());
+    s.run(&Limits {
+        iterations: Some(50),
+        ..Limits::default()
+    });
+    let priors = s.tree.priors(ROOT);
+    assert_eq!(priors.len(), 7);
+    let sum: u32 = priors.iter().map(|&p| p as u32).sum();
+    assert!((sum as i64 - PRIOR_ONE as i64).abs() <= 7, "{sum}");
+    // The same probabilities as the network's policy head over the seven columns.
+    let mut leaf = netleaf::NetLeaf::default();
+    let moves: Vec<_> = s.tree.edges(ROOT).iter().map(|e| e.mv).collect();
+    leaf.value_and_priors(net.net(), &ConnectFour::start(), &moves);
+    assert_eq!(leaf.priors, priors);
+}
+
+#[test]
+fn puct_follows_a_confident_policy() {
+    let net = cfour_net(4, Some(5), 0.0);
+    let mut s: Search<ConnectFour, 2> = Search::new(with_net("uct", &net), ConnectFour::start());
+    let report = s.run(&Limits {
+        iterations: Some(200),
+        ..Limits::default()
+    });
+    let col5 = s
+        .tree
+        .edges(ROOT)
+        .iter()
+        .find(|e| e.mv.0 == 5)
+        .map(|e| s.tree.node(e.child).visits)
+        .unwrap();
+    assert!(col5 > 190, "column 5 got {col5} of 200 visits");
+    assert_eq!(report.best_move.map(|m| m.0), Some(5));
+    // Without the network the visits spread over the columns.
+    let mut plain: Search<ConnectFour, 2> = Search::new(params("uct"), ConnectFour::start());
+    plain.run(&Limits {
+        iterations: Some(200),
+        ..Limits::default()
+    });
+    assert!(plain
+        .tree
+        .edges(ROOT)
+        .iter()
+        .all(|e| plain.tree.node(e.child).visits < 100));
+}
+
+#[test]
+fn the_network_value_replaces_the_playout_and_is_the_node_evaluation() {
+    let net = cfour_net(7, None, 0.0);
+    let mut leaf = netleaf::NetLeaf::default();
+    for spec in ["uct", "sb-gpn", "sb-gpn threads=2"] {
+        let mut s: Search<ConnectFour, 2> = Search::new(with_net(spec, &net), ConnectFour::start());
+        s.run(&Limits {
+            iterations: Some(1),
+            ..Limits::default()
+        });
+        // One iteration: one new child, backed up with the network's value of its position
+        // (a playout would have given 1, 0 or -1).
+        let root = *s.tree.node(ROOT);
+        let edge = s
+            .tree
+            .edges(ROOT)
+            .iter()
+            .find(|e| e.child != node::NONE)
+            .unwrap();
+        let mut after = ConnectFour::start();
+        after.play(edge.mv);
+        let v = leaf.value(net.net(), &after);
+        assert!(v.abs() > 0.01 && v.abs() < 0.99, "{spec}: {v}");
+        assert!(
+            (root.total[0] - v).abs() < 1e-3,
+            "{spec}: {} vs {v}",
+            root.total[0]
+        );
+        // Each node's evaluation is the network's value of its position, for the first player.
+        let start = leaf.value(net.net(), &ConnectFour::start());
+        assert!((node::from_im(root.im) - start).abs() < 1e-3, "{spec}");
+        let child = s.tree.node(edge.child);
+        assert!((node::from_im(child.im) - v).abs() < 1e-3, "{spec}");
+    }
+}
+
+#[test]
+fn proofs_and_bounds_stay_exact_with_any_network_and_any_threads() {
+    let mut memo = HashMap::new();
+    let positions = solved_connect_four(24..=26);
+    for seed in 1..=3u64 {
+        // A random net, and one that misjudges everything with confidence.
+        for net in [
+            cfour_net(seed, None, 0.0),
+            cfour_net(seed, Some(seed as usize), -6.0),
+        ] {
+            for threads in [1, 2, 4] {
+                for (pos, value) in positions.iter().take(3) {
+                    let spec = format!("sb-gpn threads={threads} seed={seed}");
+                    let mut s: Search<ConnectFour, 2> =
+                        Search::new(with_net(&spec, &net), pos.clone());
+                    let report = s.run(&Limits {
+                        iterations: Some(400_000),
+                        stop_when_solved: true,
+                        ..Limits::default()
+                    });
+                    let text = pos.to_position();
+                    assert_eq!(
+                        proven_value(report.proven),
+                        Some(*value),
+                        "{spec} on {text}"
+                    );
+                    let best = report.best_move.expect("a move");
+                    assert_eq!(
+                        value_after(pos, best, &mut memo),
+                        *value,
+                        "{spec} on {text}"
+                    );
+                    assert_eq!(minimax(pos, &mut memo), *value);
+                    assert_tree_consistent(&s);
+                    assert!(assert_tree_values_exact(&s, &mut memo) > 0);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_network_for_another_game_or_encoding_is_refused_and_never_evaluated() {
+    let net = cfour_net(5, None, 0.0);
+    let p = with_net("sb-gpn", &net);
+    assert!(p
+        .check_network("cfour", 2, ConnectFour::INPUTS, ConnectFour::POLICY)
+        .is_ok());
+    let e = p.check_network("gomoku", 2, 450, 225).unwrap_err();
+    assert!(e.0.contains("it is for cfour, not gomoku"), "{e}");
+    let e = p.check_network("cfour", 2, 85, 7).unwrap_err();
+    assert!(e.0.contains("encoding"), "{e}");
+    // Search::new drops it: the search runs on playouts, without priors.
+    let mut s: Search<crate::game::breakthrough::Breakthrough<6>, 2> =
+        Search::new(p, Game::start());
+    assert!(!s.params().uses_network() && !s.tree.has_priors());
+    s.run(&Limits {
+        iterations: Some(100),
+        ..Limits::default()
+    });
+}
+
+#[test]
+fn a_full_tree_with_a_network_keeps_its_priors_through_recycling() {
+    let net = cfour_net(6, None, 0.0);
+    let mut s: Search<ConnectFour, 2> =
+        Search::new(with_net("sb-gpn hash=1", &net), ConnectFour::start());
+    s.run(&Limits {
+        iterations: Some(60_000),
+        ..Limits::default()
+    });
+    assert!(s.stats.recycles > 0, "the tree never filled");
+    assert_tree_consistent(&s);
+    let mut leaf = netleaf::NetLeaf::default();
+    let moves: Vec<_> = s.tree.edges(ROOT).iter().map(|e| e.mv).collect();
+    leaf.value_and_priors(net.net(), &ConnectFour::start(), &moves);
+    assert_eq!(leaf.priors, s.tree.priors(ROOT));
+}
+
+#[test]
+fn a_network_option_loads_the_file_and_round_trips_through_the_spec() {
+    let dir = std::env::temp_dir().join(format!("gpn-net-spec-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("c4.gpnn");
+    cfour_net(8, None, 0.0).net().save(&path).unwrap();
+    let spec = format!("sb-gpn net={} cpuct=2", path.display());
+    let p = params(&spec);
+    assert_eq!(p.cpuct, 2.0);
+    assert_eq!(p.network.as_ref().map(|n| n.net().game()), Some("cfour"));
+    assert_eq!(SearchParams::parse(&p.spec()).unwrap(), p);
+    // An empty value (as GUIs send `<empty>`) switches it off; a bad file is refused.
+    let mut q = p.clone();
+    q.set("EvalFile", "<empty>").unwrap();
+    assert!(q.network.is_none());
+    std::fs::write(dir.join("bad.gpnn"), b"GPNN junk").unwrap();
+    let e = q
+        .set("network", &dir.join("bad.gpnn").display().to_string())
+        .unwrap_err();
+    assert!(e.0.starts_with("network:"), "{e}");
+    assert!(q.network.is_none());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
