@@ -5,7 +5,8 @@
 # `solve` runs `gpn solve` on each problem with one algorithm and a per-problem time limit (and
 # MEM MB, default 1024) and appends one JSON line per problem to
 # docs/experiments/data/killallgo/<algo>[-TAG]-<seconds>s.jsonl as each ends; a rerun skips the
-# problems already in that file (resumable). Prints the tally. SHARD=K/N solves only the problems
+# problems already in that file (resumable; a solve stopped by a signal is not recorded, and a
+# line that says so is redone). Prints the tally. SHARD=K/N solves only the problems
 # n with n % N == K (run N of them side by side, one per core, into the same file).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,13 +31,22 @@ case ${1:-} in
     while IFS= read -r line; do
       n=$((n + 1))
       if [ -n "${SHARD:-}" ] && [ $((n % ${SHARD#*/})) -ne "${SHARD%/*}" ]; then continue; fi
-      grep -q "^{\"problem\":$n," "$out" && continue
+      # A problem counts as done unless its line says the solve was stopped from outside.
+      grep "^{\"problem\":$n," "$out" | grep -vq '"stopped_by":"stop"' && continue
       pos=${line#killallgo }
       pos=${pos%% # *}
-      "$gpn" solve killallgo --position "$pos" --algo "$algo" --max-time "$secs" \
-        --memory "$mem" --json --quiet "$@" 2>/dev/null | sed "s/^{/{\"problem\":$n,/" >> "$out"
+      # Captured first: a solve stopped by a signal (this script killed) writes a line with
+      # "stopped_by":"stop", which must not be recorded as the problem's result.
+      result=$("$gpn" solve killallgo --position "$pos" --algo "$algo" --max-time "$secs" \
+        --memory "$mem" --json --quiet "$@" 2>/dev/null) || true
+      case $result in
+        *'"stopped_by":"stop"'*|'') echo "problem $n: stopped, not recorded" >&2; exit 130 ;;
+      esac
+      echo "${result/#\{/\{\"problem\":$n,}" >> "$out"
       echo "problem $n: $(tail -1 "$out" | grep -o '"value":"[a-z]*"')" >&2
     done < "$data/problems.txt"
-    echo "$algo ${secs}s: $(grep -c '"value":"win"' "$out") win, $(grep -c '"value":"loss"' "$out") loss, $(grep -c '"value":"unknown"' "$out") unknown of $(wc -l < "$out")" ;;
+    kept=$(grep -v '"stopped_by":"stop"' "$out" || true)
+    count() { grep -c "$1" <<< "$kept" || true; }
+    echo "$algo ${secs}s: $(count '"value":"win"') win, $(count '"value":"loss"') loss, $(count '"value":"unknown"') unknown of $(count '^{')" ;;
   *) echo "usage: $0 import <dir> | solve <algo> <seconds> [gpn solve args...]" >&2; exit 2 ;;
 esac
