@@ -53,6 +53,8 @@ run() {
     shift
     local log="$OUT/cutechess-$name.log"
     echo "== cutechess-cli: $name ($GAMES games)"
+    # cutechess appends to -pgnout: a file left by an earlier run would count twice.
+    rm -f "$OUT/cutechess-$name.pgn"
     "$CC" "$@" -games 2 -rounds $((GAMES / 2)) -repeat -concurrency 1 -recover \
         -pgnout "$OUT/cutechess-$name.pgn" >"$log" 2>&1 || true
     grep -E '^Score of' "$log" | tail -n 1 || true
@@ -86,6 +88,7 @@ for variant in losalamos minishogi cfour gomoku; do
     "$GPN" match "$variant" --engine1 sb-uct --engine2 "sb-uct c=2" --iterations 50 --games 4 \
         --openings 2 --quiet --games-file "$ours" >/dev/null
     log="$OUT/records-$variant.log"
+    rm -f "$OUT/records-$variant-cutechess.pgn"
     "$CC" -variant "$variant" "${gpn[@]}" "${gpn2[@]}" -each st=0.05 timemargin=500 \
         -openings "file=$ours" format=pgn order=sequential plies=10000 -games 4 \
         -pgnout "$OUT/records-$variant-cutechess.pgn" >"$log" 2>&1 || true
