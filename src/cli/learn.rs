@@ -81,6 +81,8 @@ pub struct LearnArgs {
 struct Generation {
     number: u32,
     positions: usize,
+    /// Of those, the positions with exact values (`--solve-nodes`).
+    labelled: usize,
     gate_score: f64,
     promoted: bool,
     /// The best network against the engine without one: score and Elo.
@@ -92,9 +94,10 @@ struct Generation {
 impl Generation {
     fn json(&self) -> String {
         format!(
-            "{{\"generation\":{},\"positions\":{},\"gate_score\":{:.4},\"promoted\":{},\"score_vs_plain\":{:.4},\"elo_vs_plain\":{:.1},\"seconds\":{:.1}}}",
+            "{{\"generation\":{},\"positions\":{},\"labelled\":{},\"gate_score\":{:.4},\"promoted\":{},\"score_vs_plain\":{:.4},\"elo_vs_plain\":{:.1},\"seconds\":{:.1}}}",
             self.number,
             self.positions,
+            self.labelled,
             self.gate_score,
             self.promoted,
             self.score_vs_plain,
@@ -108,6 +111,8 @@ impl Generation {
         Some(Generation {
             number: j.get("generation")?.as_u64()? as u32,
             positions: j.get("positions")?.as_u64()? as usize,
+            // Logs written before the field existed have none.
+            labelled: j.get("labelled").and_then(Json::as_u64).unwrap_or(0) as usize,
             gate_score: j.get("gate_score")?.as_f64()?,
             promoted: j.get("promoted")?.as_bool()?,
             score_vs_plain: j.get("score_vs_plain")?.as_f64()?,
@@ -198,7 +203,7 @@ impl LearnVisitor<'_> {
         ]
         .into();
         let mut log = Vec::new();
-        super::selfplay::run(sub_args("selfplay", &argv)?, &mut log)?;
+        let added = super::selfplay::play(sub_args("selfplay", &argv)?, &mut log)?;
         if super::interrupt::interrupted() {
             return Err(CliError::Io("interrupted".into()));
         }
@@ -224,10 +229,6 @@ impl LearnVisitor<'_> {
             return Err(CliError::Io("interrupted".into()));
         }
         let text = String::from_utf8_lossy(&log);
-        let positions = text
-            .lines()
-            .find_map(|l| l.split("games (").nth(1)?.split(' ').next()?.parse().ok())
-            .unwrap_or(0);
         if let Some(last) = text.lines().last() {
             note(format_args!("generation {k}: {last}"));
         }
@@ -255,7 +256,8 @@ impl LearnVisitor<'_> {
         let s = score_interval(&plain).value;
         Ok(Generation {
             number: k,
-            positions,
+            positions: added.positions,
+            labelled: added.labelled,
             gate_score: gate.score(),
             promoted,
             score_vs_plain: s,
@@ -391,6 +393,7 @@ mod tests {
         let g = Generation {
             number: 2,
             positions: 1234,
+            labelled: 56,
             gate_score: 0.61,
             promoted: true,
             score_vs_plain: 1.0,

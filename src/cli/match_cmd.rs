@@ -185,9 +185,7 @@ pub fn check_agent<G: Game>(spec: &AgentSpec) -> Result<(), String> {
             params
         }
     };
-    params
-        .check_network(G::INFO.name, G::NUM_PLAYERS, G::INPUTS, G::POLICY)
-        .map_err(|e| e.to_string())
+    params.check_network_for::<G>().map_err(|e| e.to_string())
 }
 
 /// The factory that builds `spec`'s agent for each game of `G`.

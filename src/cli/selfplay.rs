@@ -78,12 +78,12 @@ struct SelfplayVisitor<'a> {
 }
 
 impl GameVisitor for SelfplayVisitor<'_> {
-    type Output = Result<(), CliError>;
-    fn visit<G: Game>(self) -> Result<(), CliError> {
+    type Output = Result<Added, CliError>;
+    fn visit<G: Game>(self) -> Result<Added, CliError> {
         let a = &self.args;
         super::train::require_encoding::<G>()?;
         self.params
-            .check_network(G::INFO.name, G::NUM_PLAYERS, G::INPUTS, G::POLICY)
+            .check_network_for::<G>()
             .map_err(|e| CliError::Usage(e.to_string()))?;
         let mut writer = SampleWriter::append(&a.out, G::INFO.name)
             .map_err(|e| CliError::Io(format!("cannot use {}: {e}", a.out.display())))?;
@@ -121,8 +121,20 @@ impl GameVisitor for SelfplayVisitor<'_> {
             writer.numbers().len(),
             a.out.display()
         )?;
-        Ok(())
+        Ok(Added {
+            positions,
+            labelled,
+        })
     }
+}
+
+/// What a run of [`play`] added to its file.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Added {
+    /// Positions of the games this run played.
+    pub positions: usize,
+    /// Of those, the positions with exact values.
+    pub labelled: usize,
 }
 
 /// The exact value of each position (for its side to move) where DFPN proves it within `nodes`
@@ -265,6 +277,11 @@ fn self_play_game<G: Game>(
 }
 
 pub fn run(args: SelfplayArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    play(args, out).map(|_| ())
+}
+
+/// `gpn selfplay`: plays the games the file lacks and says what it added.
+pub fn play(args: SelfplayArgs, out: &mut dyn Write) -> Result<Added, CliError> {
     let params = match parse_agent_spec(&args.engine).map_err(CliError::Usage)? {
         AgentSpec::Random => {
             return Err(CliError::Usage(

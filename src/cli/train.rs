@@ -130,18 +130,8 @@ impl GameVisitor for TrainVisitor<'_> {
             Some(path) => {
                 let net = Network::load(path)
                     .map_err(|e| CliError::Io(format!("cannot read {}: {e}", path.display())))?;
-                if net.game() != G::INFO.name
-                    || net.shape().inputs != G::INPUTS
-                    || net.shape().policy != G::POLICY
-                {
-                    return Err(CliError::Usage(format!(
-                        "{} is a network for {} ({} inputs), not {}",
-                        path.display(),
-                        net.game(),
-                        net.shape().inputs,
-                        G::INFO.name
-                    )));
-                }
+                net.check_fits(G::INFO.name, G::INPUTS, G::POLICY)
+                    .map_err(|e| CliError::Usage(format!("--init {}: {e}", path.display())))?;
                 net
             }
             None => {

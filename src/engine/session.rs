@@ -425,7 +425,7 @@ impl<G: Game> Session for GameSession<G> {
     }
 
     fn check_params(&self, params: &SearchParams) -> Result<(), crate::search::params::ParamError> {
-        params.check_network(G::INFO.name, G::NUM_PLAYERS, G::INPUTS, G::POLICY)
+        params.check_network_for::<G>()
     }
 
     fn set_params(&mut self, params: SearchParams) {

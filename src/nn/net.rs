@@ -172,6 +172,21 @@ impl Network {
         &self.game
     }
 
+    /// Whether this network is for `game` with its encoding of `inputs` features and `policy`
+    /// outputs; the error says what differs.
+    pub fn check_fits(&self, game: &str, inputs: usize, policy: usize) -> Result<(), String> {
+        if self.game != game {
+            Err(format!("it is for {}, not {game}", self.game))
+        } else if self.shape.inputs != inputs || self.shape.policy != policy {
+            Err(format!(
+                "{} inputs and {} policy outputs, but {game}'s encoding has {inputs} and {policy}",
+                self.shape.inputs, self.shape.policy
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
     pub fn shape(&self) -> &Shape {
         &self.shape
     }

@@ -130,7 +130,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         );
         // The callers check a user's network when it is set; one that does not fit the game
         // (its encoding changed, or another game's) is never evaluated on it.
-        if let Err(e) = params.check_network(G::INFO.name, P, G::INPUTS, G::POLICY) {
+        if let Err(e) = params.check_network_for::<G>() {
             log::error!("{e}: searching without it");
             params.network = None;
         }

@@ -410,28 +410,17 @@ impl SearchParams {
         let Some(net) = &self.network else {
             return Ok(());
         };
-        let shape = net.net().shape();
-        if net.net().game() != game {
-            Err(ParamError(format!(
-                "network {}: it is for {}, not {game}",
-                net.path(),
-                net.net().game()
-            )))
-        } else if players != 2 {
-            Err(ParamError(format!(
-                "network {}: networks play two-player games only",
-                net.path()
-            )))
-        } else if shape.inputs != inputs || shape.policy != policy {
-            Err(ParamError(format!(
-                "network {}: {} inputs and {} policy outputs, but {game}'s encoding has {inputs} and {policy}",
-                net.path(),
-                shape.inputs,
-                shape.policy
-            )))
+        let fits = if players == 2 {
+            net.net().check_fits(game, inputs, policy)
         } else {
-            Ok(())
-        }
+            Err("networks play two-player games only".to_string())
+        };
+        fits.map_err(|e| ParamError(format!("network {}: {e}", net.path())))
+    }
+
+    /// [`SearchParams::check_network`] for game `G`.
+    pub fn check_network_for<G: crate::game::Game>(&self) -> Result<(), ParamError> {
+        self.check_network(G::INFO.name, G::NUM_PLAYERS, G::INPUTS, G::POLICY)
     }
 }
 
