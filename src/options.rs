@@ -174,7 +174,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::File,
         default: "",
         scope: Scope::Search,
-        help: "a network file of `gpn train` (`.gpnn`, docs/learned.md) for the game: its value replaces the playouts, its policy gives every edge a prior for PUCT selection (`cpuct`); proof numbers and score bounds work as without it; empty: none",
+        help: "a network file of `gpn train` (`.gpnn`, docs/learned.md) for the game: its value replaces the playouts, its policy gives every edge a prior for PUCT selection (`cpuct`); proof numbers and score bounds work as without it; `builtin`: the game's embedded network (the default where the game ships one, docs/learned.md); empty: none",
     },
     EngineOption {
         key: "cpuct",

@@ -1048,7 +1048,9 @@ fn uci_commands_as_first_line_mean_uci_and_xboard_gets_a_clear_refusal() {
 #[test]
 fn gtp_end_of_input_finishes_the_queued_commands() {
     // GNU Go and KataGo answer every command of a pipe; each genmove here is a real 300 ms search.
-    let mut e = Engine::start(&[]);
+    // Without breakthrough's network, whose confident policy lets a search stop before its
+    // movetime once no other move can catch up, each genmove takes its whole 300 ms.
+    let mut e = Engine::start(&["--option", "network=none"]);
     e.send("1 set_game breakthrough");
     e.send("2 gpn-setoption movetime 300");
     e.send("3 genmove b");

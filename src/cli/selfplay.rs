@@ -38,7 +38,7 @@ Examples:
 
 #[derive(Args, Debug)]
 pub struct SelfplayArgs {
-    /// The game (one with a network encoding: cfour)
+    /// The game (one with a network encoding: cfour, breakthrough, breakthrough7x7, breakthrough6x6, reversi, minishogi, losalamos)
     #[arg(value_name = "game")]
     game: String,
     /// Games the file holds when the run ends

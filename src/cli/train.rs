@@ -29,7 +29,7 @@ Examples:
 
 #[derive(Args, Debug)]
 pub struct TrainArgs {
-    /// The game (one with a network encoding: cfour)
+    /// The game (one with a network encoding: cfour, breakthrough, breakthrough7x7, breakthrough6x6, reversi, minishogi, losalamos)
     #[arg(value_name = "game")]
     game: String,
     /// Sample files written by `gpn selfplay`
@@ -44,8 +44,9 @@ pub struct TrainArgs {
     /// Start from this network instead of random weights
     #[arg(long, value_name = "file")]
     init: Option<PathBuf>,
-    /// Passes over the training positions
-    #[arg(long, value_name = "n", default_value_t = 20, value_parser = super::positive::<u32>)]
+    /// Passes over the training positions (0: only measure the --init network on the
+    /// validation and --test positions)
+    #[arg(long, value_name = "n", default_value_t = 20)]
     epochs: u32,
     /// Positions per Adam step
     #[arg(long, value_name = "n", default_value_t = 256, value_parser = super::positive::<usize>)]
@@ -161,6 +162,21 @@ impl GameVisitor for TrainVisitor<'_> {
             net.params().len()
         )?;
         let mut trainer = Trainer::new(net, settings);
+        if a.epochs == 0 {
+            let net = trainer.network();
+            let (v, acc) = (trainer.losses(&valid), accuracy(net, &valid));
+            writeln!(
+                self.out,
+                "epoch 0: validation value {:.4} policy {:.4} accuracy {}{}",
+                v.value,
+                v.policy,
+                acc.map_or("-".to_string(), |x| format!("{:.3}", x)),
+                accuracy(net, &test).map_or(String::new(), |x| {
+                    format!(" | test accuracy {x:.3} ({})", test.len())
+                })
+            )?;
+            return Ok(());
+        }
         let mut rng = Rng::new(mix64(a.seed ^ 0x7EA1));
         let started = Instant::now();
         for epoch in 1..=a.epochs {
@@ -211,8 +227,11 @@ impl GameVisitor for TrainVisitor<'_> {
 pub(super) fn require_encoding<G: Game>() -> Result<(), CliError> {
     if G::INPUTS == 0 {
         return Err(CliError::Usage(format!(
-            "{} has no network encoding yet (games with one: cfour)",
-            G::INFO.name
+            "{} has no network encoding yet (games with one: {})",
+            G::INFO.name,
+            crate::game::registry::network_games()
+                .collect::<Vec<_>>()
+                .join(", ")
         )));
     }
     Ok(())

@@ -219,8 +219,65 @@ impl<const N: usize> Breakthrough<N> {
     }
 }
 
-/// No network encoding yet.
-impl<const N: usize> crate::nn::Features for Breakthrough<N> {}
+/// Network inputs, from the side to move (the second player's board turned upside down, so
+/// both move up): one feature per pawn, its square (row * N + column) for the mover's pawns and
+/// N * N plus it for the opponent's. Policy: the origin square times 3 plus the direction
+/// (0 left, 1 straight, 2 right, in files). Symmetry: the left-right mirror.
+impl<const N: usize> crate::nn::Features for Breakthrough<N> {
+    const INPUTS: usize = 2 * N * N;
+    const POLICY: usize = 3 * N * N;
+    const SYMMETRIES: usize = 2;
+
+    fn features(&self, out: &mut Vec<u16>) {
+        out.clear();
+        let mover = self.to_move as usize;
+        for (side, base) in [(mover, 0), (1 - mover, N * N)] {
+            let mut b = self.pawns[side];
+            while b != 0 {
+                let sq = b.trailing_zeros() as usize;
+                b &= b - 1;
+                out.push((base + Self::relative(mover, sq)) as u16);
+            }
+        }
+    }
+
+    fn policy_index(&self, m: Move) -> usize {
+        let (from, to) = unpack(m);
+        Self::relative(self.to_move as usize, from) * 3 + (to % N + 1 - from % N)
+    }
+
+    fn map_feature(s: usize, f: u16) -> u16 {
+        let f = f as usize;
+        let (base, sq) = (f / (N * N) * (N * N), f % (N * N));
+        (if s == 0 { f } else { base + Self::mirror(sq) }) as u16
+    }
+
+    fn map_policy(s: usize, p: usize) -> usize {
+        if s == 0 {
+            p
+        } else {
+            Self::mirror(p / 3) * 3 + 2 - p % 3
+        }
+    }
+}
+
+impl<const N: usize> Breakthrough<N> {
+    /// Square `sq` seen by `player`: the second player's rows are counted from its own side.
+    #[inline]
+    fn relative(player: usize, sq: usize) -> usize {
+        if player == 0 {
+            sq
+        } else {
+            (N - 1 - sq / N) * N + sq % N
+        }
+    }
+
+    /// Square `sq` mirrored left to right.
+    #[inline]
+    fn mirror(sq: usize) -> usize {
+        sq / N * N + N - 1 - sq % N
+    }
+}
 
 impl<const N: usize> Game for Breakthrough<N> {
     const INFO: GameInfo = Self::INFO_N;
@@ -526,6 +583,34 @@ mod tests {
     use crate::game::Dialect;
 
     type Bt8 = Breakthrough<8>;
+
+    #[test]
+    fn network_encoding_follows_the_mover_and_the_mirror() {
+        fn map<const N: usize>(b: u64, f: impl Fn(usize) -> usize) -> u64 {
+            (0..N * N)
+                .filter(|&sq| b >> sq & 1 == 1)
+                .fold(0, |acc, sq| acc | 1 << f(sq))
+        }
+        fn images<const N: usize>() {
+            let flip = |p: &Breakthrough<N>| {
+                let row = |sq: usize| (N - 1 - sq / N) * N + sq % N;
+                let mut q = p.clone();
+                q.pawns = [map::<N>(p.pawns[1], row), map::<N>(p.pawns[0], row)];
+                q.to_move ^= 1;
+                q.hash = q.compute_hash();
+                q
+            };
+            let mirror = |p: &Breakthrough<N>| {
+                let mut q = p.clone();
+                q.pawns = p.pawns.map(|b| map::<N>(b, Breakthrough::<N>::mirror));
+                q.hash = q.compute_hash();
+                q
+            };
+            crate::nn::check::check_encoding::<Breakthrough<N>>(3, 30, &[(0, &flip), (1, &mirror)]);
+        }
+        images::<8>();
+        images::<6>();
+    }
 
     #[test]
     fn start_position_string_and_moves() {

@@ -20,6 +20,10 @@ macro_rules! registry {
         /// Every registered game, in listing order.
         pub const GAMES: &[GameInfo] = &[$(<$game as Game>::INFO),*];
 
+        /// Each registered game's name and its network input count (0: no encoding).
+        const NETWORK_INPUTS: &[(&str, usize)] =
+            &[$((<$game as Game>::INFO.name, <$game as crate::nn::Features>::INPUTS)),*];
+
         /// Calls `visitor` with the game registered under `name` or one of its aliases
         /// (case-insensitive).
         pub fn visit<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output, GameError> {
@@ -77,6 +81,14 @@ registry! {
     KillallGo7,
 }
 
+/// The games with a network encoding ([`crate::nn::Features`]), in listing order.
+pub fn network_games() -> impl Iterator<Item = &'static str> {
+    NETWORK_INPUTS
+        .iter()
+        .filter(|&&(_, n)| n > 0)
+        .map(|&(name, _)| name)
+}
+
 /// The registered name for `name` (resolving aliases), if any.
 pub fn canonical_name(name: &str) -> Option<&'static str> {
     let key = name.trim().to_ascii_lowercase();
@@ -121,6 +133,19 @@ pub fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn network_games_are_those_with_an_encoding() {
+        let games: Vec<&str> = network_games().collect();
+        let expected = [
+            "breakthrough",
+            "breakthrough7x7",
+            "breakthrough6x6",
+            "cfour",
+            "reversi",
+        ];
+        assert_eq!(games, [&expected[..], &["minishogi", "losalamos"]].concat());
+    }
 
     /// README's Games table has a row for every registered game, and its count is right.
     #[test]

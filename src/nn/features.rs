@@ -36,3 +36,110 @@ pub trait Features {
         p
     }
 }
+
+/// A check every game's encoding test runs (`check_encoding`).
+#[cfg(test)]
+pub(crate) mod check {
+    use crate::game::{Game, MoveList};
+    use crate::rng::Rng;
+
+    /// A position's image under a transformation of the board, built by the game's test from the
+    /// position itself (not through the encoding), with the symmetry it should equal: 0 for a
+    /// colour flip (colours and the side to move swapped, the board turned towards the new mover:
+    /// the network must see exactly the same position).
+    pub type Image<'a, G> = (usize, &'a dyn Fn(&G) -> G);
+
+    /// Plays `games` random games and, at every position, checks that the features are distinct
+    /// and below `INPUTS`, that the legal moves' policy indices are distinct and below `POLICY`,
+    /// and that every image's features and legal moves' indices are the position's mapped by the
+    /// image's symmetry. Each symmetry must be a permutation of the features and of the policy
+    /// indices, and every symmetry above 0 must have an image.
+    pub fn check_encoding<G: Game>(seed: u64, games: usize, images: &[Image<'_, G>]) {
+        assert!(G::INPUTS > 0 && G::INPUTS <= 1 << 16 && G::POLICY > 0);
+        for s in 0..G::SYMMETRIES {
+            let mut f: Vec<u16> = (0..G::INPUTS as u16)
+                .map(|f| G::map_feature(s, f))
+                .collect();
+            f.sort_unstable();
+            assert!(
+                f.iter().enumerate().all(|(i, &x)| i == x as usize),
+                "symmetry {s}: features"
+            );
+            let mut p: Vec<usize> = (0..G::POLICY).map(|p| G::map_policy(s, p)).collect();
+            p.sort_unstable();
+            assert!(
+                p.iter().enumerate().all(|(i, &x)| i == x),
+                "symmetry {s}: policy"
+            );
+            assert!(
+                s == 0 || images.iter().any(|&(t, _)| t == s),
+                "symmetry {s}: no image"
+            );
+        }
+        let mut rng = Rng::new(seed);
+        let (mut buf, mut moves) = (MoveList::new(), MoveList::new());
+        let (mut f, mut g) = (Vec::new(), Vec::new());
+        let mut positions = 0;
+        for _ in 0..games {
+            let mut pos = G::start();
+            for _ in 0..400 {
+                if pos.outcome().is_some() {
+                    break;
+                }
+                positions += 1;
+                pos.features(&mut f);
+                assert!(
+                    f.iter().all(|&x| (x as usize) < G::INPUTS),
+                    "{}",
+                    pos.to_position()
+                );
+                let mut sorted = f.clone();
+                sorted.sort_unstable();
+                sorted.dedup();
+                assert_eq!(
+                    sorted.len(),
+                    f.len(),
+                    "repeated feature: {}",
+                    pos.to_position()
+                );
+                pos.legal_moves(&mut moves);
+                let indices = |p: &G, moves: &MoveList| {
+                    let mut v: Vec<usize> = moves.iter().map(|&m| p.policy_index(m)).collect();
+                    v.sort_unstable();
+                    v
+                };
+                let own = indices(&pos, &moves);
+                assert!(own.iter().all(|&p| p < G::POLICY));
+                assert!(own.windows(2).all(|w| w[0] < w[1]), "{}", pos.to_position());
+                for &(s, image) in images {
+                    let img = image(&pos);
+                    img.features(&mut g);
+                    g.sort_unstable();
+                    let mut mapped: Vec<u16> = f.iter().map(|&x| G::map_feature(s, x)).collect();
+                    mapped.sort_unstable();
+                    assert_eq!(
+                        mapped,
+                        g,
+                        "symmetry {s}: {} / {}",
+                        pos.to_position(),
+                        img.to_position()
+                    );
+                    let mut mapped: Vec<usize> = own.iter().map(|&p| G::map_policy(s, p)).collect();
+                    mapped.sort_unstable();
+                    img.legal_moves(&mut buf);
+                    assert_eq!(
+                        mapped,
+                        indices(&img, &buf),
+                        "symmetry {s}: {}",
+                        pos.to_position()
+                    );
+                }
+                let Some(m) = pos.random_move(&mut rng, &mut buf) else {
+                    break;
+                };
+                pos.play(m);
+            }
+        }
+        assert!(positions > games * 5);
+    }
+}

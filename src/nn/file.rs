@@ -1,4 +1,5 @@
-//! A loaded network shared by searches and threads, named by the file it came from.
+//! A loaded network shared by searches and threads, named by the file it came from, or the
+//! networks embedded in the binary (`builtin`).
 
 use std::fmt;
 use std::path::Path;
@@ -6,9 +7,12 @@ use std::sync::Arc;
 
 use super::{Network, NetworkError};
 
-/// A network loaded from a file: cheap to clone (the weights are shared, read-only, by every
-/// search and thread that uses them). Two handles are equal when they name the same file, so
-/// search parameters compare and round-trip through their spec.
+/// A network loaded from a file, or [`BUILTIN`]: cheap to clone (the weights are shared,
+/// read-only, by every search and thread that uses them). Two handles are equal when they have
+/// the same name, so search parameters compare and round-trip through their spec.
+///
+/// A `builtin` handle holds no network until [`NetworkFile::for_game`] picks the game's embedded
+/// one; a search resolves it when it starts.
 #[derive(Clone)]
 pub struct NetworkFile {
     /// One pointer, so that search parameters (and the command lines that hold them) stay small.
@@ -17,12 +21,25 @@ pub struct NetworkFile {
 
 struct Loaded {
     path: String,
-    net: Network,
+    /// `None` only for an unresolved [`BUILTIN`].
+    net: Option<Network>,
 }
 
+/// The name that selects the game's embedded network (`network=builtin`).
+pub const BUILTIN: &str = "builtin";
+
 impl NetworkFile {
-    /// Loads `path` (a `.gpnn` file of `gpn train`).
+    /// Loads `path` (a `.gpnn` file of `gpn train`); [`BUILTIN`] names the embedded networks,
+    /// resolved per game by [`NetworkFile::for_game`].
     pub fn load(path: &str) -> Result<NetworkFile, NetworkError> {
+        if path == BUILTIN {
+            return Ok(NetworkFile {
+                loaded: Arc::new(Loaded {
+                    path: BUILTIN.to_string(),
+                    net: None,
+                }),
+            });
+        }
         let net = Network::load(Path::new(path))?;
         Ok(NetworkFile::new(path, net))
     }
@@ -32,7 +49,7 @@ impl NetworkFile {
         NetworkFile {
             loaded: Arc::new(Loaded {
                 path: path.to_string(),
-                net,
+                net: Some(net),
             }),
         }
     }
@@ -41,8 +58,33 @@ impl NetworkFile {
         &self.loaded.path
     }
 
+    /// Whether this is the unresolved `builtin` handle.
+    pub fn is_builtin(&self) -> bool {
+        self.loaded.net.is_none()
+    }
+
+    /// The handle a search of `game` uses: a file's network as it is (its fit is checked
+    /// apart), for `builtin` the game's embedded network (an error if it has none).
+    pub fn for_game(&self, game: &str) -> Result<NetworkFile, String> {
+        if !self.is_builtin() {
+            return Ok(self.clone());
+        }
+        super::builtin::network(game).ok_or_else(|| {
+            let names: Vec<&str> = super::builtin::games().collect();
+            format!(
+                "{game} has no builtin network (games with one: {})",
+                names.join(", ")
+            )
+        })
+    }
+
+    /// The network. Panics on an unresolved `builtin` handle: searches resolve theirs with
+    /// [`NetworkFile::for_game`] before they evaluate anything.
     pub fn net(&self) -> &Network {
-        &self.loaded.net
+        self.loaded
+            .net
+            .as_ref()
+            .expect("the builtin network is resolved for the game before use")
     }
 }
 
@@ -54,6 +96,7 @@ impl PartialEq for NetworkFile {
 
 impl fmt::Debug for NetworkFile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "NetworkFile({}, {})", self.path(), self.net().game())
+        let game = self.loaded.net.as_ref().map_or("any game", |n| n.game());
+        write!(f, "NetworkFile({}, {game})", self.path())
     }
 }

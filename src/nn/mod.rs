@@ -6,6 +6,7 @@
 //! - [`Network`]: the weights in one flat vector, the fast forward pass the search calls, and the
 //!   versioned binary file format.
 //! - [`NetworkFile`]: a loaded network shared by searches and threads.
+//! - [`builtin`]: the networks embedded in the binary (`network=builtin`).
 //! - [`data`]: training positions on disk (versioned, append-only, resumable).
 //! - [`train`]: Adam on mini-batches, a plain dense forward and backward pass of its own (so a
 //!   test can hold the search's forward pass against it).
@@ -14,12 +15,15 @@
 //! one per active feature (as NNUE accumulators and Monty's value nets do), so a Connect Four
 //! position of 20 stones costs 20 row additions of the hidden width, far less than a playout.
 
+pub mod builtin;
 pub mod data;
 mod features;
+#[cfg(test)]
+pub(crate) use features::check;
 mod file;
 mod net;
 pub mod train;
 
 pub use features::Features;
-pub use file::NetworkFile;
+pub use file::{NetworkFile, BUILTIN};
 pub use net::{Network, NetworkError, Scratch, Shape, Wdl};

@@ -131,12 +131,26 @@ impl From<io::Error> for NetworkError {
 
 /// A multilayer perceptron for one game (its name is checked when a network is loaded for a
 /// game).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Network {
     game: String,
     shape: Shape,
     layers: Vec<Layer>,
     params: Vec<f32>,
+    /// The policy head's weights again, move-major (row `p`: output `p`'s weight from every top
+    /// activation), so that a move's logit reads one contiguous row instead of a column strided
+    /// by the policy's width (1,375 floats in minishogi). Built when a network is made or read;
+    /// emptied by [`Network::params_mut`] (the trainer's writes), when [`Network::policy`] reads
+    /// the columns instead.
+    policy_rows: Vec<f32>,
+}
+
+/// Networks are equal when their games, shapes and parameters are (the move-major copy is
+/// derived).
+impl PartialEq for Network {
+    fn eq(&self, other: &Network) -> bool {
+        self.game == other.game && self.shape == other.shape && self.params == other.params
+    }
 }
 
 /// Per-thread buffers of the forward pass (no allocation once warm).
@@ -165,7 +179,9 @@ impl Network {
             shape,
             layers,
             params,
-        })
+            policy_rows: Vec::new(),
+        }
+        .with_policy_rows())
     }
 
     pub fn game(&self) -> &str {
@@ -195,8 +211,22 @@ impl Network {
         &self.params
     }
 
+    /// The parameters to change (the move-major policy copy is dropped; [`Network::read`] and
+    /// [`Network::with_policy_rows`] make it again).
     pub fn params_mut(&mut self) -> &mut [f32] {
+        self.policy_rows.clear();
         &mut self.params
+    }
+
+    /// This network with its move-major copy of the policy head made.
+    pub fn with_policy_rows(mut self) -> Network {
+        let head = self.layers[self.shape.hidden.len() + 1];
+        self.policy_rows.clear();
+        for p in 0..head.outputs {
+            let column = (0..head.inputs).map(|i| self.params[head.w + i * head.outputs + p]);
+            self.policy_rows.extend(column);
+        }
+        self
     }
 
     /// Dense layer `k` (trunk layers first, then the value head, then the policy head).
@@ -240,14 +270,21 @@ impl Network {
         let top = &scratch.acts[trunk - 1];
         let head = self.layers[trunk + 1];
         out.clear();
-        for &p in indices {
-            let mut z = self.params[head.b + p];
-            for (i, &a) in top.iter().enumerate() {
-                if a != 0.0 {
-                    z += a * self.params[head.w + i * head.outputs + p];
+        if self.policy_rows.is_empty() {
+            for &p in indices {
+                let mut z = self.params[head.b + p];
+                for (i, &a) in top.iter().enumerate() {
+                    if a != 0.0 {
+                        z += a * self.params[head.w + i * head.outputs + p];
+                    }
                 }
+                out.push(z);
             }
-            out.push(z);
+        } else {
+            for &p in indices {
+                let row = &self.policy_rows[p * head.inputs..(p + 1) * head.inputs];
+                out.push(self.params[head.b + p] + dot(top, row));
+            }
         }
         softmax(out);
     }
@@ -331,7 +368,9 @@ impl Network {
             shape,
             layers,
             params,
-        })
+            policy_rows: Vec::new(),
+        }
+        .with_policy_rows())
     }
 
     /// Saves to `path` (written beside it and renamed, so a reader never sees half a file).
@@ -382,6 +421,25 @@ fn dense(params: &[f32], l: Layer, x: &[f32], out: &mut Vec<f32>) {
             }
         }
     }
+}
+
+/// The dot product of `a` and `b` (equal lengths), in eight lanes so that it vectorises.
+#[inline]
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut lanes = [0.0f32; 8];
+    let (a8, b8) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail: f32 = a8
+        .remainder()
+        .iter()
+        .zip(b8.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    for (x, y) in a8.zip(b8) {
+        for k in 0..8 {
+            lanes[k] += x[k] * y[k];
+        }
+    }
+    lanes.iter().sum::<f32>() + tail
 }
 
 #[inline]

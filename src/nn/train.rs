@@ -415,6 +415,8 @@ mod tests {
     #[test]
     fn inference_matches_training_forward() {
         let net = Network::new("test", shape(), 7).unwrap();
+        let mut columns = net.clone();
+        columns.params_mut();
         let mut scratch = Scratch::default();
         let mut pass = Pass::default();
         let mut probs = Vec::new();
@@ -426,13 +428,17 @@ mod tests {
                 assert!((got - want).abs() < 1e-4, "{got} vs {want}");
             }
             let indices: Vec<usize> = s.policy.iter().map(|&(p, _)| p as usize).collect();
-            net.policy(&scratch, &indices, &mut probs);
             let mut want = pass.policy.clone();
             softmax(&mut want);
-            for (got, want) in probs.iter().zip(&want) {
-                assert!((got - want).abs() < 1e-4, "{got} vs {want}");
+            // Both ways of reading the policy head: move-major rows, and columns (after the
+            // trainer's writes).
+            for net in [&net, &columns] {
+                net.policy(&scratch, &indices, &mut probs);
+                for (got, want) in probs.iter().zip(&want) {
+                    assert!((got - want).abs() < 1e-4, "{got} vs {want}");
+                }
+                assert!((probs.iter().sum::<f32>() - 1.0).abs() < 1e-4);
             }
-            assert!((probs.iter().sum::<f32>() - 1.0).abs() < 1e-4);
         }
     }
 

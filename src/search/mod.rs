@@ -134,6 +134,8 @@ impl<G: Game, const P: usize> Search<G, P> {
             log::error!("{e}: searching without it");
             params.network = None;
         }
+        // `builtin` becomes the game's embedded network (checked above to exist).
+        params.network = params.network.and_then(|n| n.for_game(G::INFO.name).ok());
         let budget = params.hash_mb.saturating_mul(1 << 20);
         Search {
             rollout: Rollout::new(params.seed),

@@ -407,15 +407,16 @@ impl SearchParams {
         inputs: usize,
         policy: usize,
     ) -> Result<(), ParamError> {
-        let Some(net) = &self.network else {
+        let Some(file) = &self.network else {
             return Ok(());
         };
         let fits = if players == 2 {
-            net.net().check_fits(game, inputs, policy)
+            file.for_game(game)
+                .and_then(|net| net.net().check_fits(game, inputs, policy))
         } else {
             Err("networks play two-player games only".to_string())
         };
-        fits.map_err(|e| ParamError(format!("network {}: {e}", net.path())))
+        fits.map_err(|e| ParamError(format!("network {}: {e}", file.path())))
     }
 
     /// [`SearchParams::check_network`] for game `G`.

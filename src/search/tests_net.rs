@@ -223,3 +223,33 @@ fn a_network_option_loads_the_file_and_round_trips_through_the_spec() {
     assert!(q.network.is_none());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn builtin_is_the_games_embedded_network_and_refused_where_there_is_none() {
+    use crate::game::breakthrough::Breakthrough;
+    let p = params("sb-gpn network=builtin");
+    assert!(p.network.as_ref().is_some_and(|n| n.is_builtin()));
+    assert_eq!(SearchParams::parse(&p.spec()).unwrap(), p);
+    p.check_network_for::<Breakthrough<8>>().unwrap();
+    let e = p.check_network_for::<Breakthrough<7>>().unwrap_err();
+    assert!(
+        e.0.contains("breakthrough7x7 has no builtin network"),
+        "{e}"
+    );
+    // The search resolves it and evaluates with it: its priors are the embedded policy's.
+    let mut s: Search<Breakthrough<8>, 2> = Search::new(p, Breakthrough::start());
+    s.run(&Limits {
+        iterations: Some(200),
+        ..Limits::default()
+    });
+    let file = s.params().network.clone().expect("resolved");
+    assert_eq!(file.net().game(), "breakthrough");
+    let mut leaf = netleaf::NetLeaf::default();
+    let moves: Vec<_> = s.tree.edges(ROOT).iter().map(|e| e.mv).collect();
+    leaf.value_and_priors(file.net(), &Breakthrough::<8>::start(), &moves);
+    assert_eq!(leaf.priors, s.tree.priors(ROOT));
+    // Where the game has none, the search runs without a network.
+    let s: Search<Breakthrough<7>, 2> =
+        Search::new(params("sb-gpn network=builtin"), Breakthrough::start());
+    assert!(s.params().network.is_none());
+}

@@ -4,7 +4,7 @@
 //! insufficient material (kings with at most one knight between them) and threefold repetition
 //! (through [`record::Record`](crate::game::record::Record)) draw. Promotion to Q, R or N.
 
-use super::{Board, Counter, Variant, KNIGHT, PAWN, QUEEN, ROOK};
+use super::{Board, Counter, Variant, KING, KNIGHT, PAWN, QUEEN, ROOK};
 use crate::game::record::Repetition;
 use crate::game::{Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
 
@@ -46,8 +46,74 @@ impl LosAlamos {
     }
 }
 
-/// No network encoding yet.
-impl crate::nn::Features for LosAlamos {}
+/// Network inputs, from the side to move (Black's board turned upside down, so both move up):
+/// one feature per piece, `(side * 5 + kind) * 36 + square`, side 0 the mover's, kinds P N R Q
+/// K, square `rank * 6 + file`. Policy: `from * 36 + to` (queen promotions included), then the
+/// 36 rook and knight promotions, `1296 + (from file * 3 + direction) * 2 + (knight)`.
+/// Symmetry: the left-right mirror (no castling, so the rules keep it). The fifty-move counter
+/// is not an input.
+impl crate::nn::Features for LosAlamos {
+    const INPUTS: usize = 2 * 5 * 36;
+    const POLICY: usize = 36 * 36 + 36;
+    const SYMMETRIES: usize = 2;
+
+    fn features(&self, out: &mut Vec<u16>) {
+        out.clear();
+        let b = &self.board;
+        let mover = b.side();
+        for (side, color) in [mover, 1 - mover].into_iter().enumerate() {
+            for (k, kind) in [PAWN, KNIGHT, ROOK, QUEEN, KING].into_iter().enumerate() {
+                let mut set = b.pieces(color, kind);
+                while set != 0 {
+                    let sq = set.trailing_zeros() as usize;
+                    set &= set - 1;
+                    out.push(((side * 5 + k) * 36 + relative(mover, sq)) as u16);
+                }
+            }
+        }
+    }
+
+    fn policy_index(&self, m: Move) -> usize {
+        let mover = self.board.side();
+        let (from, to) = (super::move_from(m), super::move_to(m));
+        let flag = super::move_flag(m) as usize;
+        if flag == ROOK || flag == KNIGHT {
+            let direction = to % 8 + 1 - from % 8;
+            36 * 36 + (from % 8 * 3 + direction) * 2 + usize::from(flag == KNIGHT)
+        } else {
+            relative(mover, from) * 36 + relative(mover, to)
+        }
+    }
+
+    fn map_feature(s: usize, f: u16) -> u16 {
+        if s == 0 {
+            return f;
+        }
+        let (base, sq) = (f / 36 * 36, f % 36);
+        base + sq / 6 * 6 + 5 - sq % 6
+    }
+
+    fn map_policy(s: usize, p: usize) -> usize {
+        let mirror = |sq: usize| sq / 6 * 6 + 5 - sq % 6;
+        if s == 0 {
+            p
+        } else if p < 36 * 36 {
+            mirror(p / 36) * 36 + mirror(p % 36)
+        } else {
+            let q = p - 36 * 36;
+            let (file, direction) = (q / 2 / 3, q / 2 % 3);
+            36 * 36 + ((5 - file) * 3 + 2 - direction) * 2 + q % 2
+        }
+    }
+}
+
+/// Square `sq` (of the 8x8 numbering) as `rank * 6 + file` seen by `player` (Black counts
+/// ranks from its own side).
+#[inline]
+fn relative(player: usize, sq: usize) -> usize {
+    let rank = if player == 0 { sq / 8 } else { 5 - sq / 8 };
+    rank * 6 + sq % 8
+}
 
 impl Game for LosAlamos {
     const INFO: GameInfo = GameInfo {
@@ -232,6 +298,53 @@ mod tests {
         let mut v: Vec<String> = l.iter().map(|&m| p.format_move(m)).collect();
         v.sort();
         v
+    }
+
+    #[test]
+    fn network_encoding_follows_the_mover_and_the_mirror() {
+        // Positions rebuilt from their text: colours swapped with the board turned upside down,
+        // and the board mirrored (on 6 files every run of empty squares is one digit).
+        let text = |p: &LosAlamos| -> (Vec<String>, Vec<String>) {
+            let t = p.to_position();
+            let mut parts = t.split(' ').map(str::to_string);
+            let rows = parts
+                .next()
+                .unwrap()
+                .split('/')
+                .map(str::to_string)
+                .collect();
+            (rows, parts.collect())
+        };
+        let flip = |p: &LosAlamos| {
+            let (rows, mut rest) = text(p);
+            let swap = |c: char| {
+                if c.is_ascii_uppercase() {
+                    c.to_ascii_lowercase()
+                } else {
+                    c.to_ascii_uppercase()
+                }
+            };
+            let rows: Vec<String> = rows
+                .iter()
+                .rev()
+                .map(|r| r.chars().map(swap).collect())
+                .collect();
+            rest[0] = if rest[0] == "w" { "b" } else { "w" }.to_string();
+            pos(&format!("{} {}", rows.join("/"), rest.join(" ")))
+        };
+        let mirror = |p: &LosAlamos| {
+            let (rows, rest) = text(p);
+            let rows: Vec<String> = rows.iter().map(|r| r.chars().rev().collect()).collect();
+            pos(&format!("{} {}", rows.join("/"), rest.join(" ")))
+        };
+        crate::nn::check::check_encoding::<LosAlamos>(6, 30, &[(0, &flip), (1, &mirror)]);
+        // Promotions: one index per piece, the queen's that of the plain move.
+        let p = pos("4k1/1P4/6/6/6/K5 w - - 0 1");
+        use crate::nn::Features;
+        let index = |m: &str| p.policy_index(p.parse_move(m).unwrap());
+        assert_eq!(index("b5b6q"), (4 * 6 + 1) * 36 + 5 * 6 + 1);
+        assert_eq!(index("b5b6r"), 36 * 36 + (3 + 1) * 2);
+        assert_eq!(index("b5b6n"), 36 * 36 + (3 + 1) * 2 + 1);
     }
 
     #[test]

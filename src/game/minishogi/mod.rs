@@ -776,8 +776,86 @@ const BOARD_VALUES: [i32; KINDS] = [10, 50, 80, 100, 60, 0, 60, 60, 110, 130];
 /// In hand a piece is worth a tenth more than its unpromoted value on the board.
 const HAND_VALUES: [i32; HAND_KINDS] = [11, 55, 88, 110, 66];
 
-/// No network encoding yet.
-impl crate::nn::Features for Minishogi {}
+/// Network inputs, from the side to move (gote's board turned by half a turn, so both move up):
+/// one feature per piece on the board, `(side * 10 + kind) * 25 + square`, side 0 the mover's,
+/// kinds P S B R G K +P +S +B +R; then the hands, `500 + (side * 5 + kind) * 2 + i` for the
+/// (i+1)-th piece of a kind in hand (P S B R G). Policy: board moves `(from * 25 + to) * 2 +
+/// promotion`, drops `1250 + kind * 25 + to`. Symmetry: the left-right mirror (the rules keep it;
+/// the start position does not). Repetitions are not inputs.
+impl crate::nn::Features for Minishogi {
+    const INPUTS: usize = 2 * KINDS * SQUARES + 2 * HAND_KINDS * SET_SIZE as usize;
+    const POLICY: usize = SQUARES * SQUARES * 2 + HAND_KINDS * SQUARES;
+    const SYMMETRIES: usize = 2;
+
+    fn features(&self, out: &mut Vec<u16>) {
+        out.clear();
+        let mover = self.side as usize;
+        for (side, color) in [mover, 1 - mover].into_iter().enumerate() {
+            for kind in 0..KINDS {
+                let mut set = self.by_color[color] & self.by_kind[kind];
+                while set != 0 {
+                    let sq = set.trailing_zeros() as usize;
+                    set &= set - 1;
+                    out.push(((side * KINDS + kind) * SQUARES + turned(mover, sq)) as u16);
+                }
+            }
+        }
+        for (side, color) in [mover, 1 - mover].into_iter().enumerate() {
+            for kind in 0..HAND_KINDS {
+                let base = 2 * KINDS * SQUARES + (side * HAND_KINDS + kind) * SET_SIZE as usize;
+                out.extend((0..self.hand[color][kind] as usize).map(|i| (base + i) as u16));
+            }
+        }
+    }
+
+    fn policy_index(&self, m: Move) -> usize {
+        let mover = self.side as usize;
+        let to = turned(mover, move_to(m));
+        if m.0 & DROP_FLAG != 0 {
+            SQUARES * SQUARES * 2 + move_from(m) * SQUARES + to
+        } else {
+            let from = turned(mover, move_from(m));
+            (from * SQUARES + to) * 2 + usize::from(m.0 & PROMOTE_FLAG != 0)
+        }
+    }
+
+    fn map_feature(s: usize, f: u16) -> u16 {
+        let f = f as usize;
+        if s == 0 || f >= 2 * KINDS * SQUARES {
+            return f as u16;
+        }
+        (f / SQUARES * SQUARES + mirrored(f % SQUARES)) as u16
+    }
+
+    fn map_policy(s: usize, p: usize) -> usize {
+        let board = SQUARES * SQUARES * 2;
+        if s == 0 {
+            p
+        } else if p < board {
+            let (from, to, promotion) = (p / 2 / SQUARES, p / 2 % SQUARES, p % 2);
+            (mirrored(from) * SQUARES + mirrored(to)) * 2 + promotion
+        } else {
+            let (kind, to) = ((p - board) / SQUARES, (p - board) % SQUARES);
+            board + kind * SQUARES + mirrored(to)
+        }
+    }
+}
+
+/// Square `sq` seen by `player` (gote sees the board turned by half a turn).
+#[inline]
+fn turned(player: usize, sq: usize) -> usize {
+    if player == 0 {
+        sq
+    } else {
+        SQUARES - 1 - sq
+    }
+}
+
+/// Square `sq` mirrored left to right.
+#[inline]
+fn mirrored(sq: usize) -> usize {
+    sq / 5 * 5 + 4 - sq % 5
+}
 
 impl Game for Minishogi {
     const INFO: GameInfo = GameInfo {

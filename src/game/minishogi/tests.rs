@@ -601,3 +601,68 @@ fn captures_are_flagged() {
         assert_eq!(p.is_capture(m), text.starts_with("e3e4"), "{text}");
     }
 }
+
+#[test]
+fn network_encoding_follows_the_mover_and_the_mirror() {
+    // Positions rebuilt from their text ("board[hand] side ..."): tokens are a piece letter with
+    // an optional '+', or one digit (a run of empty squares, at most 5).
+    fn tokens(row: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut plus = false;
+        for c in row.chars() {
+            if c == '+' {
+                plus = true;
+            } else {
+                out.push(if plus { format!("+{c}") } else { c.to_string() });
+                plus = false;
+            }
+        }
+        out
+    }
+    fn swap(t: &str) -> String {
+        t.chars()
+            .map(|c| {
+                if c.is_ascii_uppercase() {
+                    c.to_ascii_lowercase()
+                } else {
+                    c.to_ascii_uppercase()
+                }
+            })
+            .collect()
+    }
+    fn parts(p: &Minishogi) -> (Vec<Vec<String>>, String, Vec<String>) {
+        let text = p.to_position();
+        let mut words = text.split(' ').map(str::to_string);
+        let first = words.next().unwrap();
+        let (board, hand) = first.split_once('[').unwrap();
+        let rows = board.split('/').map(tokens).collect();
+        (
+            rows,
+            hand.trim_end_matches(']').to_string(),
+            words.collect(),
+        )
+    }
+    fn join(rows: &[Vec<String>], hand: &str, rest: &[String]) -> Minishogi {
+        let board: Vec<String> = rows.iter().map(|r| r.concat()).collect();
+        pos(&format!("{}[{hand}] {}", board.join("/"), rest.join(" ")))
+    }
+    let flip = |p: &Minishogi| {
+        let (rows, hand, mut rest) = parts(p);
+        let rows: Vec<Vec<String>> = rows
+            .iter()
+            .rev()
+            .map(|r| r.iter().rev().map(|t| swap(t)).collect())
+            .collect();
+        rest[0] = if rest[0] == "w" { "b" } else { "w" }.to_string();
+        join(&rows, &swap(&hand), &rest)
+    };
+    let mirror = |p: &Minishogi| {
+        let (rows, hand, rest) = parts(p);
+        let rows: Vec<Vec<String>> = rows
+            .iter()
+            .map(|r| r.iter().rev().cloned().collect())
+            .collect();
+        join(&rows, &hand, &rest)
+    };
+    crate::nn::check::check_encoding::<Minishogi>(8, 40, &[(0, &flip), (1, &mirror)]);
+}

@@ -392,8 +392,57 @@ impl Reversi {
     }
 }
 
-/// No network encoding yet.
-impl crate::nn::Features for Reversi {}
+/// Network inputs, from the side to move: one feature per disc, its square (row * 8 + column)
+/// for the mover's discs and 64 plus it for the opponent's. Policy: the square of a placement,
+/// 64 for a pass. Symmetries: the eight of the square (the rules and the scoring keep them all).
+impl crate::nn::Features for Reversi {
+    const INPUTS: usize = 128;
+    const POLICY: usize = 65;
+    const SYMMETRIES: usize = 8;
+
+    fn features(&self, out: &mut Vec<u16>) {
+        out.clear();
+        for (mut b, base) in [(self.own, 0), (self.opp, 64)] {
+            while b != 0 {
+                out.push(base + b.trailing_zeros() as u16);
+                b &= b - 1;
+            }
+        }
+    }
+
+    fn policy_index(&self, m: Move) -> usize {
+        m.0 as usize
+    }
+
+    fn map_feature(s: usize, f: u16) -> u16 {
+        f & 64 | symmetric_square(s, f as usize & 63) as u16
+    }
+
+    fn map_policy(s: usize, p: usize) -> usize {
+        if p == 64 {
+            p
+        } else {
+            symmetric_square(s, p)
+        }
+    }
+}
+
+/// Square `sq` under symmetry `s` of the square board: bit 0 mirrors the columns, bit 1 the
+/// rows, bit 2 swaps rows and columns (after the mirrors).
+#[inline]
+fn symmetric_square(s: usize, sq: usize) -> usize {
+    let (mut row, mut col) = (sq / 8, sq % 8);
+    if s & 1 != 0 {
+        col = 7 - col;
+    }
+    if s & 2 != 0 {
+        row = 7 - row;
+    }
+    if s & 4 != 0 {
+        std::mem::swap(&mut row, &mut col);
+    }
+    row * 8 + col
+}
 
 impl Game for Reversi {
     const INFO: GameInfo = GameInfo {

@@ -338,3 +338,28 @@ fn corners_and_mobility_evaluate_higher() {
     );
     assert!(late > 0.5, "{late}");
 }
+
+#[test]
+fn network_encoding_follows_the_mover_and_the_eight_symmetries() {
+    fn map(b: u64, s: usize) -> u64 {
+        (0..64)
+            .filter(|&sq| b >> sq & 1 == 1)
+            .fold(0, |acc, sq| acc | 1 << symmetric_square(s, sq))
+    }
+    let flip = |p: &Reversi| {
+        let (black, white) = p.black_white();
+        Reversi::from_discs(white, black, p.side ^ 1)
+    };
+    let image = |s: usize| {
+        move |p: &Reversi| {
+            let (black, white) = p.black_white();
+            Reversi::from_discs(map(black, s), map(white, s), p.side)
+        }
+    };
+    let images: Vec<_> = (1..8).map(image).collect();
+    let mut all: Vec<crate::nn::check::Image<'_, Reversi>> = vec![(0, &flip)];
+    for (k, f) in images.iter().enumerate() {
+        all.push((k + 1, f));
+    }
+    crate::nn::check::check_encoding::<Reversi>(4, 20, &all);
+}
