@@ -895,8 +895,19 @@ fn learn_runs_generations_logs_them_draws_the_chart_and_resumes() {
     );
     let svg = std::fs::read_to_string(dir.join("learn.svg")).unwrap();
     assert_eq!(svg.matches("<circle").count(), 2);
+    // Each generation's self-play and training reports are kept (the training curve).
+    let report = std::fs::read_to_string(dir.join("gen-2.log")).unwrap();
+    assert!(report.contains("epoch 1: "), "{report}");
     // A game without an encoding is refused before anything is written.
-    let out = gpn(&["learn", "breakthrough", "--dir", d, "--games", "2"]);
+    let other = dir.join("go");
+    let o = other.to_str().unwrap();
+    let out = gpn(&["learn", "go", "--dir", o, "--games", "2"]);
     assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("go has no network encoding yet (games with one: breakthrough,"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!other.exists());
     std::fs::remove_dir_all(&dir).ok();
 }

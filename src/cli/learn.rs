@@ -228,6 +228,9 @@ impl LearnVisitor<'_> {
         if super::interrupt::interrupted() {
             return Err(CliError::Io("interrupted".into()));
         }
+        // Self-play's and training's reports (every epoch's losses: the training curve).
+        std::fs::write(dir.join(format!("gen-{k}.log")), &log)
+            .map_err(|e| CliError::Io(format!("cannot write gen-{k}.log: {e}")))?;
         let text = String::from_utf8_lossy(&log);
         if let Some(last) = text.lines().last() {
             note(format_args!("generation {k}: {last}"));
