@@ -4,19 +4,24 @@
 # The PGN and cutechess's log land in docs/experiments/data/learned/fsf-<variant>.{pgn,log}.
 #
 #   CUTECHESS=/path/to/cutechess-cli scripts/learned_fsf.sh VARIANT [GAMES] [extra gpn options]
-#   scripts/learned_fsf.sh minishogi 10 option.EvalFile=nets/minishogi.gpnn
+#   TAG=nonet scripts/learned_fsf.sh cfour 20 option.EvalFile=none   # (TAG names the outputs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 variant=$1 games=${2:-10}
 shift $(($# < 2 ? $# : 2))
 CC=${CUTECHESS:-target/cutechess/cutechess-cli}
 FSF=${FSF:-/usr/games/fairy-stockfish}
-out=docs/experiments/data/learned/fsf-$variant
+out=docs/experiments/data/learned/fsf-$variant${TAG:+-$TAG}
+# Debian's Fairy-Stockfish 11.1 has no cfour: it reads the variant from an ini file.
+fsf_init=()
+if [[ $variant == cfour ]]; then
+    fsf_init=("initstr=setoption name VariantPath value $(pwd)/scripts/external/fsf_cfour.ini")
+fi
 mkdir -p "$(dirname "$out")"
 rm -f "$out.pgn"
 echo "# $(date -u +%FT%TZ) $0 $variant $games $*" | tee "$out.log"
 "$CC" -variant "$variant" \
     -engine name=gpn "cmd=$(pwd)/target/release/gpn" proto=uci "$@" \
-    -engine name=fsf "cmd=$FSF" proto=uci \
+    -engine name=fsf "cmd=$FSF" proto=uci "${fsf_init[@]}" \
     -each tc=10+0.1 -games 2 -rounds $((games / 2)) -repeat -concurrency 1 -recover \
     -pgnout "$out.pgn" 2>&1 | tee -a "$out.log" | grep -E '^(Score|Finished|Elo)'

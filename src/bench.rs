@@ -96,6 +96,9 @@ pub struct EvalReport {
     pub has_evaluation: bool,
     pub calls: u64,
     pub seconds: f64,
+    /// Nanoseconds per evaluation by the game's builtin network, if it has one: the features,
+    /// the value and the policy over the legal moves, as the search asks for them at a new node.
+    pub network_nanos: Option<f64>,
 }
 
 impl EvalReport {
@@ -104,9 +107,38 @@ impl EvalReport {
     }
 }
 
+/// Nanoseconds per builtin-network evaluation of `G` over `pool` (features, value, and the
+/// policy's priors over the legal moves), in passes until at least 200,000 calls.
+fn network_speed<G: Game>(pool: &[G]) -> Option<f64> {
+    let file = crate::nn::builtin::network(G::INFO.name)?;
+    let net = file.net();
+    let mut scratch = crate::nn::Scratch::default();
+    let (mut features, mut indices, mut priors) = (Vec::new(), Vec::new(), Vec::new());
+    let mut moves = MoveList::new();
+    let live: Vec<&G> = pool.iter().filter(|p| p.outcome().is_none()).collect();
+    let passes = (200_000 / live.len().max(1)).max(1);
+    let mut sum = 0.0f32;
+    let t0 = Instant::now();
+    for _ in 0..passes {
+        for pos in &live {
+            pos.features(&mut features);
+            sum += net.evaluate(&features, &mut scratch).value();
+            pos.legal_moves(&mut moves);
+            indices.clear();
+            indices.extend(moves.iter().map(|&m| pos.policy_index(m)));
+            net.policy(&scratch, &indices, &mut priors);
+            sum += priors.first().copied().unwrap_or(0.0);
+        }
+    }
+    let seconds = t0.elapsed().as_secs_f64();
+    std::hint::black_box(sum);
+    Some(seconds * 1e9 / (passes * live.len()).max(1) as f64)
+}
+
 /// Times [`Game::evaluate`] over `positions` positions of seeded random games of `G` (every
 /// position of each game, finished ones excluded), for each player in turn, in passes until at
-/// least a million calls; the positions are collected before the clock starts.
+/// least a million calls, and the game's builtin network over the same positions; the positions
+/// are collected before the clock starts.
 pub fn evaluation_speed<G: Game>(positions: usize, seed: u64) -> EvalReport {
     let mut rng = Rng::new(seed);
     let mut buf = MoveList::new();
@@ -139,6 +171,7 @@ pub fn evaluation_speed<G: Game>(positions: usize, seed: u64) -> EvalReport {
         has_evaluation: G::HAS_EVALUATION,
         calls: (passes * pool.len()) as u64,
         seconds,
+        network_nanos: network_speed(&pool),
     }
 }
 

@@ -47,7 +47,8 @@ pub struct BenchArgs {
     /// games without any) instead of uniformly random moves
     #[arg(long)]
     knowledge: bool,
-    /// Also time the evaluation (`Game::evaluate`): one `<game> evaluate: N ns/call` line per game
+    /// Also time the evaluation (`Game::evaluate`), and the builtin network where the game has
+    /// one: one `<game> evaluate: N ns/call` line per game
     #[arg(long)]
     eval: bool,
 }
@@ -153,14 +154,17 @@ pub fn run(args: BenchArgs, out: &mut dyn Write) -> Result<(), CliError> {
             )?;
             writeln!(
                 out,
-                "{:<16} evaluate: {:.1} ns/call{}",
+                "{:<16} evaluate: {:.1} ns/call{}{}",
                 report.game,
                 report.nanos_per_call(),
                 if report.has_evaluation {
                     ""
                 } else {
                     " (no evaluation)"
-                }
+                },
+                report.network_nanos.map_or(String::new(), |ns| format!(
+                    "; builtin network: {ns:.1} ns/call (value and priors)"
+                ))
             )?;
         }
     }

@@ -148,11 +148,12 @@ fn path_text(p: &Path) -> Result<String, CliError> {
 }
 
 impl LearnVisitor<'_> {
-    /// The engine's agent spec with `net` (none: the engine as it is).
+    /// The engine's agent spec with `net`, or without any network.
     fn spec(&self, net: Option<&Path>) -> Result<String, CliError> {
         Ok(match net {
             Some(p) => format!("{} net={}", self.args.engine, path_text(p)?),
-            None => self.args.engine.clone(),
+            // Explicitly none: the game's defaults row may hold its builtin network.
+            None => format!("{} network=none", self.args.engine),
         })
     }
 

@@ -74,6 +74,8 @@ pub trait Session: Send {
     fn undo(&mut self) -> bool;
     /// Index of the player to move (0 = first player).
     fn side_to_move(&self) -> usize;
+    /// The game's bound on the moves the side to move still plays ([`crate::game::Game::moves_left_bound`]).
+    fn moves_left_bound(&self) -> Option<u32>;
     /// The legal moves, in the dialect's notation.
     fn legal_moves(&self, dialect: Dialect) -> Vec<String>;
     /// The result, counting history rules (repetition) and the length cap.

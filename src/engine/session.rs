@@ -531,6 +531,10 @@ impl<G: Game> Session for GameSession<G> {
         true
     }
 
+    fn moves_left_bound(&self) -> Option<u32> {
+        self.position().moves_left_bound()
+    }
+
     fn side_to_move(&self) -> usize {
         self.position().to_move().0 as usize
     }

@@ -20,6 +20,8 @@ pub struct Clock {
     pub moves_to_go: Option<u32>,
     /// Japanese byo-yomi: time every move may use once the main time is gone.
     pub byoyomi: Duration,
+    /// The most moves we can still have to play in this game (the game's bound, if any).
+    pub moves_left: Option<u32>,
 }
 
 /// How long one search may run.
@@ -46,9 +48,11 @@ impl Budget {
     pub fn from_clock(clock: &Clock, overhead: Duration) -> Budget {
         let usable = clock.remaining.saturating_sub(overhead);
         let byoyomi = clock.byoyomi.saturating_sub(overhead);
+        // A game that must end sooner (Connect Four) spreads the clock over its last moves.
         let moves = clock
             .moves_to_go
             .unwrap_or(DEFAULT_MOVES_TO_GO)
+            .min(clock.moves_left.unwrap_or(u32::MAX))
             .clamp(1, 100);
         // The share of the main time for this move, plus most of the increment (which arrives
         // after the move, so only what is already on the clock may be spent).
@@ -89,6 +93,26 @@ mod tests {
         );
         assert_eq!(b.soft, ms(59_950) / 30);
         assert!(b.hard >= b.soft && b.hard <= ms(59_950) / 5 * 2);
+    }
+
+    #[test]
+    fn a_game_that_must_end_sooner_spends_more_of_the_clock() {
+        let clock = |moves_left| Clock {
+            remaining: ms(10_000),
+            moves_left,
+            ..Clock::default()
+        };
+        let usual = Budget::from_clock(&clock(None), ms(0));
+        assert_eq!(usual.soft, ms(10_000) / 30);
+        // Connect Four's start: at most 21 moves each.
+        assert_eq!(
+            Budget::from_clock(&clock(Some(21)), ms(0)).soft,
+            ms(10_000) / 21
+        );
+        // A longer bound changes nothing; the last move keeps a reserve all the same.
+        assert_eq!(Budget::from_clock(&clock(Some(80)), ms(0)), usual);
+        let last = Budget::from_clock(&clock(Some(1)), ms(0));
+        assert!(last.hard <= ms(8_000), "{last:?}");
     }
 
     #[test]
@@ -181,6 +205,7 @@ mod tests {
                 increment: Duration::MAX,
                 moves_to_go: Some(1),
                 byoyomi: Duration::MAX,
+                moves_left: Some(0),
             },
             ms(0),
         );

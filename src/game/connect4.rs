@@ -189,6 +189,11 @@ impl Game for ConnectFour {
         }
     }
 
+    /// Each move fills a cell: the mover has at most half the empty cells, rounded up.
+    fn moves_left_bound(&self) -> Option<u32> {
+        Some((COLS * ROWS - self.count as usize).div_ceil(2) as u32)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         match self.winner {
             Some(w) => Some(Outcome::win(Player(w), 2)),
@@ -483,6 +488,13 @@ mod tests {
             g.play_text(m).unwrap();
         }
         g
+    }
+
+    #[test]
+    fn moves_left_bound_is_half_the_empty_cells() {
+        assert_eq!(ConnectFour::start().moves_left_bound(), Some(21));
+        assert_eq!(after("d").moves_left_bound(), Some(21));
+        assert_eq!(after("d d").moves_left_bound(), Some(20));
     }
 
     #[test]

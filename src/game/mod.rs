@@ -450,6 +450,13 @@ pub trait Game:
         false
     }
 
+    /// An upper bound on the moves the side to move still plays, where the rules give one
+    /// (Connect Four: half its empty cells, rounded up); time management spreads the clock over
+    /// it when it is below the usual guess. `None`: no useful bound.
+    fn moves_left_bound(&self) -> Option<u32> {
+        None
+    }
+
     /// A quantity that never decreases during a game (captured seeds, for example). Positions with
     /// different progress can never be equal, so repetition scans stop where it changes.
     fn progress(&self) -> u32 {

@@ -11,7 +11,10 @@ const EMBEDDED: &[(&str, &[u8])] = &[
         "breakthrough",
         include_bytes!("../../nets/breakthrough.gpnn"),
     ),
+    ("cfour", include_bytes!("../../nets/cfour.gpnn")),
     ("reversi", include_bytes!("../../nets/reversi.gpnn")),
+    ("minishogi", include_bytes!("../../nets/minishogi.gpnn")),
+    ("losalamos", include_bytes!("../../nets/losalamos.gpnn")),
 ];
 
 /// The games with an embedded network.

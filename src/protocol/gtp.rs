@@ -583,8 +583,8 @@ impl Controller {
     }
 
     /// The budget of the next move of `player`, within `maxmovetime`.
-    fn budget(&self, player: usize) -> Budget {
-        let b = self.clock_budget(player);
+    fn budget(&self, player: usize, moves_left: Option<u32>) -> Budget {
+        let b = self.clock_budget(player, moves_left);
         match self.max_move_time {
             Some(cap) => Budget {
                 soft: b.soft.min(cap),
@@ -594,8 +594,9 @@ impl Controller {
         }
     }
 
-    /// The budget the time settings give the next move of `player`.
-    fn clock_budget(&self, player: usize) -> Budget {
+    /// The budget the time settings give the next move of `player`, who has at most
+    /// `moves_left` moves still to play (the game's bound) in sudden death.
+    fn clock_budget(&self, player: usize, moves_left: Option<u32>) -> Budget {
         let left = self.time_left[player];
         match self.time {
             TimeSystem::Unset => Budget::fixed(self.move_time, Duration::ZERO),
@@ -605,6 +606,7 @@ impl Controller {
                 Budget::from_clock(
                     &Clock {
                         remaining,
+                        moves_left,
                         ..Clock::default()
                     },
                     self.overhead,
@@ -695,7 +697,8 @@ impl Controller {
         searchmoves: Vec<String>,
     ) -> Result<String, String> {
         let control = Arc::new(SearchControl::new());
-        control.set_budget(Some(self.budget(player)));
+        let moves_left = self.conductor.session().and_then(|s| s.moves_left_bound());
+        control.set_budget(Some(self.budget(player, moves_left)));
         let job = SearchJob {
             dialect: Dialect::Gtp,
             searchmoves,

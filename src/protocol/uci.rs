@@ -59,6 +59,8 @@ pub struct Go {
     pub searchmoves: Vec<String>,
     /// `go perft N`: count move sequences instead of searching (Stockfish's debugging command).
     pub perft: Option<u32>,
+    /// Not a word of `go`: the game's bound on the mover's moves left, set from the position.
+    pub moves_left: Option<u32>,
 }
 
 impl Go {
@@ -159,6 +161,7 @@ impl Go {
                 increment: self.inc[side],
                 moves_to_go: self.movestogo,
                 byoyomi: self.byoyomi,
+                moves_left: self.moves_left,
             },
             overhead,
         ))
@@ -487,6 +490,8 @@ impl Controller {
         };
         let side = session.side_to_move();
         let legal = session.legal_moves(dialect);
+        let mut go = go;
+        go.moves_left = session.moves_left_bound();
         // Every notation `position ... moves` accepts, written as the legal moves are.
         let mut searchmoves = Vec::new();
         let mut refused = Vec::new();
