@@ -260,6 +260,15 @@ pub fn evaluation_of<G: Game>(pos: &str, player: Player) -> f32 {
         .evaluate(player)
 }
 
+/// An ASCII letter in the other case (a piece of the other colour in FEN-like strings).
+pub fn swap_case(c: char) -> char {
+    if c.is_ascii_uppercase() {
+        c.to_ascii_lowercase()
+    } else {
+        c.to_ascii_uppercase()
+    }
+}
+
 /// The colour-swapped mirror of a FEN-like `<rows top to bottom> <side> [rest]` string: rows in
 /// reverse order, letter case swapped, the side field's two letters `a`/`b` exchanged (for
 /// example `w`/`b` or `x`/`o`); further fields are kept. For symmetry tests of games whose
@@ -270,17 +279,7 @@ pub fn flip_fen(text: &str, sides: (&str, &str)) -> String {
     let rows: Vec<String> = board
         .split('/')
         .rev()
-        .map(|row| {
-            row.chars()
-                .map(|c| {
-                    if c.is_ascii_uppercase() {
-                        c.to_ascii_lowercase()
-                    } else {
-                        c.to_ascii_uppercase()
-                    }
-                })
-                .collect()
-        })
+        .map(|row| row.chars().map(swap_case).collect())
         .collect();
     let mut out = rows.join("/");
     if let Some(side) = fields.next() {

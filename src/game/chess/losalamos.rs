@@ -315,23 +315,7 @@ mod tests {
                 .collect();
             (rows, parts.collect())
         };
-        let flip = |p: &LosAlamos| {
-            let (rows, mut rest) = text(p);
-            let swap = |c: char| {
-                if c.is_ascii_uppercase() {
-                    c.to_ascii_lowercase()
-                } else {
-                    c.to_ascii_uppercase()
-                }
-            };
-            let rows: Vec<String> = rows
-                .iter()
-                .rev()
-                .map(|r| r.chars().map(swap).collect())
-                .collect();
-            rest[0] = if rest[0] == "w" { "b" } else { "w" }.to_string();
-            pos(&format!("{} {}", rows.join("/"), rest.join(" ")))
-        };
+        let flip = |p: &LosAlamos| pos(&crate::game::check::flip_fen(&p.to_position(), ("w", "b")));
         let mirror = |p: &LosAlamos| {
             let (rows, rest) = text(p);
             let rows: Vec<String> = rows.iter().map(|r| r.chars().rev().collect()).collect();

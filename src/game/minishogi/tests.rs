@@ -620,15 +620,7 @@ fn network_encoding_follows_the_mover_and_the_mirror() {
         out
     }
     fn swap(t: &str) -> String {
-        t.chars()
-            .map(|c| {
-                if c.is_ascii_uppercase() {
-                    c.to_ascii_lowercase()
-                } else {
-                    c.to_ascii_uppercase()
-                }
-            })
-            .collect()
+        t.chars().map(crate::game::check::swap_case).collect()
     }
     fn parts(p: &Minishogi) -> (Vec<Vec<String>>, String, Vec<String>) {
         let text = p.to_position();
