@@ -56,6 +56,14 @@ pub struct SelfplayArgs {
     /// Recorded plies whose move is drawn in proportion to the root visits (then the best)
     #[arg(long, value_name = "n", default_value_t = 8, value_parser = super::count::<u32>)]
     temperature_plies: u32,
+    /// With a network: the share of Dirichlet noise mixed into the root's priors before every
+    /// move (AlphaZero's 0.25; 0: none)
+    #[arg(long, value_name = "x", default_value_t = 0.25, value_parser = parse_share)]
+    noise: f64,
+    /// The Dirichlet noise's concentration (AlphaZero: 0.3 in chess, 0.03 in Go; smaller for
+    /// more moves)
+    #[arg(long, value_name = "a", default_value_t = 0.3, value_parser = parse_alpha)]
+    noise_alpha: f64,
     /// Seed of the run
     #[arg(long, value_name = "s", default_value_t = 1, value_parser = super::count::<u64>)]
     seed: u64,
@@ -69,6 +77,20 @@ pub struct SelfplayArgs {
     /// No line per game on stderr
     #[arg(long)]
     quiet: bool,
+}
+
+fn parse_share(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("'{text}': a share from 0 to 1")),
+    }
+}
+
+fn parse_alpha(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= 100.0 => Ok(x),
+        _ => Err(format!("'{text}': a concentration above 0 (at most 100)")),
+    }
 }
 
 struct SelfplayVisitor<'a> {
@@ -194,6 +216,7 @@ fn self_play_game<G: Game>(
         if super::interrupt::interrupted() {
             return None;
         }
+        search.add_root_noise(a.noise_alpha, a.noise, &mut rng);
         let report = search.run(&limits);
         let lines = search.root_lines(usize::MAX);
         let total: u64 = lines.iter().map(|l| l.visits as u64).sum();

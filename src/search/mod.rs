@@ -259,6 +259,9 @@ impl<G: Game, const P: usize> Search<G, P> {
             self.stats.elapsed = start.elapsed();
             return self.report();
         }
+        if self.params.uses_network() {
+            self.prefer_root_win();
+        }
         if self.params.threads > 1 {
             self.run_threads(limits, &mut hook, start);
             self.stats.elapsed = start.elapsed();
@@ -334,6 +337,47 @@ impl<G: Game, const P: usize> Search<G, P> {
             return self.create_node(NONE, &position).is_some();
         }
         true
+    }
+
+    /// Mixes Dirichlet noise into the root's priors, as AlphaZero's self-play does, so that
+    /// self-play tries moves its policy rules out: each prior becomes `(1 - epsilon) * prior +
+    /// epsilon * noise`, the noise drawn with concentration `alpha` from `rng`. Only with a
+    /// network (a tree with priors) and a root of two moves or more; creates the root if needed.
+    /// Returns whether it mixed (and so drew from `rng`).
+    pub fn add_root_noise(&mut self, alpha: f64, epsilon: f64, rng: &mut crate::rng::Rng) -> bool {
+        if epsilon <= 0.0 || alpha <= 0.0 || !self.params.uses_network() || !self.ensure_root() {
+            return false;
+        }
+        let priors = self.tree.priors_mut(ROOT);
+        if priors.len() < 2 {
+            return false;
+        }
+        let mut noise = vec![0.0; priors.len()];
+        rng.dirichlet(alpha, &mut noise);
+        let epsilon = epsilon.min(1.0);
+        for (p, d) in priors.iter_mut().zip(noise) {
+            let prior = *p as f64 / tree::PRIOR_ONE as f64;
+            *p = tree::to_prior(((1.0 - epsilon) * prior + epsilon * d) as f32);
+        }
+        true
+    }
+
+    /// Gives an immediate win at the root the whole prior. PUCT may never visit a move its
+    /// policy rules out, and a root proven through a longer win stops the search before the
+    /// immediate one is seen (a network once played a mate in 7 with a mate in 1 on the board);
+    /// with the whole prior the win is visited first, proven at once and played.
+    fn prefer_root_win(&mut self) {
+        let Some(win) = self.root_position.winning_move(&mut self.moves) else {
+            return;
+        };
+        let Some(k) = self.tree.edges(ROOT).iter().position(|e| e.mv == win) else {
+            return;
+        };
+        let priors = self.tree.priors_mut(ROOT);
+        if k < priors.len() {
+            priors.fill(0);
+            priors[k] = tree::PRIOR_ONE;
+        }
     }
 
     /// True when the root's value is known exactly.

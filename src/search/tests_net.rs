@@ -253,3 +253,63 @@ fn builtin_is_the_games_embedded_network_and_refused_where_there_is_none() {
         Search::new(params("sb-gpn network=builtin"), Breakthrough::start());
     assert!(s.params().network.is_none());
 }
+
+#[test]
+fn root_noise_mixes_a_dirichlet_draw_into_the_root_priors_only_with_a_network() {
+    use crate::rng::Rng;
+    let net = cfour_net(3, Some(3), 0.0);
+    let noised = |seed: u64| {
+        let mut s: Search<ConnectFour, 2> =
+            Search::new(with_net("sb-gpn", &net), ConnectFour::start());
+        s.run(&Limits {
+            iterations: Some(1),
+            ..Limits::default()
+        });
+        let before = s.tree.priors(ROOT).to_vec();
+        assert!(
+            !s.add_root_noise(0.3, 0.0, &mut Rng::new(seed)),
+            "no share, no noise"
+        );
+        assert_eq!(s.tree.priors(ROOT), before);
+        assert!(s.add_root_noise(0.3, 0.25, &mut Rng::new(seed)));
+        let after = s.tree.priors(ROOT).to_vec();
+        let sum: u32 = after.iter().map(|&p| p as u32).sum();
+        assert!((sum as i64 - PRIOR_ONE as i64).abs() <= 14, "{sum}");
+        for (a, b) in after.iter().zip(&before) {
+            assert!(*a as f64 >= 0.75 * *b as f64 - 2.0, "{after:?} {before:?}");
+        }
+        assert_ne!(after, before);
+        after
+    };
+    // The same draw from the same seed, another from another.
+    assert_eq!(noised(7), noised(7));
+    assert_ne!(noised(7), noised(8));
+    // Without a network there are no priors to mix.
+    let mut plain: Search<ConnectFour, 2> = Search::new(params("sb-gpn"), ConnectFour::start());
+    assert!(!plain.add_root_noise(0.3, 0.25, &mut Rng::new(1)));
+}
+
+#[test]
+fn an_immediate_win_is_played_whatever_the_policy_says() {
+    // A game of cutechess-cli's: Black wins at once with c2 (c2 d2 e2 f2), but the builtin
+    // network's search proved the root through b6 (a mate in 4 moves) in 15 iterations, and
+    // played it, before ever visiting c2.
+    let moves = "d1 a1 a2 e1 g1 b1 g2 d2 f1 f2 f3 e2 e3 d3 e4 a3 g3 g4 b2 e5 b3 a4 a5 a6 e6 b4 \
+                 g5 f4 d4 d5 g6 d6 b5 c1 f5";
+    let mut position = ConnectFour::start();
+    for m in moves.split_whitespace() {
+        position.play_text(m).unwrap();
+    }
+    let mut s: Search<ConnectFour, 2> =
+        Search::new(SearchParams::for_game("cfour"), position.clone());
+    assert!(s.params().uses_network());
+    s.run(&Limits {
+        iterations: Some(200),
+        ..Limits::default()
+    });
+    assert!(s.root_solved());
+    assert_eq!(
+        s.best_move().map(|m| position.format_move(m)),
+        Some("P@c2".into())
+    );
+}

@@ -253,6 +253,16 @@ impl<const P: usize> Tree<P> {
         &self.priors[n.first_edge as usize..n.first_edge as usize + n.num_edges as usize]
     }
 
+    /// The priors of node `id`'s edges, to change (self-play's root noise); empty in a tree
+    /// without priors.
+    pub fn priors_mut(&mut self, id: NodeId) -> &mut [u16] {
+        if !self.with_priors {
+            return &mut [];
+        }
+        let n = &self.nodes[id as usize];
+        &mut self.priors[n.first_edge as usize..n.first_edge as usize + n.num_edges as usize]
+    }
+
     #[inline]
     pub fn edges_mut(&mut self, id: NodeId) -> &mut [Edge] {
         let n = &self.nodes[id as usize];
