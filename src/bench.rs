@@ -112,8 +112,7 @@ impl EvalReport {
 fn network_speed<G: Game>(pool: &[G]) -> Option<f64> {
     let file = crate::nn::builtin::network(G::INFO.name)?;
     let net = file.net();
-    let mut scratch = crate::nn::Scratch::default();
-    let (mut features, mut indices, mut priors) = (Vec::new(), Vec::new(), Vec::new());
+    let mut leaf = crate::search::NetLeaf::default();
     let mut moves = MoveList::new();
     let live: Vec<&G> = pool.iter().filter(|p| p.outcome().is_none()).collect();
     let passes = (200_000 / live.len().max(1)).max(1);
@@ -121,13 +120,9 @@ fn network_speed<G: Game>(pool: &[G]) -> Option<f64> {
     let t0 = Instant::now();
     for _ in 0..passes {
         for pos in &live {
-            pos.features(&mut features);
-            sum += net.evaluate(&features, &mut scratch).value();
+            // The search's own call at a new node.
             pos.legal_moves(&mut moves);
-            indices.clear();
-            indices.extend(moves.iter().map(|&m| pos.policy_index(m)));
-            net.policy(&scratch, &indices, &mut priors);
-            sum += priors.first().copied().unwrap_or(0.0);
+            sum += leaf.value_and_priors(net, *pos, moves.as_slice());
         }
     }
     let seconds = t0.elapsed().as_secs_f64();

@@ -32,7 +32,7 @@ Example:
 
 #[derive(Args, Debug)]
 pub struct LearnArgs {
-    /// The game (one with a network encoding: cfour, breakthrough, breakthrough7x7, breakthrough6x6, reversi, minishogi, losalamos)
+    /// The game (one with a network encoding; any other is refused with the list)
     #[arg(value_name = "game")]
     game: String,
     /// The run's directory: samples, networks, the log and the chart

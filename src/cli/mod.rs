@@ -408,6 +408,14 @@ fn note(text: fmt::Arguments<'_>) {
 /// A `--threads` value: a search thread count in 1..=[`MAX_THREADS`].
 ///
 /// [`MAX_THREADS`]: crate::search::params::MAX_THREADS
+/// A share in [0, 1) (`gpn train --validation`, `gpn selfplay --noise`).
+fn share(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if (0.0..1.0).contains(&x) => Ok(x),
+        _ => Err("not a number in [0, 1)".to_string()),
+    }
+}
+
 fn parse_threads(text: &str) -> Result<usize, String> {
     use crate::search::params::MAX_THREADS;
     text.trim()

@@ -38,7 +38,7 @@ Examples:
 
 #[derive(Args, Debug)]
 pub struct SelfplayArgs {
-    /// The game (one with a network encoding: cfour, breakthrough, breakthrough7x7, breakthrough6x6, reversi, minishogi, losalamos)
+    /// The game (one with a network encoding; any other is refused with the list)
     #[arg(value_name = "game")]
     game: String,
     /// Games the file holds when the run ends
@@ -58,7 +58,7 @@ pub struct SelfplayArgs {
     temperature_plies: u32,
     /// With a network: the share of Dirichlet noise mixed into the root's priors before every
     /// move (AlphaZero's 0.25; 0: none)
-    #[arg(long, value_name = "x", default_value_t = 0.25, value_parser = parse_share)]
+    #[arg(long, value_name = "x", default_value_t = 0.25, value_parser = super::share)]
     noise: f64,
     /// The Dirichlet noise's concentration (AlphaZero: 0.3 in chess, 0.03 in Go; smaller for
     /// more moves)
@@ -77,13 +77,6 @@ pub struct SelfplayArgs {
     /// No line per game on stderr
     #[arg(long)]
     quiet: bool,
-}
-
-fn parse_share(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
-        _ => Err(format!("'{text}': a share from 0 to 1")),
-    }
 }
 
 fn parse_alpha(text: &str) -> Result<f64, String> {

@@ -29,7 +29,7 @@ Examples:
 
 #[derive(Args, Debug)]
 pub struct TrainArgs {
-    /// The game (one with a network encoding: cfour, breakthrough, breakthrough7x7, breakthrough6x6, reversi, minishogi, losalamos)
+    /// The game (one with a network encoding; any other is refused with the list)
     #[arg(value_name = "game")]
     game: String,
     /// Sample files written by `gpn selfplay`
@@ -61,7 +61,7 @@ pub struct TrainArgs {
     #[arg(long, value_name = "x", default_value_t = 1.0, value_parser = parse_rate)]
     policy_weight: f32,
     /// Share of the games held out for validation, in [0, 1)
-    #[arg(long, value_name = "x", default_value_t = 0.1, value_parser = parse_share)]
+    #[arg(long, value_name = "x", default_value_t = 0.1, value_parser = super::share)]
     validation: f64,
     /// Also train on every symmetry of each position (the game's board symmetries)
     #[arg(long)]
@@ -96,13 +96,6 @@ fn parse_rate(text: &str) -> Result<f32, String> {
     match text.trim().parse::<f32>() {
         Ok(x) if x >= 0.0 && x.is_finite() => Ok(x),
         _ => Err("not a number >= 0".to_string()),
-    }
-}
-
-fn parse_share(text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
-        Ok(x) if (0.0..1.0).contains(&x) => Ok(x),
-        _ => Err("not a number in [0, 1)".to_string()),
     }
 }
 

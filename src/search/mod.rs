@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use crate::game::{Game, Move, MoveList};
 pub use defaults::UserParams;
-use netleaf::NetLeaf;
+pub(crate) use netleaf::NetLeaf;
 use node::{from_im, to_bound, to_im, Node, NodeId, NONE, PN_INF, TERMINAL};
 pub use params::{Algorithm, Bias, Policy, SearchParams};
 pub use report::{Proven, RootLine, SearchReport};

@@ -6,7 +6,7 @@ use crate::nn::{Network, Scratch};
 
 /// One thread's buffers for network evaluations (no allocation once warm).
 #[derive(Default)]
-pub(super) struct NetLeaf {
+pub(crate) struct NetLeaf {
     scratch: Scratch,
     features: Vec<u16>,
     indices: Vec<usize>,
