@@ -11,7 +11,7 @@ use super::{note, CliError};
 use crate::game::registry::{self, GameVisitor};
 use crate::game::{Game, GameError, MoveList, Player};
 use crate::nn::data::{GameRecord, SampleWriter};
-use crate::nn::train::Sample;
+use crate::nn::train::{Episode, Sample};
 use crate::rng::{mix64, Rng};
 use crate::search::{Limits, Search, SearchParams};
 use crate::solve::{self, Algo, SolveConfig, Value};
@@ -245,11 +245,22 @@ fn self_play_game<G: Game>(
         let Some(m) = chosen.or(report.best_move) else {
             break;
         };
+        let legal = position.count_moves().min(u16::MAX as usize) as u16;
+        let forced = if position.forcing_moves(&mut moves) {
+            moves.len() as u16
+        } else {
+            legal
+        };
         pending.push((
             Sample {
                 features: features.clone(),
-                wdl: [0.0; 3],
                 policy,
+                episode: Some(Episode {
+                    outcome: 3,
+                    legal,
+                    forced,
+                }),
+                ..Sample::default()
             },
             position.clone(),
         ));
@@ -279,6 +290,16 @@ fn self_play_game<G: Game>(
                 Some(_) => 0.0,
                 None => outcome.map_or(0.0, |o| o.utility(pos.to_move())),
             };
+            if let Some(e) = &mut s.episode {
+                // The game's own end, whatever an exact label says (the labels of the
+                // proof costs follow this game's moves).
+                e.outcome = match outcome {
+                    Some(o) if o.is_draw() => 1,
+                    Some(o) if o.winner() == Some(pos.to_move()) => 0,
+                    Some(_) => 2,
+                    None => 3,
+                };
+            }
             s.wdl = if u > 0.0 {
                 [1.0, 0.0, 0.0]
             } else if u < 0.0 {

@@ -15,7 +15,8 @@ use super::{count, interrupt, parse_threads, positive, CliError};
 use crate::arena::shard::{run_id, Shard};
 use crate::game::registry::{self, GameVisitor};
 use crate::game::{Game, GameError, MoveList};
-use crate::solve::{Algo, Progress, SolveConfig, SolveResult, Value};
+use crate::nn::NetworkFile;
+use crate::solve::{Algo, Pcn, Progress, SolveConfig, SolveResult, Value};
 
 pub const AFTER_HELP: &str = "\
 Algorithms: pns (Allis' proof-number search), dfpn (depth-first PN with a transposition table
@@ -77,6 +78,24 @@ pub struct SolveArgs {
     /// player moves, pn where the opponent does) by its number of legal moves
     #[arg(long)]
     mobility: bool,
+    /// A network for the solvers (a .gpnn file of `gpn train`, or builtin): dfpn orders and
+    /// focuses each node's moves by its policy and initialises new positions from it (--pcn);
+    /// sb-gpn searches with it
+    #[arg(long = "net", value_name = "file")]
+    net: Option<String>,
+    /// With --net: new positions' numbers from the proof-cost heads, divided by the branching
+    /// factor of the network's labels (b_max: the action space, b_heur: the node's moves), or
+    /// off: from the value head with --eval-init's formula
+    #[arg(long, value_name = "b", default_value = "off", value_parser = parse_pcn, requires = "net")]
+    pcn: Pcn,
+    /// With --net: dfpn's progressive widening, the share of a node's unsolved moves searched
+    /// at once (after the first); 0: all moves
+    #[arg(long, value_name = "mu", default_value_t = SolveConfig::default().focus, value_parser = parse_epsilon)]
+    focus: f64,
+    /// The game's forcing rule (Gomoku's four-threat rule: complete one's own five, else only
+    /// block the opponent's): a pruning that never changes a value (dfpn, pns, ppns, mcpns)
+    #[arg(long = "4t", alias = "forcing")]
+    forcing: bool,
     /// Random seed (playouts, sb-gpn, --generate)
     #[arg(long, value_name = "s", default_value_t = SolveConfig::default().seed, value_parser = count::<u64>)]
     seed: u64,
@@ -118,6 +137,10 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
     }
 }
 
+fn parse_pcn(text: &str) -> Result<Pcn, String> {
+    Pcn::parse(text).ok_or_else(|| "expected b_max, b_heur or off".to_string())
+}
+
 fn parse_half(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(x) if (0.0..0.5).contains(&x) => Ok(x),
@@ -133,9 +156,17 @@ fn parse_epsilon(text: &str) -> Result<f64, String> {
 }
 
 impl SolveArgs {
-    /// The solver settings of the command line (the algorithm is set per run).
-    fn config(&self) -> SolveConfig {
-        SolveConfig {
+    /// The solver settings of the command line (the algorithm is set per run), with its
+    /// network loaded.
+    fn config(&self) -> Result<SolveConfig, CliError> {
+        let network = match &self.net {
+            Some(path) => Some(
+                NetworkFile::load(path).map_err(|e| CliError::Io(format!("--net {path}: {e}")))?,
+            ),
+            None => None,
+        };
+        Ok(SolveConfig {
+            network,
             max_nodes: self.max_nodes,
             max_time: self.max_time,
             memory_mb: self.memory,
@@ -146,11 +177,14 @@ impl SolveArgs {
             epsilon: self.epsilon,
             eval_init: self.eval_init,
             mobility: self.mobility,
+            pcn: self.pcn,
+            focus: self.focus,
+            forcing: self.forcing,
             seed: self.seed,
             // Ctrl-C ends the solve with what it has (a second one quits at once).
             stop: Some(super::interrupt::flag()),
             ..SolveConfig::default()
-        }
+        })
     }
 }
 
@@ -255,10 +289,30 @@ impl GameVisitor for SolveVisitor<'_> {
             )));
         }
         let game: G = self.position.setup()?;
+        let mut cfg = self.cfg;
+        if let Some(file) = &cfg.network {
+            // The game's own network for `builtin`; a file's must fit the game's encoding.
+            let file = file
+                .for_game(G::INFO.name)
+                .and_then(|f| {
+                    f.net()
+                        .check_fits(G::INFO.name, G::INPUTS, G::POLICY)
+                        .map(|_| f)
+                })
+                .map_err(|e| CliError::Usage(format!("--net {}: {e}", file.path())))?;
+            if cfg.pcn != Pcn::Off && !file.net().has_costs() {
+                return Err(CliError::Usage(format!(
+                    "--net {}: --pcn {} needs a network with proof-cost heads (gpn train --pcn)",
+                    file.path(),
+                    cfg.pcn.name()
+                )));
+            }
+            cfg.network = Some(file);
+        }
         let result = if self.watch {
-            solve_watched(&game, self.cfg)
+            solve_watched(&game, cfg)
         } else {
-            crate::solve::solve(&game, &self.cfg)
+            crate::solve::solve(&game, &cfg)
         };
         let best_move = result
             .best_move
@@ -358,11 +412,15 @@ pub fn run(a: SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
         .as_deref()
         .ok_or_else(|| CliError::Usage("solve needs <game> (or --batch <file>)".into()))?;
     warn_unlimited(&a);
+    let config = a.config()?;
     for (k, &algo) in a.algos.iter().enumerate() {
         if interrupt::interrupted() {
             break;
         }
-        let cfg = SolveConfig { algo, ..a.config() };
+        let cfg = SolveConfig {
+            algo,
+            ..config.clone()
+        };
         let line = registry::visit(
             game,
             SolveVisitor {
@@ -442,7 +500,8 @@ fn batch_description(jobs: &[Job], a: &SolveArgs) -> String {
     let algos: Vec<&str> = a.algos.iter().map(|x| x.name()).collect();
     format!(
         "gpn solve v1|algos={}|max_nodes={:?}|max_time={:?}|memory={}|threads={}|playouts={}|\
-         theta={}|pr={:?}|epsilon={}|eval_init={}|mobility={}|seed={}|positions={}",
+         theta={}|pr={:?}|epsilon={}|eval_init={}|mobility={}|net={:?}|pcn={}|focus={}|4t={}|\
+         seed={}|positions={}",
         algos.join(","),
         a.max_nodes,
         a.max_time.map(|d| d.as_nanos()),
@@ -454,6 +513,10 @@ fn batch_description(jobs: &[Job], a: &SolveArgs) -> String {
         a.epsilon,
         a.eval_init,
         a.mobility,
+        a.net,
+        a.pcn.name(),
+        a.focus,
+        a.forcing,
         a.seed,
         positions.join("\n")
     )
@@ -494,13 +557,17 @@ fn run_batch(path: &std::path::Path, a: &SolveArgs, out: &mut dyn Write) -> Resu
         writeln!(out, "line,game,position,algo,value,expected,match,best_move,nodes,time_s,nodes_per_s,proof_size,proofs,by_pr")?;
     }
     let mut done = 0;
+    let config = a.config()?;
     'positions: for (index, (line_no, game, position, want)) in &jobs {
         let pos = PositionArgs::at(position);
         for (k, &algo) in a.algos.iter().enumerate() {
             if interrupt::interrupted() {
                 break 'positions;
             }
-            let cfg = SolveConfig { algo, ..a.config() };
+            let cfg = SolveConfig {
+                algo,
+                ..config.clone()
+            };
             let line = registry::visit(
                 game,
                 SolveVisitor {

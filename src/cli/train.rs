@@ -11,7 +11,7 @@ use crate::game::registry::{self, GameVisitor};
 use crate::game::Game;
 use crate::nn::data::read_samples;
 use crate::nn::train::{Sample, Settings, Trainer};
-use crate::nn::{Network, Scratch, Shape};
+use crate::nn::{pcn, Network, Scratch, Shape};
 use crate::rng::{mix64, Rng};
 use crate::solve::Value;
 
@@ -76,6 +76,27 @@ pub struct TrainArgs {
     /// Seed of the weights, the split and the shuffles
     #[arg(long, value_name = "s", default_value_t = 1, value_parser = super::count::<u64>)]
     seed: u64,
+    /// Give a new network proof-cost heads and train them on the labels of the Proof Cost
+    /// Network paper with this branching factor: b_max (the action space) or b_heur (the moves
+    /// the rules and the game's forcing rule leave); needs samples with episodes (`gpn
+    /// selfplay` since sample format 2)
+    #[arg(long, value_name = "b", value_parser = parse_branching)]
+    pcn: Option<pcn::Branching>,
+    /// With --pcn: the largest proof cost, the label of a loser (the paper: 1600 in Gomoku, 500
+    /// in Killall-Go)
+    #[arg(long, value_name = "n", default_value_t = 1600.0, value_parser = parse_cap, requires = "pcn")]
+    pcn_cap: f32,
+}
+
+fn parse_branching(text: &str) -> Result<pcn::Branching, String> {
+    pcn::Branching::parse(text).ok_or_else(|| "expected b_max or b_heur".to_string())
+}
+
+fn parse_cap(text: &str) -> Result<f32, String> {
+    match text.trim().parse::<f32>() {
+        Ok(x) if (2.0..=1e6).contains(&x) => Ok(x),
+        _ => Err("a cost from 2 to 1000000".to_string()),
+    }
 }
 
 /// Hidden layer widths (a newtype, so that clap takes the comma list as one value).
@@ -126,6 +147,12 @@ impl GameVisitor for TrainVisitor<'_> {
                     .map_err(|e| CliError::Io(format!("cannot read {}: {e}", path.display())))?;
                 net.check_fits(G::INFO.name, G::INPUTS, G::POLICY)
                     .map_err(|e| CliError::Usage(format!("--init {}: {e}", path.display())))?;
+                if a.pcn.is_some() && !net.has_costs() {
+                    return Err(CliError::Usage(format!(
+                        "--init {} has no proof-cost heads to train with --pcn",
+                        path.display()
+                    )));
+                }
                 net
             }
             None => {
@@ -133,6 +160,7 @@ impl GameVisitor for TrainVisitor<'_> {
                     inputs: G::INPUTS,
                     hidden: a.hidden.0.clone(),
                     policy: G::POLICY,
+                    cost: if a.pcn.is_some() { pcn::BINS } else { 0 },
                 };
                 Network::new(G::INFO.name, shape, a.seed)
                     .map_err(|e| CliError::Usage(e.to_string()))?
@@ -187,12 +215,21 @@ impl GameVisitor for TrainVisitor<'_> {
                 let l = trainer.step(batch);
                 seen.value += l.value * l.samples as f64;
                 seen.policy += l.policy * l.samples as f64;
+                seen.cost += l.cost * l.samples as f64;
                 seen.samples += l.samples;
                 steps += 1;
             }
             let n = seen.samples.max(1) as f64;
             let v = trainer.losses(&valid);
             let acc = accuracy(trainer.network(), &valid);
+            let (train_cost, valid_cost) = if a.pcn.is_some() {
+                (
+                    format!(" cost {:.4}", seen.cost / n),
+                    format!(" cost {:.4}", v.cost),
+                )
+            } else {
+                (String::new(), String::new())
+            };
             let test_acc = accuracy(trainer.network(), &test).map_or(String::new(), |x| {
                 format!(" | test accuracy {x:.3} ({})", test.len())
             });
@@ -202,7 +239,7 @@ impl GameVisitor for TrainVisitor<'_> {
                 .map_err(|e| CliError::Io(format!("cannot write {}: {e}", a.out.display())))?;
             writeln!(
                 self.out,
-                "epoch {epoch}: {steps} steps, train value {:.4} policy {:.4} | validation value {:.4} policy {:.4} accuracy {}{test_acc} | {:.1} s",
+                "epoch {epoch}: {steps} steps, train value {:.4} policy {:.4}{train_cost} | validation value {:.4} policy {:.4}{valid_cost} accuracy {}{test_acc} | {:.1} s",
                 seen.value / n,
                 seen.policy / n,
                 v.value,
@@ -250,7 +287,10 @@ fn load<G: Game>(a: &TrainArgs) -> Result<(Vec<Sample>, Vec<Sample>), CliError> 
                 path.display()
             ));
         }
-        for g in file.games {
+        for mut g in file.games {
+            if let Some(b) = a.pcn {
+                pcn::label_game(&mut g.samples, b, G::POLICY as u16, a.pcn_cap);
+            }
             for s in &g.samples {
                 let bad = s.features.iter().any(|&f| f as usize >= G::INPUTS)
                     || s.policy.iter().any(|&(p, _)| p as usize >= G::POLICY);
@@ -271,6 +311,11 @@ fn load<G: Game>(a: &TrainArgs) -> Result<(Vec<Sample>, Vec<Sample>), CliError> 
                 train.extend(g.samples);
             }
         }
+    }
+    if a.pcn.is_some() && !train.iter().any(|s| s.cost.is_some()) {
+        return Err(CliError::Usage(
+            "--pcn: no position of the data has an episode (sample files of gpn selfplay since sample format 2)".into(),
+        ));
     }
     Ok((train, valid))
 }
@@ -304,7 +349,7 @@ fn labelled<G: Game>(path: &std::path::Path) -> Result<Vec<Sample>, CliError> {
         out.push(Sample {
             features,
             wdl,
-            policy: Vec::new(),
+            ..Sample::default()
         });
     }
     if out.is_empty() {
@@ -331,6 +376,8 @@ fn augment<G: Game>(samples: &mut Vec<Sample>) {
                     .iter()
                     .map(|&(p, q)| (G::map_policy(s, p as usize) as u16, q))
                     .collect(),
+                episode: x.episode,
+                cost: x.cost,
             };
             samples.push(image);
         }

@@ -747,8 +747,58 @@ impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
     }
 }
 
-/// No network encoding yet.
-impl<const N: usize, const CELLS: usize, const K: bool> crate::nn::Features for Go<N, CELLS, K> {}
+/// The network's view: the mover's stones (features `row * N + column`), the opponent's (from
+/// N x N on), and feature 2 N x N when White is to move (Killall-Go's sides have different
+/// goals, and Go's komi favours White); a move's policy index is its point's `row * N + column`,
+/// the pass N x N; the eight symmetries of the square keep the rules.
+impl<const N: usize, const CELLS: usize, const K: bool> crate::nn::Features for Go<N, CELLS, K> {
+    const INPUTS: usize = 2 * N * N + 1;
+    const POLICY: usize = N * N + 1;
+    const SYMMETRIES: usize = 8;
+
+    fn features(&self, out: &mut Vec<u16>) {
+        out.clear();
+        let own = if self.to_move == 0 { BLACK } else { WHITE };
+        for row in 0..N {
+            for col in 0..N {
+                let c = self.board[Self::point(row, col)];
+                if c == own {
+                    out.push((row * N + col) as u16);
+                } else if c == BLACK || c == WHITE {
+                    out.push((N * N + row * N + col) as u16);
+                }
+            }
+        }
+        if self.to_move == 1 {
+            out.push((2 * N * N) as u16);
+        }
+    }
+
+    fn policy_index(&self, m: Move) -> usize {
+        if m == PASS {
+            N * N
+        } else {
+            let p = m.0 as usize;
+            (p / Self::W - 1) * N + p % Self::W - 1
+        }
+    }
+
+    fn map_feature(s: usize, f: u16) -> u16 {
+        let f = f as usize;
+        if f == 2 * N * N {
+            return f as u16;
+        }
+        (f / (N * N) * (N * N) + Self::map_policy(s, f % (N * N))) as u16
+    }
+
+    fn map_policy(s: usize, p: usize) -> usize {
+        if p == N * N {
+            return p;
+        }
+        let (row, col) = crate::nn::square_symmetry(s, p / N, p % N, N);
+        row * N + col
+    }
+}
 
 impl<const N: usize, const CELLS: usize, const K: bool> Game for Go<N, CELLS, K> {
     const INFO: GameInfo = info(N, K);

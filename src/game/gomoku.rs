@@ -319,8 +319,51 @@ impl<const EXACT: bool> Gomoku<EXACT> {
     }
 }
 
-/// No network encoding yet.
-impl<const EXACT: bool> crate::nn::Features for Gomoku<EXACT> {}
+/// The network's view: the mover's stones (features 0-224, `row * 15 + column`), the
+/// opponent's (225-449), and feature 450 when Black is to move (the first player's game is not
+/// the second's); a move's policy index is its point's `row * 15 + column`; the eight symmetries
+/// of the square keep the rules.
+impl<const EXACT: bool> crate::nn::Features for Gomoku<EXACT> {
+    const INPUTS: usize = 2 * POINTS + 1;
+    const POLICY: usize = POINTS;
+    const SYMMETRIES: usize = 8;
+
+    fn features(&self, out: &mut Vec<u16>) {
+        out.clear();
+        let me = (self.count & 1) as usize;
+        for (side, base) in [(me, 0), (1 - me, POINTS)] {
+            for (w, &word) in self.stones[side].iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let idx = w * 64 + bits.trailing_zeros() as usize;
+                    out.push((base + idx / STRIDE * SIZE + idx % STRIDE) as u16);
+                    bits &= bits - 1;
+                }
+            }
+        }
+        if me == 0 {
+            out.push(2 * POINTS as u16);
+        }
+    }
+
+    fn policy_index(&self, m: Move) -> usize {
+        let idx = m.0 as usize;
+        idx / STRIDE * SIZE + idx % STRIDE
+    }
+
+    fn map_feature(s: usize, f: u16) -> u16 {
+        let f = f as usize;
+        if f == 2 * POINTS {
+            return f as u16;
+        }
+        (f / POINTS * POINTS + Self::map_policy(s, f % POINTS)) as u16
+    }
+
+    fn map_policy(s: usize, p: usize) -> usize {
+        let (row, col) = crate::nn::square_symmetry(s, p / SIZE, p % SIZE, SIZE);
+        row * SIZE + col
+    }
+}
 
 impl<const EXACT: bool> Game for Gomoku<EXACT> {
     const INFO: GameInfo = Self::INFO_RULE;
@@ -359,6 +402,38 @@ impl<const EXACT: bool> Game for Gomoku<EXACT> {
         } else {
             POINTS - self.count as usize
         }
+    }
+
+    /// The four-threat rule: a five of the mover's own (the first such point), else the points
+    /// where the opponent would make five (the blocks).
+    fn forcing_moves(&self, out: &mut MoveList) -> bool {
+        out.clear();
+        if self.is_over() {
+            return false;
+        }
+        let me = (self.count & 1) as usize;
+        let empty = self.empty();
+        for side in [me, 1 - me] {
+            for (w, &word) in empty.iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let idx = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let mut with = self.stones[side];
+                    with[idx >> 6] |= 1 << (idx & 63);
+                    if makes_line(&with, idx, EXACT) {
+                        out.push(Move(idx as u16));
+                        if side == me {
+                            return true;
+                        }
+                    }
+                }
+            }
+            if !out.is_empty() {
+                return true;
+            }
+        }
+        false
     }
 
     #[inline]
@@ -666,6 +741,83 @@ mod tests {
         // White wins too.
         let w: Exact = after("a1 d8 a3 e8 a5 f8 a7 g8 a9 h8");
         assert_eq!(w.outcome(), Some(Outcome::win(Player(1), 2)));
+    }
+
+    /// `p` under symmetry `s`, rebuilt stone by stone.
+    fn image<const E: bool>(p: &Gomoku<E>, s: usize) -> Gomoku<E> {
+        let mut stones = [[0u64; 4]; 2];
+        for (side, out) in stones.iter_mut().enumerate() {
+            for row in 0..SIZE {
+                for col in 0..SIZE {
+                    if has_stone(&p.stones[side], point(row, col) as i32) {
+                        let (r, c) = crate::nn::square_symmetry(s, row, col, SIZE);
+                        let i = point(r, c);
+                        out[i >> 6] |= 1 << (i & 63);
+                    }
+                }
+            }
+        }
+        let mut g = Gomoku {
+            stones,
+            count: p.count,
+            won: p.won,
+            hash: 0,
+        };
+        g.hash = g.compute_hash();
+        g
+    }
+
+    #[test]
+    fn network_encoding_follows_the_mover_and_the_eight_symmetries() {
+        let images: Vec<_> = (1..8).map(|s| move |p: &Free| image(p, s)).collect();
+        let all: Vec<crate::nn::check::Image<'_, Free>> = images
+            .iter()
+            .enumerate()
+            .map(|(k, f)| (k + 1, f as &dyn Fn(&Free) -> Free))
+            .collect();
+        crate::nn::check::check_encoding::<Free>(5, 12, &all);
+    }
+
+    #[test]
+    fn the_four_threat_rule_completes_a_five_or_blocks_one() {
+        let mut out = MoveList::new();
+        // Black (to move) has four on rank 1 and White four on rank 3: Black completes.
+        let g = pos::<false>(
+            &["15"; 12]
+                .iter()
+                .copied()
+                .chain(["1pppp10", "15", "1PPPP10"])
+                .collect::<Vec<_>>(),
+            "w",
+        );
+        assert!(g.forcing_moves(&mut out));
+        let names: Vec<String> = out.iter().map(|&m| g.format_move(m)).collect();
+        assert_eq!(names, ["P@a1"]);
+        // Without Black's four, the two ends of White's open four are the only moves.
+        let g = pos::<false>(
+            &["15"; 12]
+                .iter()
+                .copied()
+                .chain(["1pppp10", "15", "1PPP2P8"])
+                .collect::<Vec<_>>(),
+            "w",
+        );
+        assert!(g.forcing_moves(&mut out));
+        let mut names: Vec<String> = out.iter().map(|&m| g.format_move(m)).collect();
+        names.sort();
+        assert_eq!(names, ["P@a3", "P@f3"]);
+        // No four anywhere: no forcing moves.
+        assert!(!after::<false>("h8 h9 i8").forcing_moves(&mut out));
+        // In exact Gomoku, a point that would make six is not a threat.
+        let g = pos::<true>(
+            &["15"; 12]
+                .iter()
+                .copied()
+                .chain(["pppp1p9", "15", "PPP3PP7"])
+                .collect::<Vec<_>>(),
+            "w",
+        );
+        assert!(!g.forcing_moves(&mut out));
     }
 
     #[test]

@@ -441,6 +441,16 @@ pub trait Game:
         first_winning_move(self, buf)
     }
 
+    /// The only moves worth searching here where a rule of thumb that never changes a value
+    /// forces them (Gomoku's four-threat rule: complete one's own five, else block the
+    /// opponent's, since any other move loses at once or does no better), into `out`; false
+    /// when no such rule applies here (search every legal move). The solvers use it on request
+    /// (`gpn solve --4t`).
+    fn forcing_moves(&self, out: &mut MoveList) -> bool {
+        out.clear();
+        false
+    }
+
     /// Whether the game has checks ([`Game::in_check`] can be true): USI's `go mate` then asks
     /// for a mate by checks alone.
     const HAS_CHECKS: bool = false;

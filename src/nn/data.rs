@@ -10,6 +10,7 @@
 //! | per position: result for the side to move (0 win, 1 draw, 2 loss) | u8 |
 //! | per position: features, count then each index | u16, u16 x count |
 //! | per position: policy, count then (policy index, probability x 65535) | u16, (u16, u16) x count |
+//! | per position (version 2): 0, or 1 then the game's result for the side to move (0 win, 1 draw, 2 loss, 3 none), legal moves, moves the forcing rule leaves | u8 [u8, u16, u16] |
 //!
 //! all little-endian. Games are appended as they end, so a run that is stopped loses at most
 //! the game it was writing: a reader drops an incomplete last record and says so, and a writer
@@ -20,10 +21,11 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
-use super::train::Sample;
+use super::train::{Episode, Sample};
 
 const MAGIC: &[u8; 4] = b"GPNS";
-const VERSION: u32 = 1;
+/// The version new files get; version 1 (no episodes) is still read and appended to.
+const VERSION: u32 = 2;
 
 /// One game's positions with their targets.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,13 +48,15 @@ pub struct SampleWriter {
     out: BufWriter<File>,
     /// Game numbers in the file, those found when it was opened included.
     numbers: Vec<u32>,
+    /// The file's format version (an older file is appended to in its own).
+    version: u32,
 }
 
 /// The header's bytes for `game`.
-fn header(game: &str) -> Vec<u8> {
+fn header(game: &str, version: u32) -> Vec<u8> {
     let mut h = Vec::new();
     h.extend_from_slice(MAGIC);
-    h.extend_from_slice(&VERSION.to_le_bytes());
+    h.extend_from_slice(&version.to_le_bytes());
     h.extend_from_slice(&(game.len() as u16).to_le_bytes());
     h.extend_from_slice(game.as_bytes());
     h
@@ -68,8 +72,10 @@ impl SampleWriter {
     pub fn append(path: &Path, game: &str) -> io::Result<SampleWriter> {
         let exists = path.exists() && std::fs::metadata(path)?.len() > 0;
         let mut numbers = Vec::new();
+        let mut version = VERSION;
         if exists {
-            let (file, complete_bytes) = read_with(path)?;
+            let (file, complete_bytes, file_version) = read_with(path)?;
+            version = file_version;
             if file.game != game {
                 return Err(invalid(format!(
                     "{} holds {} positions, not {game}",
@@ -83,12 +89,13 @@ impl SampleWriter {
                 .set_len(complete_bytes)?;
             numbers = file.games.iter().map(|g| g.number).collect();
         } else {
-            File::create(path)?.write_all(&header(game))?;
+            File::create(path)?.write_all(&header(game, VERSION))?;
         }
         let f = OpenOptions::new().append(true).open(path)?;
         Ok(SampleWriter {
             out: BufWriter::new(f),
             numbers,
+            version,
         })
     }
 
@@ -121,6 +128,17 @@ impl SampleWriter {
                 let q = (q.clamp(0.0, 1.0) * 65535.0).round() as u16;
                 rec.extend_from_slice(&q.to_le_bytes());
             }
+            if self.version >= 2 {
+                match s.episode {
+                    None => rec.push(0),
+                    Some(e) => {
+                        rec.push(1);
+                        rec.push(e.outcome.min(3));
+                        rec.extend_from_slice(&e.legal.to_le_bytes());
+                        rec.extend_from_slice(&e.forced.to_le_bytes());
+                    }
+                }
+            }
         }
         self.out.write_all(&rec)?;
         self.out.flush()?;
@@ -139,8 +157,8 @@ pub fn read_samples(path: &Path) -> io::Result<SampleFile> {
     Ok(read_with(path)?.0)
 }
 
-/// The file's games and the byte length of its complete part.
-fn read_with(path: &Path) -> io::Result<(SampleFile, u64)> {
+/// The file's games, the byte length of its complete part and its format version.
+fn read_with(path: &Path) -> io::Result<(SampleFile, u64, u32)> {
     let len = std::fs::metadata(path)?.len();
     let mut r = BufReader::new(File::open(path)?);
     let mut magic = [0u8; 4];
@@ -152,9 +170,9 @@ fn read_with(path: &Path) -> io::Result<(SampleFile, u64)> {
         )));
     }
     let version = u32::from_le_bytes(take(&mut r)?);
-    if version != VERSION {
+    if !(1..=VERSION).contains(&version) {
         return Err(invalid(format!(
-            "{}: sample format version {version}, this gpn reads {VERSION}",
+            "{}: sample format version {version}, this gpn reads 1 to {VERSION}",
             path.display()
         )));
     }
@@ -165,7 +183,7 @@ fn read_with(path: &Path) -> io::Result<(SampleFile, u64)> {
     let mut at = (4 + 4 + 2 + n) as u64;
     let mut games = Vec::new();
     loop {
-        match read_record(&mut r) {
+        match read_record(&mut r, version) {
             Ok(Some((g, bytes))) => {
                 games.push(g);
                 at += bytes;
@@ -180,7 +198,7 @@ fn read_with(path: &Path) -> io::Result<(SampleFile, u64)> {
         games,
         cut: at < len,
     };
-    Ok((file, at))
+    Ok((file, at, version))
 }
 
 fn take<const N: usize>(r: &mut impl Read) -> io::Result<[u8; N]> {
@@ -190,7 +208,7 @@ fn take<const N: usize>(r: &mut impl Read) -> io::Result<[u8; N]> {
 }
 
 /// One game record and its size in bytes; `None` at a clean end of file.
-fn read_record(r: &mut impl Read) -> io::Result<Option<(GameRecord, u64)>> {
+fn read_record(r: &mut impl Read, version: u32) -> io::Result<Option<(GameRecord, u64)>> {
     let mut first = [0u8; 4];
     if r.read(&mut first[..1])? == 0 {
         return Ok(None);
@@ -220,10 +238,35 @@ fn read_record(r: &mut impl Read) -> io::Result<Option<(GameRecord, u64)>> {
             policy.push((p, q));
         }
         bytes += 1 + 2 + 2 * n as u64 + 2 + 4 * m as u64;
+        let mut episode = None;
+        if version >= 2 {
+            let [flag] = take::<1>(r)?;
+            bytes += 1;
+            match flag {
+                0 => {}
+                1 => {
+                    let [outcome] = take::<1>(r)?;
+                    let legal = u16::from_le_bytes(take(r)?);
+                    let forced = u16::from_le_bytes(take(r)?);
+                    if outcome > 3 {
+                        return Err(invalid(format!("episode result byte {outcome}")));
+                    }
+                    episode = Some(Episode {
+                        outcome,
+                        legal,
+                        forced,
+                    });
+                    bytes += 5;
+                }
+                _ => return Err(invalid(format!("episode flag byte {flag}"))),
+            }
+        }
         samples.push(Sample {
             features,
             wdl,
             policy,
+            episode,
+            cost: None,
         });
     }
     Ok(Some((GameRecord { number, samples }, bytes)))
@@ -239,6 +282,12 @@ mod tests {
             wdl: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]][i as usize % 3],
             // 0 and 1 are exact in steps of 1/65535.
             policy: vec![(i % 5, 0.0), (i % 5 + 1, 1.0)],
+            episode: (i % 2 == 1).then_some(Episode {
+                outcome: (i % 4) as u8,
+                legal: 200 + i,
+                forced: i % 3,
+            }),
+            cost: None,
         }
     }
 
@@ -282,6 +331,19 @@ mod tests {
         assert_eq!(back.games.len(), 10);
         assert_eq!(back.games[9], game(42));
         assert!(SampleWriter::append(&path, "reversi").is_err());
+        // A version 1 file (before episodes) is read and appended to in version 1.
+        let _ = std::fs::remove_file(&path);
+        std::fs::write(&path, header("cfour", 1)).unwrap();
+        {
+            let mut w = SampleWriter::append(&path, "cfour").unwrap();
+            w.write(&game(3)).unwrap();
+        }
+        let back = read_samples(&path).unwrap();
+        let mut want = game(3);
+        for s in &mut want.samples {
+            s.episode = None;
+        }
+        assert_eq!(back.games, vec![want]);
         std::fs::write(&path, b"GPNN....").unwrap();
         assert!(read_samples(&path).is_err());
         std::fs::remove_dir_all(&dir).unwrap();

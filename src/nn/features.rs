@@ -37,6 +37,19 @@ pub trait Features {
     }
 }
 
+/// Point (`row`, `col`) of an `n` x `n` board under symmetry `s` of the square (0-7): bit 0
+/// mirrors the columns, bit 1 the rows, bit 2 swaps rows and columns after the mirrors.
+#[inline]
+pub fn square_symmetry(s: usize, row: usize, col: usize, n: usize) -> (usize, usize) {
+    let col = if s & 1 != 0 { n - 1 - col } else { col };
+    let row = if s & 2 != 0 { n - 1 - row } else { row };
+    if s & 4 != 0 {
+        (col, row)
+    } else {
+        (row, col)
+    }
+}
+
 /// A check every game's encoding test runs (`check_encoding`).
 #[cfg(test)]
 pub(crate) mod check {

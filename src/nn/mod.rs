@@ -22,8 +22,9 @@ mod features;
 pub(crate) use features::check;
 mod file;
 mod net;
+pub mod pcn;
 pub mod train;
 
-pub use features::Features;
+pub use features::{square_symmetry, Features};
 pub use file::{NetworkFile, BUILTIN};
 pub use net::{Network, NetworkError, Scratch, Shape, Wdl};

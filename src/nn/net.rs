@@ -8,7 +8,9 @@ use crate::rng::Rng;
 
 /// File magic and the format version this build reads and writes.
 const MAGIC: &[u8; 4] = b"GPNN";
-const VERSION: u32 = 1;
+/// Version 2 adds the proof-cost heads' bin count; a network without them is written as
+/// version 1, which every gpn since the format began reads.
+const VERSION: u32 = 2;
 
 /// Guards against absurd sizes in a corrupt or foreign file before anything is allocated.
 const MAX_WIDTH: usize = 1 << 16;
@@ -30,12 +32,15 @@ impl Wdl {
 }
 
 /// Layer widths: `inputs` binary features, the trunk's hidden layers (ReLU), and the policy's
-/// number of outputs; the value head has three (win, draw, loss).
+/// number of outputs; the value head has three (win, draw, loss). `cost`: 0, or the bins of
+/// each of the two proof-cost heads ([`super::pcn::BINS`]; one layer of twice that many
+/// outputs, the side to move's cost first).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Shape {
     pub inputs: usize,
     pub hidden: Vec<usize>,
     pub policy: usize,
+    pub cost: usize,
 }
 
 /// Where one dense layer lives in the flat parameter vector: `inputs` rows of `outputs`
@@ -50,7 +55,8 @@ pub struct Layer {
 }
 
 impl Shape {
-    /// The dense layers in order: the trunk, then the value head, then the policy head.
+    /// The dense layers in order: the trunk, then the value head, the policy head and the
+    /// cost heads where there are.
     pub fn layers(&self) -> Vec<Layer> {
         let mut out = Vec::new();
         let mut at = 0;
@@ -70,6 +76,9 @@ impl Shape {
         }
         push(width, 3);
         push(width, self.policy);
+        if self.cost > 0 {
+            push(width, 2 * self.cost);
+        }
         out
     }
 
@@ -91,6 +100,13 @@ impl Shape {
             return Err(NetworkError::Format(format!(
                 "1 to {MAX_LAYERS} hidden layers, not {}",
                 self.hidden.len()
+            )));
+        }
+        if self.cost != 0 && self.cost != super::pcn::BINS {
+            return Err(NetworkError::Format(format!(
+                "{} cost bins (this gpn knows 0 and {})",
+                self.cost,
+                super::pcn::BINS
             )));
         }
         for w in widths {
@@ -229,9 +245,37 @@ impl Network {
         self
     }
 
-    /// Dense layer `k` (trunk layers first, then the value head, then the policy head).
+    /// Dense layer `k` (trunk layers first, then the value head, the policy head and the cost
+    /// heads).
     pub fn layer(&self, k: usize) -> Layer {
         self.layers[k]
+    }
+
+    /// Number of dense layers.
+    pub fn depth(&self) -> usize {
+        self.layers.len()
+    }
+
+    /// Whether the network has proof-cost heads.
+    pub fn has_costs(&self) -> bool {
+        self.shape.cost > 0
+    }
+
+    /// After [`Network::evaluate`] of a position, the proof costs its cost heads predict: for
+    /// the side to move to prove its win, and for the opponent ([`super::pcn::decode`]);
+    /// `None` without cost heads.
+    pub fn costs(&self, scratch: &Scratch, logits: &mut Vec<f32>) -> Option<[f32; 2]> {
+        if !self.has_costs() {
+            return None;
+        }
+        let trunk = self.shape.hidden.len();
+        let head = self.layers[trunk + 2];
+        dense(&self.params, head, &scratch.acts[trunk - 1], logits);
+        let bins = self.shape.cost;
+        let (own, other) = logits.split_at_mut(bins);
+        softmax(own);
+        softmax(other);
+        Some([super::pcn::decode(own), super::pcn::decode(other)])
     }
 
     /// The value of a position given by its active `features`; leaves the trunk's output in
@@ -293,12 +337,16 @@ impl Network {
     /// widths, then every parameter as little-endian f32, then an FNV-1a checksum of those bytes.
     pub fn write(&self, out: &mut impl Write) -> io::Result<()> {
         out.write_all(MAGIC)?;
-        out.write_all(&VERSION.to_le_bytes())?;
+        let version = if self.has_costs() { VERSION } else { 1 };
+        out.write_all(&version.to_le_bytes())?;
         let name = self.game.as_bytes();
         out.write_all(&(name.len() as u32).to_le_bytes())?;
         out.write_all(name)?;
         out.write_all(&(self.shape.inputs as u32).to_le_bytes())?;
         out.write_all(&(self.shape.policy as u32).to_le_bytes())?;
+        if version >= 2 {
+            out.write_all(&(self.shape.cost as u32).to_le_bytes())?;
+        }
         out.write_all(&(self.shape.hidden.len() as u32).to_le_bytes())?;
         for &h in &self.shape.hidden {
             out.write_all(&(h as u32).to_le_bytes())?;
@@ -319,9 +367,9 @@ impl Network {
             return Err(NetworkError::Format("no GPNN magic".into()));
         }
         let version = read_u32(input)?;
-        if version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return Err(NetworkError::Format(format!(
-                "format version {version}, this gpn reads {VERSION}"
+                "format version {version}, this gpn reads 1 to {VERSION}"
             )));
         }
         let len = read_u32(input)? as usize;
@@ -334,6 +382,11 @@ impl Network {
             .map_err(|_| NetworkError::Format("game name not UTF-8".into()))?;
         let inputs = read_u32(input)? as usize;
         let policy = read_u32(input)? as usize;
+        let cost = if version >= 2 {
+            read_u32(input)? as usize
+        } else {
+            0
+        };
         let depth = read_u32(input)? as usize;
         if depth > MAX_LAYERS {
             return Err(NetworkError::Format(format!("{depth} hidden layers")));
@@ -346,6 +399,7 @@ impl Network {
             inputs,
             hidden,
             policy,
+            cost,
         };
         shape.check()?;
         let mut bytes = vec![0u8; shape.params() * 4];

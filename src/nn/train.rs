@@ -8,9 +8,10 @@
 //! holds the two forward passes to each other.
 
 use super::net::{softmax, softmax3, Layer, Network};
+use super::pcn;
 
 /// One training position.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Sample {
     /// Active features (see [`super::Features`]).
     pub features: Vec<u16>,
@@ -19,6 +20,24 @@ pub struct Sample {
     /// Every legal move's policy index with its target probability (the targets sum to 1);
     /// empty when the position has no policy target.
     pub policy: Vec<(u16, f32)>,
+    /// What its self-play game says for proof-cost labels; `None` where unknown.
+    pub episode: Option<Episode>,
+    /// Proof-cost targets: ln of the cost for the side to move to prove a win and for the
+    /// opponent ([`super::pcn::label_game`]); `None`: no cost loss for this position.
+    pub cost: Option<[f32; 2]>,
+}
+
+/// A self-play position's facts from which proof-cost labels are made (the PCN paper's
+/// episode): the game's end and the position's branching factors.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Episode {
+    /// The game's result for the side to move: 0 win, 1 draw, 2 loss, 3 none (a length cap).
+    pub outcome: u8,
+    /// Legal moves here.
+    pub legal: u16,
+    /// Moves the game's forcing rule leaves here ([`crate::game::Game::forcing_moves`]: 1 or 2
+    /// under Gomoku's four-threat rule); `legal` where no such rule applies.
+    pub forced: u16,
 }
 
 /// Optimiser settings.
@@ -55,6 +74,8 @@ impl Default for Settings {
 pub struct Losses {
     pub value: f64,
     pub policy: f64,
+    /// The two proof-cost heads' cross-entropies together (0 without cost heads or targets).
+    pub cost: f64,
     pub samples: usize,
 }
 
@@ -62,6 +83,7 @@ impl Losses {
     fn add(&mut self, other: Losses) {
         self.value += other.value;
         self.policy += other.policy;
+        self.cost += other.cost;
         self.samples += other.samples;
     }
 
@@ -69,13 +91,14 @@ impl Losses {
         if self.samples > 0 {
             self.value /= self.samples as f64;
             self.policy /= self.samples as f64;
+            self.cost /= self.samples as f64;
         }
         self
     }
 
     /// The weighted sum the optimiser minimises.
     pub fn total(&self, policy_weight: f32) -> f64 {
-        self.value + policy_weight as f64 * self.policy
+        self.value + policy_weight as f64 * self.policy + self.cost
     }
 }
 
@@ -100,6 +123,10 @@ struct Pass {
     policy: Vec<f32>,
     /// The policy's probabilities (scratch of the loss).
     probs: Vec<f32>,
+    /// The cost heads' probabilities (both heads, empty when the sample has no cost target)
+    /// and their two-hot targets.
+    cost_probs: Vec<f32>,
+    cost_targets: Vec<f32>,
 }
 
 impl Trainer {
@@ -191,7 +218,7 @@ impl Trainer {
         let t = self.steps as i32;
         let c1 = 1.0 - s.beta1.powi(t);
         let c2 = 1.0 - s.beta2.powi(t);
-        let depth = self.net.shape().hidden.len() + 2;
+        let depth = self.net.depth();
         let layers: Vec<Layer> = (0..depth).map(|k| self.net.layer(k)).collect();
         let g = &self.grads[0];
         let params = self.net.params_mut();
@@ -277,9 +304,30 @@ fn forward(net: &Network, s: &Sample, pass: &mut Pass) -> Losses {
             }
         }
     }
+    let mut cost = 0.0f64;
+    pass.cost_probs.clear();
+    pass.cost_targets.clear();
+    if let (true, Some(targets)) = (net.has_costs(), s.cost) {
+        let cl = net.layer(trunk + 2);
+        let bins = net.shape().cost;
+        pass.cost_probs.extend((0..cl.outputs).map(|j| head(cl, j)));
+        pass.cost_targets.resize(2 * bins, 0.0);
+        for (k, &ln) in targets.iter().enumerate() {
+            let probs = &mut pass.cost_probs[k * bins..(k + 1) * bins];
+            softmax(probs);
+            let t = &mut pass.cost_targets[k * bins..(k + 1) * bins];
+            pcn::two_hot(ln, t);
+            for (&t, &q) in t.iter().zip(probs.iter()) {
+                if t > 0.0 {
+                    cost -= t as f64 * (q.max(1e-12) as f64).ln();
+                }
+            }
+        }
+    }
     Losses {
         value,
         policy,
+        cost,
         samples: 1,
     }
 }
@@ -335,6 +383,19 @@ fn gradient(net: &Network, batch: &[Sample], policy_weight: f32, g: &mut [f32]) 
                 da[i] += params[at] * d;
             }
         }
+        // Cost heads: softmax minus the two-hot target, per head.
+        if !pass.cost_probs.is_empty() {
+            let cl = net.layer(trunk + 2);
+            for (j, (&q, &t)) in pass.cost_probs.iter().zip(&pass.cost_targets).enumerate() {
+                let d = q - t;
+                g[cl.b + j] += d;
+                for (i, &x) in top.iter().enumerate() {
+                    let at = cl.w + i * cl.outputs + j;
+                    g[at] += x * d;
+                    da[i] += params[at] * d;
+                }
+            }
+        }
         // The trunk, from the top down.
         for k in (0..trunk).rev() {
             let l = net.layer(k);
@@ -377,11 +438,13 @@ mod tests {
     use crate::nn::{Scratch, Shape};
     use crate::rng::Rng;
 
+    /// A small network with every head, the proof-cost heads included.
     fn shape() -> Shape {
         Shape {
             inputs: 30,
             hidden: vec![16, 8],
             policy: 5,
+            cost: pcn::BINS,
         }
     }
 
@@ -403,10 +466,17 @@ mod tests {
                     .iter()
                     .map(|&p| (p, if p == pick { 1.0 } else { 0.0 }))
                     .collect();
+                // Two samples in three have cost targets anywhere on the bins' range.
+                let cost = (rng.below(3) != 0).then(|| {
+                    let top = pcn::BIN_STEP * (pcn::BINS - 1) as f32;
+                    [rng.unit_f64() as f32 * top, rng.unit_f64() as f32 * top]
+                });
                 Sample {
                     features,
                     wdl,
                     policy,
+                    cost,
+                    ..Sample::default()
                 }
             })
             .collect()
@@ -426,6 +496,15 @@ mod tests {
             let want = softmax3(pass.value);
             for (got, want) in [wdl.win, wdl.draw, wdl.loss].iter().zip(want) {
                 assert!((got - want).abs() < 1e-4, "{got} vs {want}");
+            }
+            // The cost heads decode what the training pass's probabilities say.
+            let costs = net.costs(&scratch, &mut probs).unwrap();
+            if s.cost.is_some() {
+                let bins = pcn::BINS;
+                for k in 0..2 {
+                    let want = pcn::decode(&pass.cost_probs[k * bins..(k + 1) * bins]);
+                    assert!((costs[k] - want).abs() < 1e-3 * want, "{costs:?} vs {want}");
+                }
             }
             let indices: Vec<usize> = s.policy.iter().map(|&(p, _)| p as usize).collect();
             let mut want = pass.policy.clone();
@@ -529,11 +608,19 @@ mod tests {
 
     #[test]
     fn files_round_trip_and_damage_is_refused() {
+        // Without cost heads the file is version 1, as older gpn builds read it.
+        let plain = Network::new("cfour", Shape { cost: 0, ..shape() }, 2).unwrap();
+        let mut bytes = Vec::new();
+        plain.write(&mut bytes).unwrap();
+        assert_eq!(bytes[4..8], 1u32.to_le_bytes());
+        assert_eq!(Network::read(&mut bytes.as_slice()).unwrap(), plain);
         let net = Network::new("cfour", shape(), 2).unwrap();
         let mut bytes = Vec::new();
         net.write(&mut bytes).unwrap();
+        assert_eq!(bytes[4..8], 2u32.to_le_bytes());
         let back = Network::read(&mut bytes.as_slice()).unwrap();
         assert_eq!(back, net);
+        assert!(back.has_costs());
         let mut bad = bytes.clone();
         let mid = bad.len() / 2;
         bad[mid] ^= 0x40;

@@ -139,7 +139,8 @@ impl<G: Game, const P: usize> Search<G, P> {
         // Incremental sums need the node's numbers to be the sums of its children, which the
         // 1/1 initialisation is not; bounds change rarely and are recomputed in full.
         let bounds_changed = algorithm.uses_bounds() && (old.lo != new.lo || old.hi != new.hi);
-        let incremental = use_pn && self.params.mobility_init && !bounds_changed;
+        let incremental =
+            use_pn && self.params.mobility_init && !self.params.pcn_init && !bounds_changed;
         if algorithm == super::Algorithm::PnMcts || !incremental {
             return self.recompute(id);
         }

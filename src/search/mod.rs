@@ -617,12 +617,19 @@ impl<G: Game, const P: usize> Search<G, P> {
                 node.pn[p] = if u >= 1.0 - 1e-6 { 0 } else { PN_INF };
             }
         }
+        let mut costs = None;
         if P == 2 && (params.uses_node_evaluation() || params.uses_network()) {
             if node.is_terminal() {
                 node.im = to_im(node::from_bound(node.lo[0]));
             } else {
                 let value = match &params.network {
-                    Some(file) => net.value_and_priors(file.net(), position, moves.as_slice()),
+                    Some(file) => {
+                        let v = net.value_and_priors(file.net(), position, moves.as_slice());
+                        if params.pcn_init {
+                            costs = net.costs(file.net());
+                        }
+                        v
+                    }
                     None => position.evaluate(crate::game::Player(0)),
                 };
                 node.im = to_im(value);
@@ -639,7 +646,16 @@ impl<G: Game, const P: usize> Search<G, P> {
             }
         }
         let open = !node.is_terminal() && params.algorithm != Algorithm::PnMcts;
-        if open && params.mobility_init {
+        if let (true, Some([own, other])) = (open, costs) {
+            let pn = |c: f32| (c.round() as u32).clamp(1, PN_INF - 1);
+            for p in 0..P {
+                node.pn[p] = if p == node.mover as usize {
+                    pn(own)
+                } else {
+                    pn(other)
+                };
+            }
+        } else if open && params.mobility_init {
             let mobility = moves.len() as u32;
             for p in 0..P {
                 node.pn[p] = if p == node.mover as usize {

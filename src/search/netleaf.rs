@@ -47,6 +47,12 @@ impl NetLeaf {
         value
     }
 
+    /// After [`NetLeaf::value`], the position's proof costs for the side to move and for the
+    /// opponent from the network's cost heads (`None` without them).
+    pub fn costs(&mut self, net: &Network) -> Option<[f32; 2]> {
+        net.costs(&self.scratch, &mut self.probabilities)
+    }
+
     /// Utilities of both players from the first player's value (two-player, zero-sum).
     pub fn utilities<const P: usize>(value: f32) -> [f32; P] {
         std::array::from_fn(|p| if p == 0 { value } else { -value })

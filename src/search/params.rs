@@ -158,6 +158,10 @@ pub struct SearchParams {
     pub network: Option<NetworkFile>,
     /// With a network: the PUCT constant, `cpuct * prior * sqrt(N) / (1 + n)`.
     pub cpuct: f32,
+    /// With a network that has proof-cost heads: a new node's per-player proof numbers are its
+    /// predicted proof costs (the side to move's and the opponent's) instead of the mobility
+    /// initialisation. Set by `gpn solve --algo sb-gpn --pcn` only; not a search option.
+    pub pcn_init: bool,
 }
 
 /// The F, S and U switches of PN-MCTS (written as a string such as `FSU` or `xSU`).
@@ -231,6 +235,7 @@ impl Default for SearchParams {
             np: 0,
             network: None,
             cpuct: 1.25,
+            pcn_init: false,
         }
     }
 }

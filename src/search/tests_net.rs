@@ -20,6 +20,7 @@ fn cfour_net(seed: u64, favourite: Option<usize>, win_bias: f32) -> NetworkFile 
         inputs: ConnectFour::INPUTS,
         hidden: vec![16],
         policy: ConnectFour::POLICY,
+        cost: 0,
     };
     let mut net = Network::new("cfour", shape, seed).unwrap();
     let (value, policy) = (net.layer(1), net.layer(2));

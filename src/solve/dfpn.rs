@@ -17,6 +17,7 @@
 
 use std::collections::HashSet;
 
+use super::guide::Guide;
 use super::{terminal, Budget, Goal, ProofRun, SolveConfig, TIME_CHECK};
 use crate::game::{Game, Move, MoveList, Player};
 
@@ -133,8 +134,19 @@ struct Dfpn<G: Game> {
     eval_init: u32,
     /// See [`SolveConfig::mobility`].
     mobility: bool,
-    /// Child positions per depth, reused (no allocation once warm).
+    /// The network's advice (focused DFPN), if any.
+    guide: Option<Guide>,
+    /// See [`SolveConfig::focus`] (0 without a network).
+    focus: f64,
+    /// See [`SolveConfig::forcing`].
+    forcing: bool,
+    /// Child positions per depth, reused (no allocation once warm); with a network, in the
+    /// policy's order.
     levels: Vec<Vec<(G, Move)>>,
+    /// The children's numbers per depth in the current pass, reused.
+    numbers: Vec<Vec<(u32, u32)>>,
+    /// Scratch of the policy order: (prior, move index).
+    order: Vec<(f32, u16)>,
     moves: MoveList,
     since_check: u64,
     stop: Option<&'static str>,
@@ -158,9 +170,19 @@ impl<G: Game> Dfpn<G> {
         }
     }
 
-    /// The numbers of a child: from the table, else from the rules (storing finished ones).
+    /// The moves searched at `pos` into `out`: the forcing rule's where asked for and it
+    /// applies, else every legal move.
     #[inline]
-    fn child_numbers(&mut self, child: &G, depth: u32) -> (u32, u32) {
+    fn moves_of(&self, pos: &G, out: &mut MoveList) {
+        if !(self.forcing && pos.forcing_moves(out)) {
+            pos.legal_moves(out);
+        }
+    }
+
+    /// The numbers of a child: from the table, else from the rules (storing finished ones),
+    /// else `init` (the network's, from the parent) or the heuristics'.
+    #[inline]
+    fn child_numbers(&mut self, child: &G, depth: u32, init: Option<(u32, u32)>) -> (u32, u32) {
         let key = self.key(child, depth);
         if let Some(v) = self.table.get(key) {
             return v;
@@ -171,7 +193,7 @@ impl<G: Game> Dfpn<G> {
                 self.table.put(key, v.0, v.1, u32::MAX);
                 v
             }
-            None => self.initial(child),
+            None => init.unwrap_or_else(|| self.initial(child)),
         }
     }
 
@@ -214,14 +236,36 @@ impl<G: Game> Dfpn<G> {
         if self.levels.len() <= depth as usize {
             self.levels.resize_with(depth as usize + 1, Vec::new);
         }
+        if self.numbers.len() <= depth as usize {
+            self.numbers.resize_with(depth as usize + 1, Vec::new);
+        }
         let mut kids = std::mem::take(&mut self.levels[depth as usize]);
+        let mut numbers = std::mem::take(&mut self.numbers[depth as usize]);
         kids.clear();
-        pos.legal_moves(&mut self.moves);
-        for &m in self.moves.iter() {
+        let mut moves = std::mem::take(&mut self.moves);
+        self.moves_of(pos, &mut moves);
+        // With a network: the children in the policy's order, and their first numbers.
+        let mut init = None;
+        self.order.clear();
+        if let Some(guide) = &mut self.guide {
+            let wide = |x: f64| x.round().clamp(1.0, (INF - 1) as f64) as u32;
+            init = guide
+                .advise(pos, moves.as_slice(), self.me)
+                .map(|(pn, dn)| (wide(pn), wide(dn)));
+            self.order
+                .extend(guide.priors.iter().enumerate().map(|(i, &p)| (p, i as u16)));
+            self.order.sort_by(|a, b| b.0.total_cmp(&a.0));
+        } else {
+            self.order
+                .extend((0..moves.len()).map(|i| (0.0f32, i as u16)));
+        }
+        for &(_, i) in &self.order {
+            let m = moves[i as usize];
             let mut c = pos.clone();
             c.play(m);
             kids.push((c, m));
         }
+        self.moves = moves;
         // Nodes are generated positions, as for the tree solvers.
         budget.nodes += kids.len() as u64;
         self.since_check += kids.len() as u64;
@@ -235,8 +279,27 @@ impl<G: Game> Dfpn<G> {
             let mut best_s = 0u32;
             let mut sum: u64 = 0;
             let mut infinite = false;
-            for (i, (c, _)) in kids.iter().enumerate() {
-                let (cpn, cdn) = self.child_numbers(c, depth + 1);
+            numbers.clear();
+            let mut unsolved = 0usize;
+            for (c, _) in kids.iter() {
+                let v = self.child_numbers(c, depth + 1, init);
+                unsolved += usize::from(v.0 != 0 && v.1 != 0);
+                numbers.push(v);
+            }
+            // Progressive widening: the unsolved children beyond the window (in the policy's
+            // order) wait until some before them are solved.
+            let mut window = if self.focus > 0.0 {
+                1 + (self.focus * unsolved as f64).ceil() as usize
+            } else {
+                usize::MAX
+            };
+            for (i, &(cpn, cdn)) in numbers.iter().enumerate() {
+                if cpn != 0 && cdn != 0 {
+                    if window == 0 {
+                        continue;
+                    }
+                    window -= 1;
+                }
                 let (cm, cs) = if or { (cpn, cdn) } else { (cdn, cpn) };
                 if cm < min1 {
                     min2 = min1;
@@ -309,6 +372,7 @@ impl<G: Game> Dfpn<G> {
         let work = (budget.nodes - start_nodes + 1).min(u32::MAX as u64 - 1) as u32;
         self.table.put(self.key(pos, depth), pn, dn, work);
         self.levels[depth as usize] = kids;
+        self.numbers[depth as usize] = numbers;
         (pn, dn)
     }
 }
@@ -354,13 +418,21 @@ pub fn prove_in<G: Game>(
         epsilon: cfg.epsilon,
         eval_init: cfg.eval_init,
         mobility: cfg.mobility,
+        guide: Guide::new::<G>(cfg),
+        focus: 0.0,
+        forcing: cfg.forcing,
         levels: Vec::new(),
+        numbers: Vec::new(),
+        order: Vec::new(),
         moves: MoveList::new(),
         since_check: 0,
         stop: None,
         cap,
         bounded: cfg.max_plies.is_some(),
     };
+    if s.guide.is_some() {
+        s.focus = cfg.focus;
+    }
     budget.nodes += 1;
     let (pn, dn) = s.mid(root, 0, INF, INF, budget);
     if pn == 0 {
@@ -374,12 +446,12 @@ pub fn prove_in<G: Game>(
     }
     let proven = pn == 0;
     let mut moves = MoveList::new();
-    root.legal_moves(&mut moves);
+    s.moves_of(root, &mut moves);
     if proven {
         run.best_move = moves.iter().copied().find(|&m| {
             let mut c = root.clone();
             c.play(m);
-            s.child_numbers(&c, 1).0 == 0
+            s.child_numbers(&c, 1, None).0 == 0
         });
     }
     run.proof_size = s.proof_size(root, proven);
@@ -405,7 +477,7 @@ impl<G: Game> Dfpn<G> {
             if terminal(&pos, self.goal, self.me, depth, self.cap).is_some() {
                 continue;
             }
-            pos.legal_moves(&mut moves);
+            self.moves_of(&pos, &mut moves);
             let or = pos.to_move() == self.me;
             let mut found = false;
             for &m in moves.iter() {

@@ -12,6 +12,7 @@
 pub mod bestfirst;
 pub mod checks;
 pub mod dfpn;
+mod guide;
 pub mod mate;
 pub mod mcpns;
 pub mod parallel;
@@ -25,6 +26,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::game::{Game, Move, MoveList, Outcome, Player};
+use crate::nn::NetworkFile;
 use crate::rng::Rng;
 
 /// The game-theoretic value for the side to move.
@@ -93,6 +95,41 @@ impl Algo {
     }
 }
 
+/// How a solver's network initialises the proof and disproof numbers of new positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pcn {
+    /// From the value head (AlphaZero's value), with [`SolveConfig::eval_init`]'s formula, or
+    /// not at all when that is 0; the policy still orders and focuses.
+    Off,
+    /// From the proof-cost heads (the PCN paper §3.4): at a node where the prover moves, each
+    /// new child gets pn = v_n, dn = v_m / b; where the other side moves, pn = v_n / b,
+    /// dn = v_m; v_n and v_m are the node's costs for the prover and the other side, b its
+    /// children's count (`Heur`) or the game's action space (`Max`), matching the branching
+    /// factor of the network's labels.
+    Max,
+    Heur,
+}
+
+impl Pcn {
+    pub fn name(self) -> &'static str {
+        match self {
+            Pcn::Off => "off",
+            Pcn::Max => "b_max",
+            Pcn::Heur => "b_heur",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Pcn> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "off" | "none" => Some(Pcn::Off),
+            t => crate::nn::pcn::Branching::parse(t).map(|b| match b {
+                crate::nn::pcn::Branching::Max => Pcn::Max,
+                crate::nn::pcn::Branching::Heur => Pcn::Heur,
+            }),
+        }
+    }
+}
+
 /// The binary question of one proof, about the root player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Goal {
@@ -151,6 +188,20 @@ pub struct SolveConfig {
     /// mobility initialisation of PN search and GPN-MCTS; the PCN paper's b_heur).
     pub mobility: bool,
     pub seed: u64,
+    /// A network (`gpn solve --net`): DFPN orders each node's moves by its policy, searches
+    /// the likeliest first ([`SolveConfig::focus`]) and initialises new positions from its
+    /// heads ([`SolveConfig::pcn`]); sb-gpn searches with it (value and priors, or with
+    /// `pcn` its proof-cost heads as initial proof numbers).
+    pub network: Option<NetworkFile>,
+    /// How the network initialises new positions' numbers (see [`Pcn`]).
+    pub pcn: Pcn,
+    /// DFPN with a network: Henderson's progressive widening. Of a node's unsolved children
+    /// only the 1 + ceil(focus n) of highest prior (n: the unsolved ones) take part in its
+    /// numbers until some are solved (the PCN paper's mu = 0.1); 0: all children.
+    pub focus: f64,
+    /// Search only the moves the game's forcing rule leaves where it applies
+    /// ([`Game::forcing_moves`]: Gomoku's four-threat rule, the PCN paper's 4T).
+    pub forcing: bool,
     /// Paths of this many plies end as draws (a mate-in-N search asks "win within N plies?").
     /// `None`: only the game's own length cap.
     pub max_plies: Option<u32>,
@@ -204,6 +255,10 @@ impl Default for SolveConfig {
             epsilon: 0.25,
             eval_init: 0,
             mobility: false,
+            network: None,
+            pcn: Pcn::Off,
+            focus: 0.1,
+            forcing: false,
             seed: 1,
             max_plies: None,
             stop: None,

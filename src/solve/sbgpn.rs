@@ -22,6 +22,8 @@ pub fn solve<G: Game>(root: &G, cfg: &SolveConfig, budget: &mut Budget) -> Answe
         seed: cfg.seed,
         hash_mb: cfg.memory_mb,
         threads: cfg.threads,
+        network: cfg.network.clone(),
+        pcn_init: cfg.network.is_some() && cfg.pcn != super::Pcn::Off,
         ..SearchParams::default()
     };
     let mut search: Search<G, 2> = Search::new(params, root.clone());

@@ -516,3 +516,115 @@ fn parallel_sb_gpn_gives_a_proven_line() {
     }
     assert!(checked > 0, "no case needed the workers");
 }
+
+/// A network with random weights and proof-cost heads for `G`: advice as misleading as any.
+fn random_pcn<G: Game>(seed: u64) -> crate::nn::NetworkFile {
+    let shape = crate::nn::Shape {
+        inputs: G::INPUTS,
+        hidden: vec![24],
+        policy: G::POLICY,
+        cost: crate::nn::pcn::BINS,
+    };
+    let net = crate::nn::Network::new(G::INFO.name, shape, seed).unwrap();
+    crate::nn::NetworkFile::new("random", net)
+}
+
+#[test]
+fn a_network_changes_the_search_never_the_value() {
+    use super::Pcn;
+    let cases: Vec<(ConnectFour, Value)> = positions(12, 26, 19, 200_000);
+    assert!(cases.len() >= 10);
+    let net = random_pcn::<ConnectFour>(5);
+    // Off with a value-head initialisation, both cost initialisations, focus on and off.
+    for (pcn, eval_init, focus) in [
+        (Pcn::Off, 4, 0.1),
+        (Pcn::Off, 0, 0.0),
+        (Pcn::Max, 0, 0.1),
+        (Pcn::Heur, 0, 0.5),
+        (Pcn::Heur, 0, 0.0),
+    ] {
+        for algo in [Algo::Dfpn, Algo::SbGpn] {
+            for (p, want) in &cases {
+                let cfg = SolveConfig {
+                    network: Some(net.clone()),
+                    pcn,
+                    eval_init,
+                    focus,
+                    ..config(algo)
+                };
+                let r = solve(p, &cfg);
+                assert_eq!(
+                    r.value,
+                    *want,
+                    "{} {} focus {focus} on {}",
+                    algo.name(),
+                    pcn.name(),
+                    p.to_position()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_four_threat_rule_never_changes_a_gomoku_value() {
+    let mut rng = Rng::new(3);
+    let mut buf = MoveList::new();
+    let (mut known, mut pruned_faster) = (0, 0);
+    let net = random_pcn::<crate::game::gomoku::Gomoku<false>>(8);
+    // Positions a few plies before the end of random games: threats everywhere, and values
+    // within reach of both searches (wins and losses for the side to move).
+    for game in 0..40 {
+        let mut line = vec![crate::game::gomoku::Gomoku::<false>::start()];
+        while let Some(m) = line.last().unwrap().random_move(&mut rng, &mut buf) {
+            let mut next = line.last().unwrap().clone();
+            next.play(m);
+            let over = next.outcome().is_some();
+            line.push(next);
+            if over {
+                break;
+            }
+        }
+        let back = 2 + game % 6;
+        let Some(p) = line.len().checked_sub(1 + back).map(|i| line[i].clone()) else {
+            continue;
+        };
+        if p.outcome().is_some() {
+            continue;
+        }
+        let cfg = SolveConfig {
+            max_nodes: Some(300_000),
+            memory_mb: 16,
+            ..SolveConfig::default()
+        };
+        let plain = solve(&p, &cfg);
+        let forced = solve(
+            &p,
+            &SolveConfig {
+                forcing: true,
+                ..cfg.clone()
+            },
+        );
+        let focused = solve(
+            &p,
+            &SolveConfig {
+                forcing: true,
+                network: Some(net.clone()),
+                pcn: super::Pcn::Heur,
+                ..cfg.clone()
+            },
+        );
+        for r in [&forced, &focused] {
+            if plain.value != Value::Unknown && r.value != Value::Unknown {
+                assert_eq!(plain.value, r.value, "{}", p.to_position());
+                known += 1;
+            }
+        }
+        pruned_faster += usize::from(forced.nodes < plain.nodes);
+    }
+    assert!(known >= 20, "only {known} comparisons");
+    assert!(
+        pruned_faster >= 10,
+        "4T pruned in {pruned_faster} positions"
+    );
+}

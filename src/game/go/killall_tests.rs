@@ -180,3 +180,51 @@ fn dfpn_and_pns_prove_a_living_move_and_a_kill() {
     );
     assert_eq!(r.value, Value::Win);
 }
+
+/// `pos` under symmetry `s`, rebuilt from its position string: the board's points and the ko
+/// point moved, every other field kept.
+fn image(pos: &KillallGo, s: usize) -> KillallGo {
+    let text = pos.to_position();
+    let mut fields = text.split_whitespace();
+    let board = fields.next().unwrap();
+    let mut grid = [['.'; 9]; 9];
+    for (i, row_text) in board.split('/').enumerate() {
+        let mut col = 0;
+        for c in row_text.chars() {
+            match c.to_digit(10) {
+                Some(d) => col += d as usize,
+                None => {
+                    let (r, c2) = crate::nn::square_symmetry(s, 8 - i, col, 9);
+                    grid[8 - r][c2] = c;
+                    col += 1;
+                }
+            }
+        }
+    }
+    let rows: Vec<String> = grid.iter().map(|r| r.iter().collect()).collect();
+    let mut out = rows.join("/");
+    let mut rest = fields.peekable();
+    while let Some(f) = rest.next() {
+        out.push(' ');
+        out.push_str(f);
+        if f == "ko" {
+            let v = rest.next().unwrap();
+            let col = COLUMNS.iter().position(|&c| c == v.as_bytes()[0]).unwrap();
+            let row: usize = v[1..].parse::<usize>().unwrap() - 1;
+            let (r, c) = crate::nn::square_symmetry(s, row, col, 9);
+            out.push_str(&format!(" {}{}", COLUMNS[c] as char, r + 1));
+        }
+    }
+    KillallGo::parse_position(&out).unwrap_or_else(|e| panic!("{out}: {e}"))
+}
+
+#[test]
+fn network_encoding_follows_the_mover_and_the_eight_symmetries() {
+    let images: Vec<_> = (1..8).map(|s| move |p: &KillallGo| image(p, s)).collect();
+    let all: Vec<crate::nn::check::Image<'_, KillallGo>> = images
+        .iter()
+        .enumerate()
+        .map(|(k, f)| (k + 1, f as &dyn Fn(&KillallGo) -> KillallGo))
+        .collect();
+    crate::nn::check::check_encoding::<KillallGo>(7, 6, &all);
+}

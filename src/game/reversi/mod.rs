@@ -427,20 +427,10 @@ impl crate::nn::Features for Reversi {
     }
 }
 
-/// Square `sq` under symmetry `s` of the square board: bit 0 mirrors the columns, bit 1 the
-/// rows, bit 2 swaps rows and columns (after the mirrors).
+/// Square `sq` under symmetry `s` of the square board ([`crate::nn::square_symmetry`]).
 #[inline]
 fn symmetric_square(s: usize, sq: usize) -> usize {
-    let (mut row, mut col) = (sq / 8, sq % 8);
-    if s & 1 != 0 {
-        col = 7 - col;
-    }
-    if s & 2 != 0 {
-        row = 7 - row;
-    }
-    if s & 4 != 0 {
-        std::mem::swap(&mut row, &mut col);
-    }
+    let (row, col) = crate::nn::square_symmetry(s, sq / 8, sq % 8, 8);
     row * 8 + col
 }
 
