@@ -71,6 +71,11 @@ pub struct SelfplayArgs {
     /// (from the game's end backwards, until a position fails); 0: the game's result only
     #[arg(long, value_name = "n", default_value_t = 0, value_parser = super::count::<u64>)]
     solve_nodes: u64,
+    /// With --solve-nodes: a proven win's policy target becomes the winning move the proof
+    /// found, and the size of the proof (the Gomoku four-threat rule applied where the game has
+    /// one) is kept as an exact proof cost for `gpn train --pcn b_heur`
+    #[arg(long, requires = "solve_nodes")]
+    proof_targets: bool,
     /// The sample file to append to
     #[arg(long, value_name = "file")]
     out: PathBuf,
@@ -152,10 +157,19 @@ pub struct Added {
     pub labelled: usize,
 }
 
+/// A position's proven value, with a move that achieves it and the proof's size where known.
+#[derive(Clone, Copy)]
+struct Exact {
+    value: Value,
+    best: Option<crate::game::Move>,
+    proof_size: Option<u64>,
+}
+
 /// The exact value of each position (for its side to move) where DFPN proves it within `nodes`
 /// nodes, trying them from the last backwards and stopping at the first it cannot prove (the
-/// positions of a game: earlier ones are harder). 0 nodes: none.
-fn exact_values<G: Game>(positions: &[&G], nodes: u64) -> Vec<Option<Value>> {
+/// positions of a game: earlier ones are harder). 0 nodes: none. The game's forcing rule
+/// prunes the proofs (it never changes a value).
+fn exact_values<G: Game>(positions: &[&G], nodes: u64) -> Vec<Option<Exact>> {
     let mut exact = vec![None; positions.len()];
     if nodes == 0 {
         return exact;
@@ -164,14 +178,19 @@ fn exact_values<G: Game>(positions: &[&G], nodes: u64) -> Vec<Option<Value>> {
         algo: Algo::Dfpn,
         max_nodes: Some(nodes),
         memory_mb: SOLVE_MEMORY_MB,
+        forcing: true,
         ..SolveConfig::default()
     };
     for (i, pos) in positions.iter().enumerate().rev() {
-        let value = solve::solve(*pos, &cfg).value;
-        if value == Value::Unknown {
+        let r = solve::solve(*pos, &cfg);
+        if r.value == Value::Unknown {
             break;
         }
-        exact[i] = Some(value);
+        exact[i] = Some(Exact {
+            value: r.value,
+            best: r.best_move,
+            proof_size: r.proof_size,
+        });
     }
     exact
 }
@@ -259,6 +278,7 @@ fn self_play_game<G: Game>(
                     outcome: 3,
                     legal,
                     forced,
+                    proof: 0,
                 }),
                 ..Sample::default()
             },
@@ -284,12 +304,25 @@ fn self_play_game<G: Game>(
         .into_iter()
         .zip(exact)
         .map(|((mut s, pos), exact)| {
-            let u = match exact {
+            let u = match exact.map(|e| e.value) {
                 Some(Value::Win) => 1.0,
                 Some(Value::Loss) => -1.0,
                 Some(_) => 0.0,
                 None => outcome.map_or(0.0, |o| o.utility(pos.to_move())),
             };
+            if let (true, Some(e)) = (a.proof_targets, exact) {
+                if let (Value::Win, Some(best)) = (e.value, e.best) {
+                    let want = pos.policy_index(best) as u16;
+                    for (p, q) in &mut s.policy {
+                        *q = if *p == want { 1.0 } else { 0.0 };
+                    }
+                }
+                if let (Value::Win | Value::Loss, Some(size), Some(ep)) =
+                    (e.value, e.proof_size, &mut s.episode)
+                {
+                    ep.proof = size.min(u32::MAX as u64) as u32;
+                }
+            }
             if let Some(e) = &mut s.episode {
                 // The game's own end, whatever an exact label says (the labels of the
                 // proof costs follow this game's moves).
@@ -368,13 +401,26 @@ mod tests {
         let positions: Vec<&ConnectFour> = late.iter().map(|(p, _)| p).collect();
         let exact = exact_values(&positions, 1_000_000);
         for ((pos, truth), got) in late.iter().zip(&exact) {
-            assert_eq!(*got, Some(*truth), "{}", pos.to_position());
+            let got = got.expect("proved");
+            assert_eq!(got.value, *truth, "{}", pos.to_position());
+            // A win comes with a move that keeps it (and a proof size where the table kept it).
+            if got.value == Value::Win {
+                let mut next = pos.clone();
+                next.play(got.best.expect("a winning move"));
+                let after = solve::solve(&next, &SolveConfig::default()).value;
+                assert_eq!(after, Value::Loss, "{}", pos.to_position());
+                assert_ne!(got.proof_size, Some(0));
+            }
         }
         // The start position is far beyond 100,000 nodes: it and everything before it stays
         // unlabelled, the positions after it are labelled.
         let start = ConnectFour::start();
         let mixed = [&start, &start, positions[0]];
-        assert_eq!(exact_values(&mixed, 100_000), [None, None, Some(late[0].1)]);
-        assert_eq!(exact_values(&positions, 0), vec![None; positions.len()]);
+        let values: Vec<Option<Value>> = exact_values(&mixed, 100_000)
+            .iter()
+            .map(|e| e.map(|e| e.value))
+            .collect();
+        assert_eq!(values, [None, None, Some(late[0].1)]);
+        assert!(exact_values(&positions, 0).iter().all(|e| e.is_none()));
     }
 }

@@ -93,7 +93,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "mu", default_value_t = SolveConfig::default().focus, value_parser = parse_epsilon)]
     focus: f64,
     /// The game's forcing rule (Gomoku's four-threat rule: complete one's own five, else only
-    /// block the opponent's): a pruning that never changes a value (dfpn, pns, ppns, mcpns)
+    /// block the opponent's): a pruning that never changes a value (dfpn and sb-gpn)
     #[arg(long = "4t", alias = "forcing")]
     forcing: bool,
     /// Random seed (playouts, sb-gpn, --generate)

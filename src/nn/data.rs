@@ -10,7 +10,7 @@
 //! | per position: result for the side to move (0 win, 1 draw, 2 loss) | u8 |
 //! | per position: features, count then each index | u16, u16 x count |
 //! | per position: policy, count then (policy index, probability x 65535) | u16, (u16, u16) x count |
-//! | per position (version 2): 0, or 1 then the game's result for the side to move (0 win, 1 draw, 2 loss, 3 none), legal moves, moves the forcing rule leaves | u8 [u8, u16, u16] |
+//! | per position (version 2): 0, or 1 then the game's result for the side to move (0 win, 1 draw, 2 loss, 3 none), legal moves, moves the forcing rule leaves, a solver's proof size (0: none) | u8 [u8, u16, u16, u32] |
 //!
 //! all little-endian. Games are appended as they end, so a run that is stopped loses at most
 //! the game it was writing: a reader drops an incomplete last record and says so, and a writer
@@ -136,6 +136,7 @@ impl SampleWriter {
                         rec.push(e.outcome.min(3));
                         rec.extend_from_slice(&e.legal.to_le_bytes());
                         rec.extend_from_slice(&e.forced.to_le_bytes());
+                        rec.extend_from_slice(&e.proof.to_le_bytes());
                     }
                 }
             }
@@ -248,6 +249,7 @@ fn read_record(r: &mut impl Read, version: u32) -> io::Result<Option<(GameRecord
                     let [outcome] = take::<1>(r)?;
                     let legal = u16::from_le_bytes(take(r)?);
                     let forced = u16::from_le_bytes(take(r)?);
+                    let proof = u32::from_le_bytes(take(r)?);
                     if outcome > 3 {
                         return Err(invalid(format!("episode result byte {outcome}")));
                     }
@@ -255,8 +257,9 @@ fn read_record(r: &mut impl Read, version: u32) -> io::Result<Option<(GameRecord
                         outcome,
                         legal,
                         forced,
+                        proof,
                     });
-                    bytes += 5;
+                    bytes += 9;
                 }
                 _ => return Err(invalid(format!("episode flag byte {flag}"))),
             }
@@ -286,6 +289,7 @@ mod tests {
                 outcome: (i % 4) as u8,
                 legal: 200 + i,
                 forced: i % 3,
+                proof: u32::from(i) * 1000,
             }),
             cost: None,
         }

@@ -50,7 +50,9 @@ impl Branching {
 
 /// Sets the cost targets of one game's positions (in order, each with its episode) from the
 /// game's end; positions without an episode end the labelled stretch (their game is unknown)
-/// and get none. `b_max` is the action space's size, `cap` the largest cost.
+/// and get none. With b_heur, a position a solver proved (its episode's `proof`, its value
+/// target a win or a loss) gets its proof's size instead. `b_max` is the action space's size,
+/// `cap` the largest cost.
 pub fn label_game(samples: &mut [Sample], branching: Branching, b_max: u16, cap: f32) {
     let cap = cap.max(1.0);
     // The costs of the game's winner and loser at the position after the current one.
@@ -77,6 +79,19 @@ pub fn label_game(samples: &mut [Sample], branching: Branching, b_max: u16, cap:
                 (loser, winner)
             }
             _ => (cap, cap),
+        };
+        // A solver's proof of this position, where there is one, is its exact cost (b_heur
+        // labels only: a proof's size counts the moves the rules leave, not the action space).
+        let (own, other) = match (branching, e.proof, s.wdl) {
+            (Branching::Heur, size @ 1.., [w, _, l]) if w > 0.5 || l > 0.5 => {
+                let size = (size as f32).min(cap);
+                if w > 0.5 {
+                    (size, cap)
+                } else {
+                    (cap, size)
+                }
+            }
+            _ => (own, other),
         };
         s.cost = Some([ln_cost(own), ln_cost(other)]);
     }
@@ -122,6 +137,7 @@ mod tests {
                     outcome,
                     legal: 50,
                     forced,
+                    proof: 0,
                 }),
                 ..Sample::default()
             })
@@ -165,6 +181,18 @@ mod tests {
             &costs(&g),
             &[[cap, cap], [225.0, cap], [cap, 225.0], [1.0, cap]]
         ));
+    }
+
+    #[test]
+    fn a_solvers_proof_size_replaces_the_b_heur_label() {
+        let mut g = game(&[(2, 3), (0, 5)]);
+        g[0].episode.as_mut().unwrap().proof = 40;
+        g[0].wdl = [0.0, 0.0, 1.0];
+        label_game(&mut g, Branching::Heur, 225, 1600.0);
+        assert!(close(&costs(&g), &[[1600.0, 40.0], [1.0, 1600.0]]));
+        // b_max labels keep the episode's.
+        label_game(&mut g, Branching::Max, 225, 1600.0);
+        assert!(close(&costs(&g), &[[1600.0, 225.0], [1.0, 1600.0]]));
     }
 
     #[test]

@@ -583,7 +583,9 @@ impl<G: Game, const P: usize> Search<G, P> {
         moves: &mut MoveList,
         net: &mut NetLeaf,
     ) -> Node<P> {
-        position.legal_moves(moves);
+        if !(params.forcing && position.forcing_moves(moves)) {
+            position.legal_moves(moves);
+        }
         net.priors.clear();
         let mut node = Node::<P>::new(parent, position.to_move().0);
         if params.algorithm == Algorithm::PnMcts {

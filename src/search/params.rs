@@ -162,6 +162,10 @@ pub struct SearchParams {
     /// predicted proof costs (the side to move's and the opponent's) instead of the mobility
     /// initialisation. Set by `gpn solve --algo sb-gpn --pcn` only; not a search option.
     pub pcn_init: bool,
+    /// A node's edges are the moves of the game's forcing rule where it applies
+    /// ([`crate::game::Game::forcing_moves`]: Gomoku's four-threat rule). Set by `gpn solve
+    /// --algo sb-gpn --4t` only; not a search option.
+    pub forcing: bool,
 }
 
 /// The F, S and U switches of PN-MCTS (written as a string such as `FSU` or `xSU`).
@@ -236,6 +240,7 @@ impl Default for SearchParams {
             network: None,
             cpuct: 1.25,
             pcn_init: false,
+            forcing: false,
         }
     }
 }

@@ -200,7 +200,8 @@ pub struct SolveConfig {
     /// numbers until some are solved (the PCN paper's mu = 0.1); 0: all children.
     pub focus: f64,
     /// Search only the moves the game's forcing rule leaves where it applies
-    /// ([`Game::forcing_moves`]: Gomoku's four-threat rule, the PCN paper's 4T).
+    /// ([`Game::forcing_moves`]: Gomoku's four-threat rule, the PCN paper's 4T); DFPN and
+    /// sb-gpn (the other solvers search every legal move).
     pub forcing: bool,
     /// Paths of this many plies end as draws (a mate-in-N search asks "win within N plies?").
     /// `None`: only the game's own length cap.

@@ -24,6 +24,7 @@ pub fn solve<G: Game>(root: &G, cfg: &SolveConfig, budget: &mut Budget) -> Answe
         threads: cfg.threads,
         network: cfg.network.clone(),
         pcn_init: cfg.network.is_some() && cfg.pcn != super::Pcn::Off,
+        forcing: cfg.forcing,
         ..SearchParams::default()
     };
     let mut search: Search<G, 2> = Search::new(params, root.clone());

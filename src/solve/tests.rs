@@ -614,7 +614,15 @@ fn the_four_threat_rule_never_changes_a_gomoku_value() {
                 ..cfg.clone()
             },
         );
-        for r in [&forced, &focused] {
+        let mcts = solve(
+            &p,
+            &SolveConfig {
+                forcing: true,
+                algo: Algo::SbGpn,
+                ..cfg.clone()
+            },
+        );
+        for r in [&forced, &focused, &mcts] {
             if plain.value != Value::Unknown && r.value != Value::Unknown {
                 assert_eq!(plain.value, r.value, "{}", p.to_position());
                 known += 1;
