@@ -899,12 +899,12 @@ fn learn_runs_generations_logs_them_draws_the_chart_and_resumes() {
     let report = std::fs::read_to_string(dir.join("gen-2.log")).unwrap();
     assert!(report.contains("epoch 1: "), "{report}");
     // A game without an encoding is refused before anything is written.
-    let other = dir.join("go");
+    let other = dir.join("kalah");
     let o = other.to_str().unwrap();
-    let out = gpn(&["learn", "go", "--dir", o, "--games", "2"]);
+    let out = gpn(&["learn", "kalah", "--dir", o, "--games", "2"]);
     assert!(!out.status.success());
     assert!(
-        stderr(&out).contains("go has no network encoding yet (games with one: breakthrough,"),
+        stderr(&out).contains("kalah has no network encoding yet (games with one: breakthrough,"),
         "{}",
         stderr(&out)
     );

@@ -144,7 +144,20 @@ mod tests {
             "cfour",
             "reversi",
         ];
-        assert_eq!(games, [&expected[..], &["minishogi", "losalamos"]].concat());
+        let later = [
+            "minishogi",
+            "gomoku",
+            "gomokufreestyle",
+            "losalamos",
+            "go",
+            "go13",
+            "go19",
+            "go7",
+            "go5",
+            "killallgo",
+            "killallgo7",
+        ];
+        assert_eq!(games, [&expected[..], &later[..]].concat());
     }
 
     /// README's Games table has a row for every registered game, and its count is right.

@@ -15,6 +15,13 @@ const EMBEDDED: &[(&str, &[u8])] = &[
     ("reversi", include_bytes!("../../nets/reversi.gpnn")),
     ("minishogi", include_bytes!("../../nets/minishogi.gpnn")),
     ("losalamos", include_bytes!("../../nets/losalamos.gpnn")),
+    // Proof-cost networks for the solvers (docs/experiments/pcn.md); the play defaults of
+    // these games do not use them.
+    (
+        "gomokufreestyle",
+        include_bytes!("../../nets/gomokufreestyle.gpnn"),
+    ),
+    ("killallgo", include_bytes!("../../nets/killallgo.gpnn")),
 ];
 
 /// The games with an embedded network.
