@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The tables of docs/experiments/pcn.md from the JSON Lines files that scripts/pcn_problems.sh
-writes (docs/experiments/data/pcn/<set>-<algo>[-TAG]-<seconds>s.jsonl): per run, the problems
-proved (the side to move wins: Black in Gomoku, White in Killall-Go), disproved, unknown, the
-median time and nodes of the proved ones, and their numbers.
+writes (docs/experiments/data/pcn/<set>-<algo>[-TAG]-<seconds>s.jsonl), and of
+docs/experiments/killallgo.md from scripts/killallgo_problems.sh's: per run, the problems proved
+(the side to move wins: Black in Gomoku, White in Killall-Go), disproved, unknown, the median
+time and nodes of the proved ones, and their numbers.
 
   scripts/pcn_report.py [files...]     # default: every run in the data folder
 """
