@@ -255,12 +255,13 @@ impl<G: Game> Dfpn<G> {
             self.order
                 .extend(guide.priors.iter().enumerate().map(|(i, &p)| (p, i as u16)));
             self.order.sort_by(|a, b| b.0.total_cmp(&a.0));
-        } else {
-            self.order
-                .extend((0..moves.len()).map(|i| (0.0f32, i as u16)));
         }
-        for &(_, i) in &self.order {
-            let m = moves[i as usize];
+        // Without a network (no order) the children keep the move generator's order.
+        for k in 0..moves.len() {
+            let m = match self.order.get(k) {
+                Some(&(_, i)) => moves[i as usize],
+                None => moves[k],
+            };
             let mut c = pos.clone();
             c.play(m);
             kids.push((c, m));

@@ -44,8 +44,7 @@ impl Guide {
     /// with `eval_init` 0, or cost heads the network lacks).
     pub fn advise<G: Game>(&mut self, pos: &G, moves: &[Move], me: Player) -> Option<(f64, f64)> {
         pos.features(&mut self.features);
-        let file = self.file.clone();
-        let net = file.net();
+        let net = self.file.net();
         let wdl = net.evaluate(&self.features, &mut self.scratch);
         self.indices.clear();
         self.indices
