@@ -18,6 +18,13 @@ for set in killallgo gomoku; do
       TAG=bmax$suf scripts/pcn_problems.sh solve $set $algo 2 "${extra[@]}" --net $nets/$set-bmax.gpnn --pcn b_max
       TAG=bheur$suf scripts/pcn_problems.sh solve $set $algo 2 "${extra[@]}" --net $nets/$set-bheur.gpnn --pcn b_heur
     done
+    # PNS: the policy orders a node's children, the heads set their first numbers.
+    if [ "$v" != ndk ]; then
+      TAG=none$suf scripts/pcn_problems.sh solve $set pns 2 "${extra[@]}"
+      TAG=a0$suf scripts/pcn_problems.sh solve $set pns 2 "${extra[@]}" --net $nets/$set-bmax.gpnn --pcn off --eval-init 8
+      TAG=bmax$suf scripts/pcn_problems.sh solve $set pns 2 "${extra[@]}" --net $nets/$set-bmax.gpnn --pcn b_max
+      TAG=bheur$suf scripts/pcn_problems.sh solve $set pns 2 "${extra[@]}" --net $nets/$set-bheur.gpnn --pcn b_heur
+    fi
     # Focused DFPN without the widening (mu = 0): the policy orders, every move takes part.
     TAG=a0-mu0$suf scripts/pcn_problems.sh solve $set dfpn 2 "${extra[@]}" --net $nets/$set-bmax.gpnn --pcn off --eval-init 8 --focus 0
     TAG=bmax-mu0$suf scripts/pcn_problems.sh solve $set dfpn 2 "${extra[@]}" --net $nets/$set-bmax.gpnn --pcn b_max --focus 0

@@ -80,7 +80,7 @@ pub struct SolveArgs {
     mobility: bool,
     /// A network for the solvers (a .gpnn file of `gpn train`, or builtin): dfpn orders and
     /// focuses each node's moves by its policy and initialises new positions from it (--pcn);
-    /// sb-gpn searches with it
+    /// pns orders and initialises likewise; sb-gpn searches with it
     #[arg(long = "net", value_name = "file")]
     net: Option<String>,
     /// With --net: new positions' numbers from the proof-cost heads, divided by the branching
@@ -93,7 +93,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "mu", default_value_t = SolveConfig::default().focus, value_parser = parse_epsilon)]
     focus: f64,
     /// The game's forcing rule (Gomoku's four-threat rule: complete one's own five, else only
-    /// block the opponent's): a pruning that never changes a value (dfpn and sb-gpn)
+    /// block the opponent's): a pruning that never changes a value (dfpn, sb-gpn, pns, ppns,
+    /// mcpns)
     #[arg(long = "4t", alias = "forcing")]
     forcing: bool,
     /// Random seed (playouts, sb-gpn, --generate)

@@ -123,10 +123,28 @@ pub fn decode(probs: &[f32]) -> f32 {
     mean.exp()
 }
 
+/// A value in (-1, 1) for the side to move from its predicted proof costs: positive where its
+/// own win looks cheaper to prove than the opponent's. The PCN paper's MCTS solver averages
+/// the prover's cost as its Q; this is the two-sided, zero-sum form of it (ln costs apart by 2
+/// give 0.76), so a value-based search can use it where it would use a value head.
+pub fn cost_value(own: f32, other: f32) -> f32 {
+    ((ln_cost(other) - ln_cost(own)) * 0.5).tanh()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::nn::train::Episode;
+
+    #[test]
+    fn cost_values_favour_the_side_with_the_cheaper_proof() {
+        assert_eq!(cost_value(40.0, 40.0), 0.0);
+        let quick_win = cost_value(1.0, 1600.0);
+        assert!(quick_win > 0.99, "{quick_win}");
+        assert!((cost_value(1600.0, 1.0) + quick_win).abs() < 1e-6);
+        assert!((cost_value(1.0, (2.0f32).exp()) - 1f32.tanh()).abs() < 1e-6);
+        assert!(cost_value(10.0, 20.0) > cost_value(10.0, 15.0));
+    }
 
     /// A game of `outcomes` (per position, for its side to move) and forced-move counts.
     fn game(steps: &[(u8, u16)]) -> Vec<Sample> {

@@ -22,10 +22,11 @@ impl<const P: usize> Values<P> {
         }
     }
 
-    /// An edge without a node counts as proof number 1 and bounds [loss, win].
-    fn unexpanded() -> Values<P> {
+    /// An edge without a node counts as proof numbers `pn` (1, or the parent's spread proof
+    /// costs: [`super::tree::Tree::unvisited_pn`]) and bounds [loss, win].
+    fn unexpanded(pn: [Pn; P]) -> Values<P> {
         Values {
-            pn: [1; P],
+            pn,
             lo: [LOSS; P],
             hi: [WIN; P],
         }
@@ -43,7 +44,15 @@ impl<G: Game, const P: usize> Search<G, P> {
         let mut recompute = created;
         // What the child below contributed before and after this iteration; a new leaf used to
         // count as an edge without a node.
-        let mut change = created.then(|| (Values::unexpanded(), Values::of(self.tree.node(leaf))));
+        let mut change = created.then(|| {
+            let node = self.tree.node(leaf);
+            let unvisited = if node.parent == NONE {
+                [1; P]
+            } else {
+                self.tree.unvisited_pn(node.parent)
+            };
+            (Values::unexpanded(unvisited), Values::of(node))
+        });
         let mut below = NONE;
         let rank_terms = self.maintains_rank_terms();
         while id != NONE {
@@ -91,6 +100,7 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// and returns the children's new minimum, which is the mover's proof number at `id`.
     fn update_rank_terms(&mut self, id: NodeId, child: NodeId, old: Pn, new: Pn) -> Pn {
         let m = self.tree.node(id).mover as usize;
+        let unvisited = self.tree.unvisited_pn(id)[m];
         let mut min = PN_INF;
         let (nodes, edges) = self.tree.nodes_and_edges_mut(id);
         let mut changed_edge = usize::MAX;
@@ -101,9 +111,9 @@ impl<G: Game, const P: usize> Search<G, P> {
                 min = min.min(new);
                 continue;
             }
-            // An edge without a node counts as proof number 1.
+            // An edge without a node counts as its unvisited proof number (1 without costs).
             let x = if edge.child == NONE {
-                1
+                unvisited
             } else {
                 nodes[edge.child as usize].pn[m]
             };
@@ -137,10 +147,10 @@ impl<G: Game, const P: usize> Search<G, P> {
         let algorithm = self.params.algorithm;
         let use_pn = algorithm.uses_proof_numbers();
         // Incremental sums need the node's numbers to be the sums of its children, which the
-        // 1/1 initialisation is not; bounds change rarely and are recomputed in full.
+        // 1/1 initialisation is not (the mobility and the proof-cost initialisations are);
+        // bounds change rarely and are recomputed in full.
         let bounds_changed = algorithm.uses_bounds() && (old.lo != new.lo || old.hi != new.hi);
-        let incremental =
-            use_pn && self.params.mobility_init && !self.params.pcn_init && !bounds_changed;
+        let incremental = use_pn && self.params.mobility_init && !bounds_changed;
         if algorithm == super::Algorithm::PnMcts || !incremental {
             return self.recompute(id);
         }
@@ -205,9 +215,10 @@ impl<G: Game, const P: usize> Search<G, P> {
         pn[m] = PN_INF;
         let (mut lo, mut hi) = ([WIN; P], [LOSS; P]);
         lo[m] = LOSS;
+        let unvisited = self.tree.unvisited_pn(id);
         for edge in self.tree.edges(id) {
             let (c_pn, c_lo, c_hi) = if edge.child == NONE {
-                ([1; P], [LOSS; P], [WIN; P])
+                (unvisited, [LOSS; P], [WIN; P])
             } else {
                 let c = self.tree.node(edge.child);
                 (c.pn, c.lo, c.hi)

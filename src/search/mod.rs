@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use crate::game::{Game, Move, MoveList};
 pub use defaults::UserParams;
 pub(crate) use netleaf::NetLeaf;
-use node::{from_im, to_bound, to_im, Node, NodeId, NONE, PN_INF, TERMINAL};
+use node::{from_im, to_bound, to_im, Node, NodeId, Pn, NONE, PN_INF, TERMINAL};
 pub use params::{Algorithm, Bias, Policy, SearchParams};
 pub use report::{Proven, RootLine, SearchReport};
 use rollout::Rollout;
@@ -139,7 +139,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         let budget = params.hash_mb.saturating_mul(1 << 20);
         Search {
             rollout: Rollout::new(params.seed),
-            tree: Tree::new(budget, params.uses_network()),
+            tree: Tree::new(budget, params.uses_network(), params.pcn_init),
             params,
             root_position: root,
             moves: MoveList::new(),
@@ -555,7 +555,7 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// Allocates the node of `position` below `parent`, with its edges, its initial proof numbers
     /// (mobility initialisation) and bounds. `None` when the tree is full.
     fn create_node(&mut self, parent: NodeId, position: &G) -> Option<NodeId> {
-        let node = Self::prepare_node(
+        let (node, unvisited_pn) = Self::prepare_node(
             &self.params,
             self.proof_player,
             parent,
@@ -563,9 +563,12 @@ impl<G: Game, const P: usize> Search<G, P> {
             &mut self.moves,
             &mut self.rollout.net,
         );
-        let id = self
-            .tree
-            .add(node, self.moves.as_slice(), &self.rollout.net.priors);
+        let id = self.tree.add(
+            node,
+            self.moves.as_slice(),
+            &self.rollout.net.priors,
+            unvisited_pn,
+        );
         self.stats.created += u64::from(id.is_some());
         id
     }
@@ -574,7 +577,9 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// moves (its edges) in `moves` and, with a network, their priors in `net.priors` (else
     /// `net.priors` is empty); it reads only the parameters and the PN-MCTS proof player, so a
     /// threaded search prepares nodes outside the tree's lock. With a network the node's
-    /// evaluation ([`Node::im`]) is the network's value.
+    /// evaluation ([`Node::im`]) is the network's value, or with [`SearchParams::pcn_init`] the
+    /// value of its proof costs ([`crate::nn::pcn::cost_value`]). Also returns the per-player
+    /// proof numbers its edges count as until their children exist ([`Tree::unvisited_pn`]).
     fn prepare_node(
         params: &SearchParams,
         proof_player: u8,
@@ -582,7 +587,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         position: &G,
         moves: &mut MoveList,
         net: &mut NetLeaf,
-    ) -> Node<P> {
+    ) -> (Node<P>, [Pn; P]) {
         if !(params.forcing && position.forcing_moves(moves)) {
             position.legal_moves(moves);
         }
@@ -630,7 +635,18 @@ impl<G: Game, const P: usize> Search<G, P> {
                         if params.pcn_init {
                             costs = net.costs(file.net());
                         }
-                        v
+                        match costs {
+                            // The mover's cost value, for the first player.
+                            Some([own, other]) => {
+                                let v = crate::nn::pcn::cost_value(own, other);
+                                if position.to_move().0 == 0 {
+                                    v
+                                } else {
+                                    -v
+                                }
+                            }
+                            None => v,
+                        }
                     }
                     None => position.evaluate(crate::game::Player(0)),
                 };
@@ -648,14 +664,22 @@ impl<G: Game, const P: usize> Search<G, P> {
             }
         }
         let open = !node.is_terminal() && params.algorithm != Algorithm::PnMcts;
+        let mut unvisited_pn = [1; P];
         if let (true, Some([own, other])) = (open, costs) {
+            // The PCN paper's initialisation: every edge counts as the mover's own cost and as
+            // the opponent's cost over the b edges, so that the node's numbers (the minimum of
+            // its edges for the mover, their sum for the other) are its two costs, and they stay
+            // the sums the incremental backup expects.
             let pn = |c: f32| (c.round() as u32).clamp(1, PN_INF - 1);
-            for p in 0..P {
-                node.pn[p] = if p == node.mover as usize {
-                    pn(own)
+            let b = moves.len().max(1) as f32;
+            let mover = node.mover as usize;
+            for (p, (edge, node_pn)) in unvisited_pn.iter_mut().zip(&mut node.pn).enumerate() {
+                if p == mover {
+                    (*edge, *node_pn) = (pn(own), pn(own));
                 } else {
-                    pn(other)
-                };
+                    *edge = pn(other / b);
+                    *node_pn = edge.saturating_mul(moves.len() as u32).min(PN_INF - 1);
+                }
             }
         } else if open && params.mobility_init {
             let mobility = moves.len() as u32;
@@ -667,7 +691,7 @@ impl<G: Game, const P: usize> Search<G, P> {
                 };
             }
         }
-        node
+        (node, unvisited_pn)
     }
 }
 

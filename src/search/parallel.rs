@@ -42,7 +42,7 @@ use std::time::Instant;
 use parking_lot::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use super::netleaf::NetLeaf;
-use super::node::{from_im, Node, NodeId, NONE};
+use super::node::{from_im, Node, NodeId, Pn, NONE};
 use super::rollout::Rollout;
 use super::{Algorithm, Descent, Limits, Progress, Search, CHECK_PERIOD, ROOT};
 use crate::game::{Game, MoveList};
@@ -226,7 +226,10 @@ impl<G: Game, const P: usize> Search<G, P> {
             if child != NONE {
                 // Another thread created it: this playout went through it all the same.
                 leaf = child;
-            } else if let Some(child) = self.tree.add(new_node, moves.as_slice(), priors) {
+            } else if let Some(child) =
+                self.tree
+                    .add(new_node.0, moves.as_slice(), priors, new_node.1)
+            {
                 self.stats.created += 1;
                 self.tree.edges_mut(leaf)[i].child = child;
                 leaf = child;
@@ -319,7 +322,7 @@ struct Flight<G, const P: usize> {
     position: G,
     /// The new node prepared outside the lock (its moves in the thread's move list of the same
     /// slot).
-    new_node: Option<Node<P>>,
+    new_node: Option<(Node<P>, [Pn; P])>,
 }
 
 /// An iteration of PN-MCTS, selected and expanded under the exclusive lock.
@@ -607,7 +610,7 @@ fn work<G: Game, const P: usize, F>(
         let mut playouts = 0u64;
         for (i, flight) in flights.iter_mut().enumerate() {
             if flight.open_edge.is_some() {
-                let node = Search::<G, P>::prepare_node(
+                let (node, unvisited_pn) = Search::<G, P>::prepare_node(
                     &params,
                     proof_player,
                     flight.node,
@@ -622,7 +625,7 @@ fn work<G: Game, const P: usize, F>(
                     // The network's value of the new node replaces its playout.
                     flight.utilities = Some(NetLeaf::utilities(from_im(node.im)));
                 }
-                flight.new_node = Some(node);
+                flight.new_node = Some((node, unvisited_pn));
             }
             if flight.utilities.is_none() {
                 flight.utilities = Some(rollout.playout(&params, flight.position.clone()));

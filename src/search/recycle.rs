@@ -45,8 +45,9 @@ fn bucket<const P: usize>(n: &Node<P>) -> usize {
 /// `target` bytes (an upper bound on what survives: a node also needs its parent kept).
 fn threshold<const P: usize>(tree: &Tree<P>, target: usize) -> usize {
     let mut bytes = [0usize; BUCKETS];
+    let (node_bytes, edge_bytes) = (tree.node_bytes(), tree.edge_bytes());
     for n in tree.nodes() {
-        bytes[bucket(n)] += Tree::<P>::NODE_BYTES + Tree::<P>::EDGE_BYTES * n.num_edges as usize;
+        bytes[bucket(n)] += node_bytes + edge_bytes * n.num_edges as usize;
     }
     let mut lowest = BUCKETS;
     let mut kept = 0usize;
@@ -110,13 +111,13 @@ mod tests {
 
     #[test]
     fn the_threshold_keeps_at_most_the_target() {
-        let mut tree: Tree<2> = Tree::new(1 << 20, false);
+        let mut tree: Tree<2> = Tree::new(1 << 20, false, false);
         let moves: Vec<crate::game::Move> = (0..4).map(crate::game::Move).collect();
         let mut parent: NodeId = NONE;
         for v in 0..100u32 {
             let mut n = Node::new(parent, 0);
             n.visits = 1000 - v * 10;
-            parent = tree.add(n, &moves, &[]).unwrap();
+            parent = tree.add(n, &moves, &[], [1; 2]).unwrap();
         }
         let per = Tree::<2>::NODE_BYTES + 4 * Tree::<2>::EDGE_BYTES;
         let lowest = threshold(&tree, 30 * per);

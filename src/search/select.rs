@@ -247,15 +247,17 @@ impl<G: Game, const P: usize> Search<G, P> {
     }
 
     /// Fills `xs` with each edge's proof-number key and index (an edge without a child counts
-    /// as proof number 1) and returns the bias formula that turns them into terms.
+    /// as [`super::tree::Tree::unvisited_pn`], 1 unless proof costs set it) and returns the
+    /// bias formula that turns them into terms.
     fn bias_keys(&self, id: NodeId, xs: &mut Vec<(u32, u16)>) -> Bias {
         let parent = *self.tree.node(id);
         let m = parent.mover as usize;
         let pn_mcts = self.params.algorithm == super::Algorithm::PnMcts;
+        let unvisited = self.tree.unvisited_pn(id)[m];
         xs.clear();
         for (i, edge) in self.tree.edges(id).iter().enumerate() {
             let x = if edge.child == NONE {
-                1
+                unvisited
             } else if pn_mcts {
                 self.pn_mcts_rank_key(&parent, self.tree.node(edge.child))
             } else {

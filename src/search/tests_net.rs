@@ -314,3 +314,96 @@ fn an_immediate_win_is_played_whatever_the_policy_says() {
         Some("P@c2".into())
     );
 }
+
+/// A random Connect Four network with proof-cost heads.
+fn cfour_cost_net(seed: u64) -> NetworkFile {
+    let shape = Shape {
+        inputs: ConnectFour::INPUTS,
+        hidden: vec![16],
+        policy: ConnectFour::POLICY,
+        cost: crate::nn::pcn::BINS,
+    };
+    NetworkFile::new("costs.gpnn", Network::new("cfour", shape, seed).unwrap())
+}
+
+#[test]
+fn proof_costs_set_new_nodes_their_unvisited_edges_and_their_values() {
+    let net = cfour_cost_net(11);
+    let mut leaf = netleaf::NetLeaf::default();
+    let mut memo = HashMap::new();
+    let mut leaves = 0;
+    // Positions shallow enough for the exhaustive check of every node's proofs.
+    for (i, (start, _)) in solved_connect_four(24..=26).into_iter().take(6).enumerate() {
+        let threads = 1 + i % 2;
+        let mut p = with_net(&format!("sb-gpn threads={threads}"), &net);
+        p.pcn_init = true;
+        let mut s: Search<ConnectFour, 2> = Search::new(p, start.clone());
+        s.run(&Limits {
+            iterations: Some(300),
+            ..Limits::default()
+        });
+        let mut stack = vec![(ROOT, start.clone())];
+        while let Some((id, pos)) = stack.pop() {
+            let node = *s.tree.node(id);
+            let edges = s.tree.edges(id);
+            let n = edges.len() as u32;
+            for e in edges {
+                if e.child != node::NONE {
+                    let mut child = pos.clone();
+                    child.play(e.mv);
+                    stack.push((e.child, child));
+                }
+            }
+            if node.is_terminal() || node.pn.contains(&0) || node.pn.contains(&node::PN_INF) {
+                continue;
+            }
+            // The network's costs for this position, spread over its edges as the paper does.
+            let moves: Vec<_> = edges.iter().map(|e| e.mv).collect();
+            leaf.value_and_priors(net.net(), &pos, &moves);
+            let [own, other] = leaf.costs(net.net()).unwrap();
+            let m = node.mover as usize;
+            let unvisited = s.tree.unvisited_pn(id);
+            let round = |c: f32| (c.round() as u32).max(1);
+            assert_eq!(unvisited[m], round(own), "{}", pos.to_position());
+            assert_eq!(unvisited[1 - m], round(other / n as f32));
+            let v = crate::nn::pcn::cost_value(own, other);
+            let v = if m == 0 { v } else { -v };
+            assert!(
+                (node::from_im(node.im) - v).abs() < 1e-3
+                    || edges.iter().any(|e| e.child != node::NONE)
+            );
+            if edges.iter().all(|e| e.child == node::NONE) {
+                // A leaf: its numbers are its costs (the minimum and the sum of its edges).
+                leaves += 1;
+                assert_eq!(node.pn, {
+                    let mut pn = [0; 2];
+                    pn[m] = unvisited[m];
+                    pn[1 - m] = unvisited[1 - m] * n;
+                    pn
+                });
+            } else {
+                // Inside the tree the incremental backup keeps the minimum and the sum exact.
+                let mut min = node::PN_INF;
+                let mut sum = 0;
+                for e in edges {
+                    let c = if e.child == node::NONE {
+                        unvisited
+                    } else {
+                        s.tree.node(e.child).pn
+                    };
+                    min = min.min(c[m]);
+                    sum = node::pn_add(sum, c[1 - m]);
+                }
+                assert_eq!(
+                    (node.pn[m], node.pn[1 - m]),
+                    (min, sum),
+                    "{}",
+                    pos.to_position()
+                );
+            }
+        }
+        assert_tree_consistent(&s);
+        assert_tree_values_exact(&s, &mut memo);
+    }
+    assert!(leaves > 50, "{leaves} leaves");
+}

@@ -20,11 +20,13 @@
 //! can rebuild what it derived from the children (the node keeps its own statistics, proofs and
 //! bounds: see `docs/recycling.md`).
 
-use super::node::{Edge, Node, NodeId, CHILDREN_DROPPED, NONE};
+use super::node::{Edge, Node, NodeId, Pn, CHILDREN_DROPPED, NONE};
 use crate::game::Move;
 
 /// Bytes of an edge's prior.
 const PRIOR_BYTES: usize = std::mem::size_of::<u16>();
+/// Bytes of one player's proof number for unvisited edges.
+const UNVISITED_BYTES: usize = std::mem::size_of::<Pn>();
 /// The stored prior of probability 1.
 pub const PRIOR_ONE: u16 = u16::MAX;
 
@@ -42,6 +44,11 @@ pub struct Tree<const P: usize> {
     /// index, moved with it); empty without.
     priors: Vec<u16>,
     with_priors: bool,
+    /// With proof-cost initialisation: the per-player proof numbers each node's edges without a
+    /// child count as (the parent's predicted costs spread over its moves), parallel to `nodes`;
+    /// empty without, where such an edge counts as 1.
+    unvisited_pn: Vec<[Pn; P]>,
+    with_unvisited_pn: bool,
     /// The most nodes / edges the arenas have ever held since they were allocated: the slots
     /// that may be resident.
     node_high: usize,
@@ -105,21 +112,31 @@ impl<const P: usize> Tree<P> {
     pub const EDGE_BYTES: usize = std::mem::size_of::<Edge>();
 
     /// An empty tree whose arenas never hold more than `budget_bytes` (at least one node with
-    /// 1024 edges); `with_priors` gives every edge a prior (2 more bytes an edge). The address
-    /// space for the largest possible arenas is reserved now; if the system refuses it, the
-    /// arenas grow on demand instead (and a refused growth counts as a full tree, never an
-    /// abort).
-    pub fn new(budget_bytes: usize, with_priors: bool) -> Tree<P> {
+    /// 1024 edges); `with_priors` gives every edge a prior (2 more bytes an edge),
+    /// `with_unvisited_pn` every node the proof numbers of its unvisited edges (4 bytes a player
+    /// more a node). The address space for the largest possible arenas is reserved now; if the
+    /// system refuses it, the arenas grow on demand instead (and a refused growth counts as a
+    /// full tree, never an abort).
+    pub fn new(budget_bytes: usize, with_priors: bool, with_unvisited_pn: bool) -> Tree<P> {
         let edge_bytes = Self::EDGE_BYTES + if with_priors { PRIOR_BYTES } else { 0 };
-        let budget_bytes = budget_bytes.max(Self::NODE_BYTES + edge_bytes * 1024);
+        let node_bytes = Self::NODE_BYTES
+            + if with_unvisited_pn {
+                UNVISITED_BYTES * P
+            } else {
+                0
+            };
+        let budget_bytes = budget_bytes.max(node_bytes + edge_bytes * 1024);
         let mut nodes = Vec::new();
         let mut edges = Vec::new();
         let mut priors = Vec::new();
-        if nodes
-            .try_reserve_exact(budget_bytes / Self::NODE_BYTES)
-            .is_err()
+        let mut unvisited_pn = Vec::new();
+        if nodes.try_reserve_exact(budget_bytes / node_bytes).is_err()
             || edges.try_reserve_exact(budget_bytes / edge_bytes).is_err()
             || (with_priors && priors.try_reserve_exact(budget_bytes / edge_bytes).is_err())
+            || (with_unvisited_pn
+                && unvisited_pn
+                    .try_reserve_exact(budget_bytes / node_bytes)
+                    .is_err())
         {
             log::warn!("tree: could not reserve {budget_bytes} bytes up front; growing on demand");
         }
@@ -128,6 +145,8 @@ impl<const P: usize> Tree<P> {
             edges,
             priors,
             with_priors,
+            unvisited_pn,
+            with_unvisited_pn,
             node_high: 0,
             edge_high: 0,
             budget_bytes,
@@ -140,6 +159,7 @@ impl<const P: usize> Tree<P> {
         self.nodes.clear();
         self.edges.clear();
         self.priors.clear();
+        self.unvisited_pn.clear();
         self.full = false;
     }
 
@@ -158,6 +178,17 @@ impl<const P: usize> Tree<P> {
         Self::EDGE_BYTES + if self.with_priors { PRIOR_BYTES } else { 0 }
     }
 
+    /// Bytes a node takes in the arenas (with its unvisited edges' proof numbers, if kept).
+    #[inline]
+    pub fn node_bytes(&self) -> usize {
+        Self::NODE_BYTES
+            + if self.with_unvisited_pn {
+                UNVISITED_BYTES * P
+            } else {
+                0
+            }
+    }
+
     /// Whether the edges carry priors.
     #[inline]
     pub fn has_priors(&self) -> bool {
@@ -166,13 +197,13 @@ impl<const P: usize> Tree<P> {
 
     /// Bytes of nodes and edges in use.
     pub fn used_bytes(&self) -> usize {
-        self.nodes.len() * Self::NODE_BYTES + self.edges.len() * self.edge_bytes()
+        self.nodes.len() * self.node_bytes() + self.edges.len() * self.edge_bytes()
     }
 
     /// Bytes the arenas have ever written since they were allocated: the most they can hold
     /// resident. Never above [`Tree::budget_bytes`].
     pub fn resident_bytes(&self) -> usize {
-        self.node_high * Self::NODE_BYTES + self.edge_high * self.edge_bytes()
+        self.node_high * self.node_bytes() + self.edge_high * self.edge_bytes()
     }
 
     pub fn budget_bytes(&self) -> usize {
@@ -186,12 +217,20 @@ impl<const P: usize> Tree<P> {
 
     /// Adds a node with one edge per move; `None` (and the tree marked full) when the budget
     /// would be exceeded. In a tree with priors, `priors` holds each move's prior (x 65535);
-    /// empty, the moves share the probability equally. Without priors it is ignored.
+    /// empty, the moves share the probability equally. Without priors it is ignored. In a tree
+    /// that keeps them, `unvisited_pn` is what the node's edges count as until their children
+    /// exist (see [`Tree::unvisited_pn`]); ignored otherwise.
     #[inline]
-    pub fn add(&mut self, mut node: Node<P>, moves: &[Move], priors: &[u16]) -> Option<NodeId> {
+    pub fn add(
+        &mut self,
+        mut node: Node<P>,
+        moves: &[Move],
+        priors: &[u16],
+        unvisited_pn: [Pn; P],
+    ) -> Option<NodeId> {
         let node_high = self.node_high.max(self.nodes.len() + 1);
         let edge_high = self.edge_high.max(self.edges.len() + moves.len());
-        let resident = node_high * Self::NODE_BYTES + edge_high * self.edge_bytes();
+        let resident = node_high * self.node_bytes() + edge_high * self.edge_bytes();
         if resident > self.budget_bytes
             || self.nodes.len() >= NONE as usize
             // Only when the up-front reservation was refused do the arenas grow here.
@@ -201,6 +240,9 @@ impl<const P: usize> Tree<P> {
             || (self.with_priors
                 && self.priors.capacity() - self.priors.len() < moves.len()
                 && self.priors.try_reserve(moves.len()).is_err())
+            || (self.with_unvisited_pn
+                && self.unvisited_pn.len() == self.unvisited_pn.capacity()
+                && self.unvisited_pn.try_reserve(1).is_err())
         {
             self.full = true;
             return None;
@@ -218,7 +260,22 @@ impl<const P: usize> Tree<P> {
             }
         }
         self.nodes.push(node);
+        if self.with_unvisited_pn {
+            self.unvisited_pn.push(unvisited_pn);
+        }
         Some((self.nodes.len() - 1) as NodeId)
+    }
+
+    /// The per-player proof numbers an edge of node `id` counts as while it has no child: 1
+    /// (one leaf to prove) unless the tree keeps other values per node (proof-cost
+    /// initialisation).
+    #[inline]
+    pub fn unvisited_pn(&self, id: NodeId) -> [Pn; P] {
+        if self.with_unvisited_pn {
+            self.unvisited_pn[id as usize]
+        } else {
+            [1; P]
+        }
     }
 
     #[inline]
@@ -344,8 +401,13 @@ impl<const P: usize> Tree<P> {
             node.first_edge = edge_top as u32;
             edge_top += count;
             self.nodes[to] = node;
+            if self.with_unvisited_pn {
+                self.unvisited_pn[to] = self.unvisited_pn[i];
+            }
         }
         self.nodes.truncate(survivors);
+        self.unvisited_pn
+            .truncate(if self.with_unvisited_pn { survivors } else { 0 });
         self.edges.truncate(edge_top);
         self.priors
             .truncate(if self.with_priors { edge_top } else { 0 });
@@ -365,9 +427,12 @@ mod tests {
     #[test]
     fn budget_is_never_exceeded() {
         let budget = 64 * 1024;
-        let mut tree: Tree<2> = Tree::new(budget, false);
+        let mut tree: Tree<2> = Tree::new(budget, false, false);
         let mut added = 0;
-        while tree.add(Node::new(NONE, 0), &moves(10), &[]).is_some() {
+        while tree
+            .add(Node::new(NONE, 0), &moves(10), &[], [1; 2])
+            .is_some()
+        {
             added += 1;
             assert!(tree.used_bytes() <= budget);
         }
@@ -377,13 +442,19 @@ mod tests {
 
     #[test]
     fn reroot_keeps_the_subtree_and_drops_the_rest() {
-        let mut tree: Tree<2> = Tree::new(1 << 20, false);
-        let root = tree.add(Node::new(NONE, 0), &moves(3), &[]).unwrap();
-        let a = tree.add(Node::new(root, 1), &moves(2), &[]).unwrap();
-        let b = tree.add(Node::new(root, 1), &moves(2), &[]).unwrap();
+        let mut tree: Tree<2> = Tree::new(1 << 20, false, false);
+        let root = tree
+            .add(Node::new(NONE, 0), &moves(3), &[], [1; 2])
+            .unwrap();
+        let a = tree
+            .add(Node::new(root, 1), &moves(2), &[], [1; 2])
+            .unwrap();
+        let b = tree
+            .add(Node::new(root, 1), &moves(2), &[], [1; 2])
+            .unwrap();
         tree.edges_mut(root)[0].child = a;
         tree.edges_mut(root)[2].child = b;
-        let a0 = tree.add(Node::new(a, 0), &moves(1), &[]).unwrap();
+        let a0 = tree.add(Node::new(a, 0), &moves(1), &[], [1; 2]).unwrap();
         tree.edges_mut(a)[1].child = a0;
         tree.node_mut(a).visits = 7;
         tree.node_mut(a0).visits = 3;
@@ -404,12 +475,18 @@ mod tests {
 
     #[test]
     fn priors_move_with_their_edges_and_count_against_the_budget() {
-        let mut tree: Tree<2> = Tree::new(1 << 20, true);
-        let root = tree.add(Node::new(NONE, 0), &moves(2), &[]).unwrap();
+        let mut tree: Tree<2> = Tree::new(1 << 20, true, false);
+        let root = tree
+            .add(Node::new(NONE, 0), &moves(2), &[], [1; 2])
+            .unwrap();
         // No priors given: the moves share the probability.
         assert_eq!(tree.priors(root), &[PRIOR_ONE / 2, PRIOR_ONE / 2]);
-        let a = tree.add(Node::new(root, 1), &moves(2), &[1, 2]).unwrap();
-        let b = tree.add(Node::new(root, 1), &moves(3), &[3, 4, 5]).unwrap();
+        let a = tree
+            .add(Node::new(root, 1), &moves(2), &[1, 2], [1; 2])
+            .unwrap();
+        let b = tree
+            .add(Node::new(root, 1), &moves(3), &[3, 4, 5], [1; 2])
+            .unwrap();
         tree.edges_mut(root)[0].child = a;
         tree.edges_mut(root)[1].child = b;
         assert_eq!(
@@ -419,21 +496,58 @@ mod tests {
         tree.reroot(b);
         assert_eq!(tree.priors(0), &[3, 4, 5]);
         assert_eq!(tree.edges(0)[2].mv, Move(2));
-        let plain: Tree<2> = Tree::new(1 << 20, false);
+        let plain: Tree<2> = Tree::new(1 << 20, false, false);
         assert!(!plain.has_priors() && tree.has_priors());
         assert_eq!(to_prior(1.0), PRIOR_ONE);
         assert_eq!(to_prior(0.5), PRIOR_ONE / 2 + 1);
     }
 
     #[test]
+    fn unvisited_proof_numbers_move_with_their_nodes_and_count_against_the_budget() {
+        let mut tree: Tree<2> = Tree::new(1 << 20, false, true);
+        let root = tree
+            .add(Node::new(NONE, 0), &moves(2), &[], [7, 3])
+            .unwrap();
+        let a = tree
+            .add(Node::new(root, 1), &moves(1), &[], [5, 9])
+            .unwrap();
+        let b = tree
+            .add(Node::new(root, 1), &moves(3), &[], [11, 2])
+            .unwrap();
+        tree.edges_mut(root)[0].child = a;
+        tree.edges_mut(root)[1].child = b;
+        assert_eq!(tree.unvisited_pn(a), [5, 9]);
+        assert_eq!(tree.node_bytes(), Tree::<2>::NODE_BYTES + 8);
+        assert_eq!(
+            tree.used_bytes(),
+            3 * (Tree::<2>::NODE_BYTES + 8) + 6 * Tree::<2>::EDGE_BYTES
+        );
+        tree.reroot(b);
+        assert_eq!(tree.len(), 1);
+        assert_eq!(tree.unvisited_pn(0), [11, 2]);
+        // A tree that does not keep them counts every unvisited edge as one leaf.
+        let mut plain: Tree<2> = Tree::new(1 << 20, false, false);
+        let r = plain
+            .add(Node::new(NONE, 0), &moves(2), &[], [7, 3])
+            .unwrap();
+        assert_eq!(plain.unvisited_pn(r), [1, 1]);
+    }
+
+    #[test]
     fn compaction_drops_rejected_subtrees_in_place_and_flags_their_parents() {
-        let mut tree: Tree<2> = Tree::new(1 << 20, false);
+        let mut tree: Tree<2> = Tree::new(1 << 20, false, false);
         // root -> a, b; a -> a0; b -> b0 (b rejected, so b0 goes too).
-        let root = tree.add(Node::new(NONE, 0), &moves(2), &[]).unwrap();
-        let a = tree.add(Node::new(root, 1), &moves(1), &[]).unwrap();
-        let b = tree.add(Node::new(root, 1), &moves(1), &[]).unwrap();
-        let a0 = tree.add(Node::new(a, 0), &moves(3), &[]).unwrap();
-        let b0 = tree.add(Node::new(b, 0), &moves(4), &[]).unwrap();
+        let root = tree
+            .add(Node::new(NONE, 0), &moves(2), &[], [1; 2])
+            .unwrap();
+        let a = tree
+            .add(Node::new(root, 1), &moves(1), &[], [1; 2])
+            .unwrap();
+        let b = tree
+            .add(Node::new(root, 1), &moves(1), &[], [1; 2])
+            .unwrap();
+        let a0 = tree.add(Node::new(a, 0), &moves(3), &[], [1; 2]).unwrap();
+        let b0 = tree.add(Node::new(b, 0), &moves(4), &[], [1; 2]).unwrap();
         tree.edges_mut(root)[0].child = a;
         tree.edges_mut(root)[1].child = b;
         tree.edges_mut(a)[0].child = a0;
@@ -459,7 +573,7 @@ mod tests {
         );
         // The written slots stay counted: reuse them before writing new ones.
         assert_eq!(tree.resident_bytes(), resident);
-        tree.add(Node::new(0, 1), &moves(2), &[]).unwrap();
+        tree.add(Node::new(0, 1), &moves(2), &[], [1; 2]).unwrap();
         assert_eq!(tree.resident_bytes(), resident);
     }
 }

@@ -4,8 +4,11 @@
 //! PNS and MCPNS; the probability-based proof number and an exact solved flag for PPNS). Children
 //! of a node are contiguous in one arena; positions are not stored but replayed from the root on
 //! each descent. The arena never grows past the memory budget: when an expansion would not fit,
-//! the proof stops with "unknown" (`stopped_by = "memory"`).
+//! the proof stops with "unknown" (`stopped_by = "memory"`). A rule that takes a network's
+//! advice (PNS) gets each expanded node's children in the policy's order, so that ties go to the
+//! likelier move, and their first numbers from the network ([`super::guide::Guide`]).
 
+use super::guide::Guide;
 use super::pns::{combine_min_sum, select_min, solved_pn, terminal_pn};
 use super::{terminal, Budget, Goal, ProofRun, SolveConfig, TIME_CHECK};
 use crate::game::{Game, Move, MoveList, Player};
@@ -88,6 +91,11 @@ pub trait Rule {
     fn concluded(&self, _a: f64, _b: f64) -> Option<bool> {
         None
     }
+    /// Whether a network may order the children and set the numbers of new leaves in place of
+    /// [`Rule::leaf`] (its numbers must then be proof and disproof numbers).
+    fn takes_advice(&self) -> bool {
+        false
+    }
 }
 
 /// Runs one binary proof with `rule`.
@@ -128,6 +136,13 @@ pub fn prove<G: Game, R: Rule>(
     });
     budget.nodes += 1;
     let mut moves = MoveList::new();
+    let mut guide = if rule.takes_advice() {
+        Guide::new::<G>(cfg)
+    } else {
+        None
+    };
+    let mut order: Vec<(f32, u16)> = Vec::new();
+    let mut ordered = MoveList::new();
     let mut since_check = 0u64;
     loop {
         let r = &tree[0];
@@ -165,8 +180,22 @@ pub fn prove<G: Game, R: Rule>(
             id = first + i;
             depth += 1;
         }
-        // Expansion: every child at once, valued by the rule.
-        pos.legal_moves(&mut moves);
+        // Expansion: every child at once, valued by the rule or the network.
+        if !(cfg.forcing && pos.forcing_moves(&mut moves)) {
+            pos.legal_moves(&mut moves);
+        }
+        let mut advice = None;
+        if let Some(guide) = &mut guide {
+            advice = guide.advise(&pos, moves.as_slice(), me);
+            order.clear();
+            order.extend(guide.priors.iter().enumerate().map(|(i, &p)| (p, i as u16)));
+            order.sort_by(|a, b| b.0.total_cmp(&a.0));
+            ordered.clear();
+            for &(_, i) in &order {
+                ordered.push(moves[i as usize]);
+            }
+            std::mem::swap(&mut moves, &mut ordered);
+        }
         if tree.len() + moves.len() > cap {
             run.stopped_by = Some("memory");
             break;
@@ -176,9 +205,10 @@ pub fn prove<G: Game, R: Rule>(
             let mut child = pos.clone();
             child.play(m);
             let or = child.to_move() == me;
-            let (a, b) = match terminal(&child, goal, me, depth + 1, ctx.cap) {
-                Some(s) => rule.terminal(s),
-                None => rule.leaf(&child, depth + 1, &mut ctx),
+            let (a, b) = match (terminal(&child, goal, me, depth + 1, ctx.cap), advice) {
+                (Some(s), _) => rule.terminal(s),
+                (None, Some((pn, dn))) => (pn.max(1.0), dn.max(1.0)),
+                (None, None) => rule.leaf(&child, depth + 1, &mut ctx),
             };
             tree.push(Node {
                 a,

@@ -190,8 +190,9 @@ pub struct SolveConfig {
     pub seed: u64,
     /// A network (`gpn solve --net`): DFPN orders each node's moves by its policy, searches
     /// the likeliest first ([`SolveConfig::focus`]) and initialises new positions from its
-    /// heads ([`SolveConfig::pcn`]); sb-gpn searches with it (value and priors, or with
-    /// `pcn` its proof-cost heads as initial proof numbers).
+    /// heads ([`SolveConfig::pcn`]); PNS orders and initialises likewise, without focus;
+    /// sb-gpn searches with it (value and priors, or with `pcn` its proof-cost heads as the
+    /// new nodes' values and proof numbers).
     pub network: Option<NetworkFile>,
     /// How the network initialises new positions' numbers (see [`Pcn`]).
     pub pcn: Pcn,
@@ -200,8 +201,8 @@ pub struct SolveConfig {
     /// numbers until some are solved (the PCN paper's mu = 0.1); 0: all children.
     pub focus: f64,
     /// Search only the moves the game's forcing rule leaves where it applies
-    /// ([`Game::forcing_moves`]: Gomoku's four-threat rule, the PCN paper's 4T); DFPN and
-    /// sb-gpn (the other solvers search every legal move).
+    /// ([`Game::forcing_moves`]: Gomoku's four-threat rule, the PCN paper's 4T); DFPN, sb-gpn
+    /// and the best-first solvers (PNS, PPNS, MCPNS).
     pub forcing: bool,
     /// Paths of this many plies end as draws (a mate-in-N search asks "win within N plies?").
     /// `None`: only the game's own length cap.

@@ -58,12 +58,17 @@ pub(crate) fn solved_pn(pn: f64, dn: f64) -> Option<bool> {
     }
 }
 
-/// Allis' rules: every unfinished leaf starts at pn = dn = 1.
+/// Allis' rules: every unfinished leaf starts at pn = dn = 1, or where a network advises, at
+/// its numbers (`gpn solve --algo pns --net`).
 pub struct Pns;
 
 impl Rule for Pns {
     fn leaf<G: Game>(&self, _pos: &G, _depth: u32, _ctx: &mut LeafCtx) -> (f64, f64) {
         (1.0, 1.0)
+    }
+
+    fn takes_advice(&self) -> bool {
+        true
     }
 }
 

@@ -543,7 +543,7 @@ fn a_network_changes_the_search_never_the_value() {
         (Pcn::Heur, 0, 0.5),
         (Pcn::Heur, 0, 0.0),
     ] {
-        for algo in [Algo::Dfpn, Algo::SbGpn] {
+        for algo in [Algo::Dfpn, Algo::SbGpn, Algo::Pns] {
             for (p, want) in &cases {
                 let cfg = SolveConfig {
                     network: Some(net.clone()),
@@ -622,7 +622,27 @@ fn the_four_threat_rule_never_changes_a_gomoku_value() {
                 ..cfg.clone()
             },
         );
-        for r in [&forced, &focused, &mcts] {
+        let mcts_pcn = solve(
+            &p,
+            &SolveConfig {
+                forcing: true,
+                algo: Algo::SbGpn,
+                network: Some(net.clone()),
+                pcn: super::Pcn::Max,
+                ..cfg.clone()
+            },
+        );
+        let pns = solve(
+            &p,
+            &SolveConfig {
+                forcing: true,
+                algo: Algo::Pns,
+                network: Some(net.clone()),
+                pcn: super::Pcn::Heur,
+                ..cfg.clone()
+            },
+        );
+        for r in [&forced, &focused, &mcts, &mcts_pcn, &pns] {
             if plain.value != Value::Unknown && r.value != Value::Unknown {
                 assert_eq!(plain.value, r.value, "{}", p.to_position());
                 known += 1;
