@@ -214,16 +214,19 @@ pub fn search_from_start<G: Game>(
         seed,
         ..params.clone()
     };
-    let report = match G::NUM_PLAYERS {
-        2 => {
-            let mut search: Search<G, 2> = Search::new(params.clone(), G::start());
+    /// The search of `G` with its own player count.
+    struct Run<'a>(&'a SearchParams, u64);
+    impl crate::game::registry::PlayersVisitor for Run<'_> {
+        type Output = crate::search::SearchReport;
+        fn visit<G: Game, const P: usize>(self) -> crate::search::SearchReport {
+            let mut search: Search<G, P> = Search::new(self.0.clone(), G::start());
             search.run(&Limits {
-                iterations: Some(iterations),
+                iterations: Some(self.1),
                 ..Limits::default()
             })
         }
-        n => unreachable!("no registered game has {n} players yet"),
-    };
+    }
+    let report = G::with_players(Run(&params, iterations));
     SearchBenchReport {
         game: G::INFO.name,
         params,

@@ -507,7 +507,7 @@ impl EngineOption {
             }
             Kind::Game => {
                 let mut line = format!("{head} combo default {default}");
-                for g in crate::game::registry::GAMES {
+                for g in crate::game::registry::two_player_games() {
                     let _ = write!(line, " var {}", g.name);
                 }
                 line

@@ -22,6 +22,7 @@ pub mod perft;
 pub mod record;
 pub mod registry;
 pub mod reversi;
+pub mod rolit;
 pub mod sgf;
 pub mod sowing;
 pub mod surakarta;
@@ -180,6 +181,19 @@ impl Outcome {
             std::cmp::Ordering::Greater => Outcome::win(Player(0), 2),
             std::cmp::Ordering::Less => Outcome::win(Player(1), 2),
             std::cmp::Ordering::Equal => Outcome::draw(2),
+        }
+    }
+
+    /// Ranks by score, highest first; equal scores share a rank (one score per player).
+    pub fn by_scores(scores: &[i32]) -> Outcome {
+        debug_assert!(scores.len() <= MAX_PLAYERS);
+        let mut ranks = [0; MAX_PLAYERS];
+        for (rank, s) in ranks.iter_mut().zip(scores) {
+            *rank = scores.iter().filter(|&t| t > s).count() as u8;
+        }
+        Outcome {
+            num_players: scores.len() as u8,
+            ranks,
         }
     }
 
@@ -348,6 +362,13 @@ pub trait Game:
     /// Whether [`Game::repetition_outcome`] can end a game (repetition is tracked by
     /// [`record::Record`], not by the position).
     const HAS_REPETITION_RULE: bool = false;
+
+    /// Hands `visitor` this game with its player count as a constant, so that code generic
+    /// over the count (the search, `Search<G, P>`) is built only for the count each game has:
+    /// two-player games keep this default, games of more players return `visit::<Self, P>`.
+    fn with_players<V: registry::PlayersVisitor>(visitor: V) -> V::Output {
+        visitor.visit::<Self, 2>()
+    }
 
     /// The start position.
     fn start() -> Self;

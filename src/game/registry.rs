@@ -11,6 +11,13 @@ pub trait GameVisitor {
     fn visit<G: Game>(self) -> Self::Output;
 }
 
+/// Something to do with a concrete game type and its player count as a constant `P`
+/// (= `G::NUM_PLAYERS`), through [`Game::with_players`].
+pub trait PlayersVisitor {
+    type Output;
+    fn visit<G: Game, const P: usize>(self) -> Self::Output;
+}
+
 fn matches(info: &GameInfo, key: &str) -> bool {
     info.name == key || info.aliases.contains(&key)
 }
@@ -19,6 +26,9 @@ macro_rules! registry {
     ($($game:ty),* $(,)?) => {
         /// Every registered game, in listing order.
         pub const GAMES: &[GameInfo] = &[$(<$game as Game>::INFO),*];
+
+        /// Each registered game's player count, in listing order (parallel to [`GAMES`]).
+        const PLAYERS: &[usize] = &[$(<$game as Game>::NUM_PLAYERS),*];
 
         /// Each registered game's name and its network input count (0: no encoding).
         const NETWORK_INPUTS: &[(&str, usize)] =
@@ -51,6 +61,7 @@ use super::knightthrough::Knightthrough;
 use super::loa::Loa;
 use super::minishogi::Minishogi;
 use super::reversi::Reversi;
+use super::rolit::Rolit;
 use super::surakarta::Surakarta;
 
 registry! {
@@ -79,6 +90,32 @@ registry! {
     Go5,
     KillallGo,
     KillallGo7,
+    Rolit<8, 4>,
+    Rolit<8, 3>,
+    Rolit<8, 2>,
+    Rolit<6, 4>,
+    Rolit<6, 3>,
+    Rolit<4, 4>,
+    Rolit<4, 3>,
+}
+
+/// The number of players of the game registered under `name` or an alias.
+pub fn num_players(name: &str) -> Option<usize> {
+    let key = name.trim().to_ascii_lowercase();
+    GAMES
+        .iter()
+        .position(|info| matches(info, &key))
+        .map(|i| PLAYERS[i])
+}
+
+/// The two-player games, in listing order: what the protocols' sessions can play (the UCI
+/// family is two-player by design; GTP's multi-player dialect is not built yet).
+pub fn two_player_games() -> impl Iterator<Item = &'static GameInfo> {
+    GAMES
+        .iter()
+        .zip(PLAYERS)
+        .filter(|&(_, &n)| n == 2)
+        .map(|(info, _)| info)
 }
 
 /// The games with a network encoding ([`crate::nn::Features`]), in listing order.
@@ -198,6 +235,13 @@ mod tests {
             "Twenty-three",
             "Twenty-four",
             "Twenty-five",
+            "Twenty-six",
+            "Twenty-seven",
+            "Twenty-eight",
+            "Twenty-nine",
+            "Thirty",
+            "Thirty-one",
+            "Thirty-two",
         ];
         let count = words.get(GAMES.len()).copied().unwrap_or("Many");
         assert!(

@@ -349,8 +349,7 @@ impl Controller {
                     _ => Err("syntax error: final_status_list dead|alive|seki".to_string()),
                 }
             }
-            "list_games" => Ok(GAMES
-                .iter()
+            "list_games" => Ok(registry::two_player_games()
                 .map(|g| gtp_game_name(g.name))
                 .collect::<Vec<_>>()
                 .join("\n")),
@@ -518,8 +517,7 @@ impl Controller {
         // `? unacceptable size`.
         let family = family_of(current.name);
         let of_size = |family: &str| {
-            GAMES
-                .iter()
+            registry::two_player_games()
                 .find(|g| family_of(g.name) == family && board_size(g.board) == Some(n))
         };
         let go = || of_size("go").filter(|_| !self.game_chosen);

@@ -462,12 +462,18 @@ fn one_thread_and_a_seed_give_identical_searches() {
 
 #[test]
 fn every_algorithm_plays_legal_moves_in_every_game() {
-    use crate::game::registry::{visit, GameVisitor, GAMES};
+    use crate::game::registry::{visit, GameVisitor, PlayersVisitor, GAMES};
     struct Play(&'static str);
     impl GameVisitor for Play {
         type Output = ();
         fn visit<G: Game>(self) {
-            let mut s: Search<G, 2> = Search::new(params(self.0), G::start());
+            G::with_players(self)
+        }
+    }
+    impl PlayersVisitor for Play {
+        type Output = ();
+        fn visit<G: Game, const P: usize>(self) {
+            let mut s: Search<G, P> = Search::new(params(self.0), G::start());
             for _ in 0..3 {
                 let r = s.run(&Limits {
                     iterations: Some(300),
@@ -981,7 +987,7 @@ pub(super) fn assert_tree_consistent<G: Game>(s: &Search<G, 2>) {
     let sum: usize = tree
         .nodes()
         .iter()
-        .map(|n| tree::Tree::<2>::NODE_BYTES + tree.edge_bytes() * n.num_edges as usize)
+        .map(|n| tree.node_bytes() + tree.edge_bytes() * n.num_edges as usize)
         .sum();
     assert_eq!(tree.used_bytes(), sum);
     assert!(tree.used_bytes() <= tree.resident_bytes());

@@ -106,7 +106,7 @@ const RAYS: [[u64; 64]; 8] = {
 /// Squares where `own` may place a disc: empty squares that bracket at least one line of
 /// `opp` discs ending on an `own` disc (shift-fill along the 4 axes, both ways, with doubling).
 #[inline]
-fn placements(own: u64, opp: u64) -> u64 {
+pub(crate) fn placements(own: u64, opp: u64) -> u64 {
     let inner = opp & NOT_EDGE_COLUMNS;
     let found = east_by_carry(own, inner)
         | fill(own, inner, 1, Shift::Down)
@@ -158,7 +158,7 @@ fn fill(own: u64, opp: u64, step: u32, towards: Shift) -> u64 {
 
 /// The `opp` discs that `own` flips by placing on `sq` (empty when the placement is illegal).
 #[inline]
-fn flips(own: u64, opp: u64, sq: usize) -> u64 {
+pub(crate) fn flips(own: u64, opp: u64, sq: usize) -> u64 {
     let mut flipped = 0;
     // Increasing directions: the nearest non-opponent square is the lowest set bit.
     for ray in &RAYS[..4] {
