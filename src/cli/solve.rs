@@ -283,11 +283,24 @@ impl GameVisitor for SolveVisitor<'_> {
     type Output = Result<SolveLine, CliError>;
     fn visit<G: Game>(self) -> Result<SolveLine, CliError> {
         if G::NUM_PLAYERS != 2 {
-            return Err(CliError::Usage(format!(
-                "solve handles two-player games only ({} has {})",
-                G::INFO.name,
-                G::NUM_PLAYERS
-            )));
+            // Paranoid proofs (the root player against the others together) need one tree
+            // solver: sb-gpn's search and the parallel split of the root's questions into the
+            // opponent's are two-player.
+            let two_player_only = if self.cfg.algo == Algo::SbGpn {
+                Some("--algo sb-gpn")
+            } else if self.cfg.threads > 1 {
+                Some("--threads above 1")
+            } else {
+                None
+            };
+            if let Some(what) = two_player_only {
+                return Err(CliError::Usage(format!(
+                    "{what} solves two-player games only ({} has {} players; pns, dfpn, ppns \
+                     and mcpns prove paranoid values with one thread)",
+                    G::INFO.name,
+                    G::NUM_PLAYERS
+                )));
+            }
         }
         let game: G = self.position.setup()?;
         let mut cfg = self.cfg;

@@ -700,6 +700,8 @@ mod testgame;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_multi;
+#[cfg(test)]
 mod tests_net;
 #[cfg(test)]
 mod tests_threads;

@@ -9,6 +9,9 @@ pub enum Spec {
     Inner(u8, &'static [u16]),
     /// A finished game: the winner, or `None` for a draw.
     End(Option<u8>),
+    /// A finished game of any number of players: each player's rank (0 = best; equal ranks
+    /// tie).
+    Ranks(&'static [u8]),
 }
 
 /// The tree used by every `TreeGame` (set per test thread).
@@ -34,14 +37,15 @@ fn tree() -> TreeSpec {
     TREE.with(|t| t.get())
 }
 
-/// A position of the hand-built tree: the index of its node. Move `i` goes to child `i`.
+/// A position of the hand-built tree for `P` players: the index of its node. Move `i` goes to
+/// child `i`.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct TreeGame(pub u16);
+pub struct TreeGame<const P: usize = 2>(pub u16);
 
 /// No network encoding yet.
-impl crate::nn::Features for TreeGame {}
+impl<const P: usize> crate::nn::Features for TreeGame<P> {}
 
-impl Game for TreeGame {
+impl<const P: usize> Game for TreeGame<P> {
     const INFO: GameInfo = GameInfo {
         name: "testtree",
         aliases: &[],
@@ -49,6 +53,11 @@ impl Game for TreeGame {
         notation: "child index",
         start: "0",
     };
+    const NUM_PLAYERS: usize = P;
+
+    fn with_players<V: crate::game::registry::PlayersVisitor>(visitor: V) -> V::Output {
+        visitor.visit::<Self, P>()
+    }
 
     fn start() -> Self {
         TreeGame(0)
@@ -57,7 +66,7 @@ impl Game for TreeGame {
     fn to_move(&self) -> Player {
         match tree()[self.0 as usize] {
             Spec::Inner(p, _) => Player(p),
-            Spec::End(_) => Player(0),
+            Spec::End(_) | Spec::Ranks(_) => Player(0),
         }
     }
 
@@ -79,8 +88,12 @@ impl Game for TreeGame {
     fn outcome(&self) -> Option<Outcome> {
         match tree()[self.0 as usize] {
             Spec::Inner(..) => None,
-            Spec::End(Some(w)) => Some(Outcome::win(Player(w), 2)),
-            Spec::End(None) => Some(Outcome::draw(2)),
+            Spec::End(Some(w)) => Some(Outcome::win(Player(w), P)),
+            Spec::End(None) => Some(Outcome::draw(P)),
+            Spec::Ranks(ranks) => {
+                let scores: Vec<i32> = ranks.iter().map(|&r| -(r as i32)).collect();
+                Some(Outcome::by_scores(&scores))
+            }
         }
     }
 
@@ -108,7 +121,7 @@ impl Game for TreeGame {
 
     fn parse_position(text: &str) -> Result<Self, GameError> {
         text.parse()
-            .map(TreeGame)
+            .map(TreeGame::<P>)
             .map_err(|_| GameError::position("node", "expected an index"))
     }
 

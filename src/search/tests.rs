@@ -829,7 +829,9 @@ fn informed_playouts_take_a_win_in_one_and_early_terminations_score_the_evaluati
     // fet 0 plies away is the position's own evaluation; det 0.01 ends at once on any lead.
     let mut s: Search<TreeGame, 2> = search_tree("uct fet=1", IM_TREE);
     use_evals(IM_EVALS);
-    let after_one = s.rollout.informed_playout::<_, 2>(&s.params, TreeGame(1));
+    let after_one = s
+        .rollout
+        .informed_playout::<_, 2>(&s.params, TreeGame::<2>(1));
     assert!(
         after_one == [0.5, -0.5] || after_one == [-0.1, 0.1],
         "{after_one:?}"
@@ -837,11 +839,13 @@ fn informed_playouts_take_a_win_in_one_and_early_terminations_score_the_evaluati
     let mut s: Search<TreeGame, 2> = search_tree("uct det=0.25", IM_TREE);
     use_evals(IM_EVALS);
     assert_eq!(
-        s.rollout.informed_playout::<_, 2>(&s.params, TreeGame(1)),
+        s.rollout
+            .informed_playout::<_, 2>(&s.params, TreeGame::<2>(1)),
         [1.0, -1.0]
     );
     assert_eq!(
-        s.rollout.informed_playout::<_, 2>(&s.params, TreeGame(5)),
+        s.rollout
+            .informed_playout::<_, 2>(&s.params, TreeGame::<2>(5)),
         [1.0, -1.0]
     );
 }
@@ -854,16 +858,16 @@ fn epsilon_greedy_playouts_pick_the_best_evaluated_move() {
     use_evals(IM_EVALS);
     for _ in 0..20 {
         assert_eq!(
-            s.rollout.playout_move(&s.params, &TreeGame(0)),
+            s.rollout.playout_move(&s.params, &TreeGame::<2>(0)),
             Some(Move(0))
         );
         assert_eq!(
-            s.rollout.playout_move(&s.params, &TreeGame(1)),
+            s.rollout.playout_move(&s.params, &TreeGame::<2>(1)),
             Some(Move(1))
         );
         // B at 2 prefers 5 (0.4 for A) over 6 (0.6 for A).
         assert_eq!(
-            s.rollout.playout_move(&s.params, &TreeGame(2)),
+            s.rollout.playout_move(&s.params, &TreeGame::<2>(2)),
             Some(Move(0))
         );
     }

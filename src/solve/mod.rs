@@ -132,10 +132,15 @@ impl Pcn {
 
 /// The binary question of one proof, about the root player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///
+/// With more than two players the proofs are paranoid (Sturtevant & Korf; Saito & Winands'
+/// paranoid proof-number search): the root player moves at OR nodes, every other player at AND
+/// nodes, as one coalition against it. "Win" is then a sole first place, "not loss" a first
+/// place, possibly shared; for two players these are the usual win and win-or-draw.
 pub enum Goal {
-    /// The root player wins.
+    /// The root player wins (ranks first alone).
     Win,
-    /// The root player does not lose (wins or draws).
+    /// The root player does not lose (wins or draws: ranks first, possibly shared).
     NotLoss,
 }
 
@@ -152,7 +157,7 @@ impl Goal {
     pub fn reached(self, outcome: &Outcome, root: Player) -> bool {
         match self {
             Goal::Win => outcome.winner() == Some(root),
-            Goal::NotLoss => outcome.winner() == Some(root) || outcome.is_draw(),
+            Goal::NotLoss => outcome.rank(root) == 0,
         }
     }
 }
@@ -457,7 +462,7 @@ pub fn depth_cap<G: Game>() -> u32 {
 pub fn terminal<G: Game>(pos: &G, goal: Goal, root: Player, depth: u32, cap: u32) -> Option<bool> {
     match pos.outcome() {
         Some(o) => Some(goal.reached(&o, root)),
-        None if depth >= cap => Some(goal.reached(&Outcome::draw(2), root)),
+        None if depth >= cap => Some(goal.reached(&Outcome::draw(G::NUM_PLAYERS), root)),
         None => None,
     }
 }
@@ -504,10 +509,10 @@ pub fn solve<G: Game>(root: &G, cfg: &SolveConfig) -> SolveResult {
     };
     if let Some(o) = root.outcome() {
         let me = root.to_move();
-        result.value = if o.is_draw() {
-            Value::Draw
-        } else if o.winner() == Some(me) {
+        result.value = if o.winner() == Some(me) {
             Value::Win
+        } else if o.rank(me) == 0 {
+            Value::Draw
         } else {
             Value::Loss
         };
@@ -616,4 +621,4 @@ impl ProofRun {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

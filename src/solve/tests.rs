@@ -656,3 +656,108 @@ fn the_four_threat_rule_never_changes_a_gomoku_value() {
         "4T pruned in {pruned_faster} positions"
     );
 }
+
+/// The paranoid value of `pos` for `me` by exhaustive search, the players other than `me`
+/// choosing together against it: `me` maximises `score` of the final outcome, the others
+/// minimise it.
+pub(crate) fn paranoid<G: Game, T: Ord + Copy>(
+    pos: &G,
+    me: crate::game::Player,
+    score: &impl Fn(&crate::game::Outcome) -> T,
+    memo: &mut HashMap<u64, T>,
+) -> T {
+    if let Some(o) = pos.outcome() {
+        return score(&o);
+    }
+    if let Some(&v) = memo.get(&pos.hash()) {
+        return v;
+    }
+    let mut moves = MoveList::new();
+    pos.legal_moves(&mut moves);
+    let values = moves.iter().map(|&m| {
+        let mut child = pos.clone();
+        child.play(m);
+        paranoid(&child, me, score, memo)
+    });
+    let v = if pos.to_move() == me {
+        values.max()
+    } else {
+        values.min()
+    }
+    .expect("a position that is not over has a move");
+    memo.insert(pos.hash(), v);
+    v
+}
+
+/// 1 for a sole first place of `me`, 0 for a shared one, -1 for neither.
+fn first_place(me: crate::game::Player) -> impl Fn(&crate::game::Outcome) -> i8 {
+    move |o| {
+        if o.winner() == Some(me) {
+            1
+        } else if o.rank(me) == 0 {
+            0
+        } else {
+            -1
+        }
+    }
+}
+
+/// Every one-thread solver against the exhaustive paranoid search on Rolit positions of `G`
+/// with `empty` empty squares left (the start when it has that many), for every player to move.
+/// Returns how many positions had each value (loss, draw, win).
+fn check_paranoid<G: Game>(empty: u32, squares: u32, games: u64) -> [usize; 3] {
+    let mut rng = Rng::new(squares as u64 * 31 + G::NUM_PLAYERS as u64);
+    let mut buf = MoveList::new();
+    let mut values = [0usize; 3];
+    for _ in 0..games {
+        let mut p = G::start();
+        for _ in 0..squares - 4 - empty {
+            let m = p.random_move(&mut rng, &mut buf).expect("not over yet");
+            p.play(m);
+        }
+        // Memo by hash: the hash includes the player to move, and `me` is fixed per position.
+        let me = p.to_move();
+        let truth = paranoid(&p, me, &first_place(me), &mut HashMap::new());
+        values[(truth + 1) as usize] += 1;
+        let want = [Value::Loss, Value::Draw, Value::Win][(truth + 1) as usize];
+        for algo in [Algo::Pns, Algo::Dfpn, Algo::Ppns, Algo::Mcpns] {
+            let r = solve(&p, &config(algo));
+            assert_eq!(
+                r.value,
+                want,
+                "{} {} on {}",
+                G::INFO.name,
+                algo.name(),
+                p.to_position()
+            );
+            if let Some(m) = r.best_move.filter(|_| want != Value::Loss) {
+                let mut after = p.clone();
+                after.play(m);
+                assert_eq!(
+                    paranoid(&after, me, &first_place(me), &mut HashMap::new()),
+                    truth,
+                    "{}",
+                    algo.name()
+                );
+            }
+        }
+    }
+    values
+}
+
+#[test]
+fn paranoid_proofs_of_three_and_four_player_rolit_match_an_exhaustive_search() {
+    use crate::game::rolit::Rolit;
+    let mut seen = [0usize; 3];
+    let mut add = |v: [usize; 3]| (0..3).for_each(|i| seen[i] += v[i]);
+    // The 4x4 boards from the start (the whole game) and after a few random placements.
+    add(check_paranoid::<Rolit<4, 3>>(12, 16, 1));
+    add(check_paranoid::<Rolit<4, 4>>(12, 16, 1));
+    add(check_paranoid::<Rolit<4, 3>>(8, 16, 30));
+    add(check_paranoid::<Rolit<4, 4>>(8, 16, 30));
+    // 6x6 endgames.
+    add(check_paranoid::<Rolit<6, 3>>(9, 36, 10));
+    add(check_paranoid::<Rolit<6, 4>>(9, 36, 10));
+    // Every kind of value was checked, each more than once.
+    assert!(seen.iter().all(|&n| n >= 2), "loss / draw / win: {seen:?}");
+}
