@@ -97,6 +97,11 @@ pub struct SolveArgs {
     /// mcpns)
     #[arg(long = "4t", alias = "forcing")]
     forcing: bool,
+    /// Prove for player N (1 = the first player) instead of the side to move: its win, with
+    /// every other player against it (paranoid with more than two players); pns, dfpn, ppns and
+    /// mcpns with one thread
+    #[arg(long, value_name = "N", value_parser = positive::<u8>)]
+    player: Option<u8>,
     /// Random seed (playouts, sb-gpn, --generate)
     #[arg(long, value_name = "s", default_value_t = SolveConfig::default().seed, value_parser = count::<u64>)]
     seed: u64,
@@ -181,6 +186,9 @@ impl SolveArgs {
             pcn: self.pcn,
             focus: self.focus,
             forcing: self.forcing,
+            prover: self
+                .player
+                .map(|n| crate::game::Player(n.saturating_sub(1))),
             seed: self.seed,
             // Ctrl-C ends the solve with what it has (a second one quits at once).
             stop: Some(super::interrupt::flag()),
@@ -300,6 +308,21 @@ impl GameVisitor for SolveVisitor<'_> {
                     G::INFO.name,
                     G::NUM_PLAYERS
                 )));
+            }
+        }
+        if let Some(p) = self.cfg.prover {
+            if p.index() >= G::NUM_PLAYERS {
+                return Err(CliError::Usage(format!(
+                    "--player {}: {} has {} players",
+                    p.index() + 1,
+                    G::INFO.name,
+                    G::NUM_PLAYERS
+                )));
+            }
+            if self.cfg.algo == Algo::SbGpn || self.cfg.threads > 1 {
+                return Err(CliError::Usage(
+                    "--player needs pns, dfpn, ppns or mcpns with one thread".to_string(),
+                ));
             }
         }
         let game: G = self.position.setup()?;
@@ -453,6 +476,10 @@ pub fn run(a: SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
         }
         writeln!(out, "position {}", line.position)?;
         writeln!(out, "algo {}", algo.name())?;
+        if let Some(p) = cfg.prover {
+            // The value below is this player's, not the side to move's.
+            writeln!(out, "player {}", p.index() + 1)?;
+        }
         writeln!(out, "proofs {}", r.proofs_text())?;
         let mut value = r.value.name().to_string();
         if r.by_pr {
@@ -533,7 +560,7 @@ fn batch_description(jobs: &[Job], a: &SolveArgs) -> String {
         a.forcing,
         a.seed,
         positions.join("\n")
-    )
+    ) + &a.player.map_or(String::new(), |n| format!("|player={n}"))
 }
 
 fn run_batch(path: &std::path::Path, a: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {

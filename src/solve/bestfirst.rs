@@ -107,7 +107,7 @@ pub fn prove<G: Game, R: Rule>(
     rule: &R,
 ) -> ProofRun {
     let mut run = ProofRun::new(goal);
-    let me = root.to_move();
+    let me = cfg.prover.unwrap_or(root.to_move());
     let mut ctx = LeafCtx {
         goal,
         root: me,
@@ -132,7 +132,7 @@ pub fn prove<G: Game, R: Rule>(
         first: NO_CHILD,
         count: 0,
         mv: Move(0),
-        or: true,
+        or: root.to_move() == me,
     });
     budget.nodes += 1;
     let mut moves = MoveList::new();
@@ -248,7 +248,8 @@ pub fn prove<G: Game, R: Rule>(
         } else {
             &tree[f..f + root_node.count as usize]
         };
-        if s {
+        // A best move only where the prover chooses.
+        if s && root_node.or {
             run.best_move = if run.by_pr {
                 kids.get(rule.select(true, kids)).map(|k| k.mv)
             } else {

@@ -403,7 +403,7 @@ pub fn prove_in<G: Game>(
     slot: &mut Option<Table>,
 ) -> ProofRun {
     let mut run = ProofRun::new(goal);
-    let me = root.to_move();
+    let me = cfg.prover.unwrap_or(root.to_move());
     let cap = cfg.cap::<G>();
     if let Some(r) = terminal(root, goal, me, 0, cap) {
         run.result = Some(r);
@@ -448,7 +448,8 @@ pub fn prove_in<G: Game>(
     let proven = pn == 0;
     let mut moves = MoveList::new();
     s.moves_of(root, &mut moves);
-    if proven {
+    // A best move only where the prover chooses.
+    if proven && root.to_move() == me {
         run.best_move = moves.iter().copied().find(|&m| {
             let mut c = root.clone();
             c.play(m);

@@ -209,6 +209,10 @@ pub struct SolveConfig {
     /// ([`Game::forcing_moves`]: Gomoku's four-threat rule, the PCN paper's 4T); DFPN, sb-gpn
     /// and the best-first solvers (PNS, PPNS, MCPNS).
     pub forcing: bool,
+    /// The player whose win the proofs are about; `None`: the side to move. Another player is
+    /// asked with the root as an AND node (with more than two players, its paranoid value:
+    /// `gpn solve --player`). The one-thread proof-number solvers only.
+    pub prover: Option<crate::game::Player>,
     /// Paths of this many plies end as draws (a mate-in-N search asks "win within N plies?").
     /// `None`: only the game's own length cap.
     pub max_plies: Option<u32>,
@@ -266,6 +270,7 @@ impl Default for SolveConfig {
             pcn: Pcn::Off,
             focus: 0.1,
             forcing: false,
+            prover: None,
             seed: 1,
             max_plies: None,
             stop: None,
@@ -508,7 +513,7 @@ pub fn solve<G: Game>(root: &G, cfg: &SolveConfig) -> SolveResult {
         plies: None,
     };
     if let Some(o) = root.outcome() {
-        let me = root.to_move();
+        let me = cfg.prover.unwrap_or(root.to_move());
         result.value = if o.winner() == Some(me) {
             Value::Win
         } else if o.rank(me) == 0 {

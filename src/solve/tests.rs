@@ -703,8 +703,8 @@ fn first_place(me: crate::game::Player) -> impl Fn(&crate::game::Outcome) -> i8 
 }
 
 /// Every one-thread solver against the exhaustive paranoid search on Rolit positions of `G`
-/// with `empty` empty squares left (the start when it has that many), for every player to move.
-/// Returns how many positions had each value (loss, draw, win).
+/// with `empty` empty squares left (the start when it has that many), for every player as the
+/// prover. Returns how many (position, player) pairs had each value (loss, draw, win).
 fn check_paranoid<G: Game>(empty: u32, squares: u32, games: u64) -> [usize; 3] {
     let mut rng = Rng::new(squares as u64 * 31 + G::NUM_PLAYERS as u64);
     let mut buf = MoveList::new();
@@ -715,30 +715,36 @@ fn check_paranoid<G: Game>(empty: u32, squares: u32, games: u64) -> [usize; 3] {
             let m = p.random_move(&mut rng, &mut buf).expect("not over yet");
             p.play(m);
         }
-        // Memo by hash: the hash includes the player to move, and `me` is fixed per position.
-        let me = p.to_move();
-        let truth = paranoid(&p, me, &first_place(me), &mut HashMap::new());
-        values[(truth + 1) as usize] += 1;
-        let want = [Value::Loss, Value::Draw, Value::Win][(truth + 1) as usize];
-        for algo in [Algo::Pns, Algo::Dfpn, Algo::Ppns, Algo::Mcpns] {
-            let r = solve(&p, &config(algo));
-            assert_eq!(
-                r.value,
-                want,
-                "{} {} on {}",
-                G::INFO.name,
-                algo.name(),
-                p.to_position()
-            );
-            if let Some(m) = r.best_move.filter(|_| want != Value::Loss) {
-                let mut after = p.clone();
-                after.play(m);
+        // Every player as the prover: the side to move, and the others with the root an AND
+        // node (`--player`), where no best move is given.
+        for me in (0..G::NUM_PLAYERS).map(|i| crate::game::Player(i as u8)) {
+            let truth = paranoid(&p, me, &first_place(me), &mut HashMap::new());
+            values[(truth + 1) as usize] += 1;
+            let want = [Value::Loss, Value::Draw, Value::Win][(truth + 1) as usize];
+            let movers = me == p.to_move();
+            for algo in [Algo::Pns, Algo::Dfpn, Algo::Ppns, Algo::Mcpns] {
+                let cfg = SolveConfig {
+                    prover: (!movers).then_some(me),
+                    ..config(algo)
+                };
+                let r = solve(&p, &cfg);
+                let text = p.to_position();
                 assert_eq!(
-                    paranoid(&after, me, &first_place(me), &mut HashMap::new()),
-                    truth,
-                    "{}",
+                    r.value,
+                    want,
+                    "{} {} on {text} for {me:?}",
+                    G::INFO.name,
                     algo.name()
                 );
+                if !movers {
+                    assert_eq!(r.best_move, None, "{}", algo.name());
+                }
+                if let Some(m) = r.best_move.filter(|_| want != Value::Loss) {
+                    let mut after = p.clone();
+                    after.play(m);
+                    let value = paranoid(&after, me, &first_place(me), &mut HashMap::new());
+                    assert_eq!(value, truth, "{}", algo.name());
+                }
             }
         }
     }
