@@ -540,6 +540,22 @@ pub trait Game:
         false
     }
 
+    /// The name of player `p` (its colour), as GTP's colour arguments and `gpn match` reports
+    /// write it for games of more than two players; two-player games keep "first"/"second"
+    /// (their protocols name the sides themselves: black/white, sente/gote).
+    fn player_name(p: Player) -> &'static str {
+        ["first", "second", "third", "fourth"]
+            .get(p.index())
+            .copied()
+            .unwrap_or("?")
+    }
+
+    /// Each player's points in this position, in seat order, for games that count them (Rolit:
+    /// pieces of each colour; Chinese Checkers: pieces home); `None` for the others.
+    fn player_scores(&self) -> Option<Vec<i32>> {
+        None
+    }
+
     /// The score of a finished game as GTP's `final_score` writes it (`B+3.5`, `W+0.5`, `0`),
     /// for games scored by points (Go); `None` for the others.
     fn score_text(&self) -> Option<String> {

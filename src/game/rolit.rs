@@ -405,6 +405,15 @@ impl<const N: usize, const P: usize> Game for Rolit<N, P> {
         out
     }
 
+    fn player_name(p: Player) -> &'static str {
+        NAMES.get(p.index()).copied().unwrap_or("?")
+    }
+
+    /// Pieces of each player's colour (neutral pieces count for nobody).
+    fn player_scores(&self) -> Option<Vec<i32>> {
+        Some(self.pieces[..P].iter().map(|b| b.count_ones() as i32).collect())
+    }
+
     const HAS_EVALUATION: bool = true;
 
     /// `player`'s lead over the best other player in pieces, a corner counting three (corners
