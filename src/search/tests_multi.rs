@@ -52,7 +52,9 @@ fn run_tree(spec: &str, root: u16) -> Search<TreeGame<3>, 3> {
 
 #[test]
 fn paranoid_proof_numbers_of_three_players_on_a_hand_built_tree() {
-    for spec in ["gpn", "sb-gpn", "sb-gpn threads=2"] {
+    // One thread: the hand-built tree is installed per thread (tests run side by side), so a
+    // second search thread would see another tree. Threads are checked on Rolit below.
+    for spec in ["gpn", "sb-gpn"] {
         let s = run_tree(spec, 0);
         let root = s.tree.node(ROOT);
         assert_eq!(root.pn, [0, PN_INF, PN_INF], "{spec}");
@@ -88,7 +90,11 @@ fn score_bounds_of_three_players_on_a_hand_built_tree() {
 /// utility by exhaustive search and the optimistic one never falls below it (bounds that meet
 /// are that utility), and a proof (pn 0) is a paranoid win. Returns how many roots had meeting
 /// bounds and how many were proved.
-fn solve_rolit<const N: usize, const P: usize>(plies: usize, games: u64) -> (usize, usize) {
+fn solve_rolit<const N: usize, const P: usize>(
+    plies: usize,
+    games: u64,
+    extra: &str,
+) -> (usize, usize) {
     let mut rng = crate::rng::Rng::new(N as u64 + 7 * P as u64);
     let mut buf = MoveList::new();
     let (mut exact, mut proved) = (0, 0);
@@ -108,7 +114,7 @@ fn solve_rolit<const N: usize, const P: usize>(plies: usize, games: u64) -> (usi
             &utility,
             &mut HashMap::new(),
         ));
-        let spec = format!("sb-gpn seed={game}");
+        let spec = format!("sb-gpn seed={game} {extra}");
         let mut s: Search<Rolit<N, P>, P> = Search::new(super::tests::params(&spec), pos.clone());
         s.run(&Limits {
             iterations: Some(50_000),
@@ -147,15 +153,19 @@ fn solved_rolit_positions_match_an_exhaustive_paranoid_search() {
     // Whole 4x4 games (12 plies) and positions a few placements in, for three and four players.
     let mut totals = (0, 0);
     for (exact, proved) in [
-        solve_rolit::<4, 3>(0, 1),
-        solve_rolit::<4, 4>(0, 1),
-        solve_rolit::<4, 3>(4, 12),
-        solve_rolit::<4, 4>(4, 12),
-        solve_rolit::<6, 3>(24, 6),
-        solve_rolit::<6, 4>(24, 6),
+        solve_rolit::<4, 3>(0, 1, ""),
+        solve_rolit::<4, 4>(0, 1, ""),
+        solve_rolit::<4, 3>(4, 12, ""),
+        solve_rolit::<4, 4>(4, 12, ""),
+        solve_rolit::<6, 3>(24, 6, ""),
+        solve_rolit::<6, 4>(24, 6, ""),
+        // Two threads: the same soundness with tree parallelism for three and four players.
+        solve_rolit::<4, 3>(4, 6, "threads=2"),
+        solve_rolit::<6, 4>(24, 3, "threads=2"),
     ] {
         totals = (totals.0 + exact, totals.1 + proved);
     }
     eprintln!("exact roots {}, proved wins {}", totals.0, totals.1);
     assert!(totals.1 >= 3, "only {} paranoid wins proved", totals.1);
 }
+
