@@ -10,10 +10,11 @@
 //! Progress goes to stderr, one line per finished game (or to the caller's [`run_match_with`]
 //! callback, which also gets each game as it ends); [`MatchConfig::stop`] stops a match early,
 //! keeping the finished games. [`output`] formats the final report (for stdout) and the CSV, JSON
-//! and game-list files. Only two-player games are supported.
+//! and game-list files. Games of more than two players are played by [`multi`].
 
 pub mod agents;
 pub mod merge;
+pub mod multi;
 pub mod output;
 mod play;
 pub mod records;

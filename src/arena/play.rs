@@ -143,7 +143,7 @@ pub fn play_game<G: Game>(
 }
 
 /// Why a finished record ended: the position's rules first, as [`Record::outcome`] decides.
-fn termination_of<G: Game>(record: &Record<G>) -> Termination {
+pub(super) fn termination_of<G: Game>(record: &Record<G>) -> Termination {
     if record.position().outcome().is_some() {
         Termination::Rules
     } else if record.ended_by_repetition() {

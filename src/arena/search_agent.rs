@@ -6,14 +6,15 @@ use crate::search::{Limits, Search, SearchParams};
 
 use super::{Agent, Budget};
 
-/// Plays the move of a two-player search with the given parameters; the per-game seed replaces
-/// the parameters' seed, so paired games differ and runs stay reproducible.
-pub struct SearchAgent<G: Game> {
-    search: Search<G, 2>,
+/// Plays the move of a search for `P` players (`G::NUM_PLAYERS`) with the given parameters; the
+/// per-game seed replaces the parameters' seed, so paired games differ and runs stay
+/// reproducible.
+pub struct SearchAgent<G: Game, const P: usize = 2> {
+    search: Search<G, P>,
 }
 
-impl<G: Game> SearchAgent<G> {
-    pub fn new(params: &SearchParams, seed: u64) -> SearchAgent<G> {
+impl<G: Game, const P: usize> SearchAgent<G, P> {
+    pub fn new(params: &SearchParams, seed: u64) -> SearchAgent<G, P> {
         let params = SearchParams {
             seed,
             ..params.clone()
@@ -24,7 +25,7 @@ impl<G: Game> SearchAgent<G> {
     }
 }
 
-impl<G: Game> Agent<G> for SearchAgent<G> {
+impl<G: Game, const P: usize> Agent<G> for SearchAgent<G, P> {
     fn new_game(&mut self, start: &G) {
         self.search.set_position(start.clone());
     }

@@ -159,8 +159,8 @@ impl LearnVisitor<'_> {
 
     /// A match at --iterations a move: engine `a` against engine `b`, from `a`'s view.
     fn play<G: Game>(&self, a: &str, b: &str, seed: u64) -> Result<Wdl, CliError> {
-        let fa = agent_factory::<G>(&parse_agent_spec(a).map_err(CliError::Usage)?);
-        let fb = agent_factory::<G>(&parse_agent_spec(b).map_err(CliError::Usage)?);
+        let fa = agent_factory::<G, 2>(&parse_agent_spec(a).map_err(CliError::Usage)?);
+        let fb = agent_factory::<G, 2>(&parse_agent_spec(b).map_err(CliError::Usage)?);
         let config = MatchConfig {
             games: self.args.gate_games,
             budget: Budget::Iterations(self.args.iterations),

@@ -13,12 +13,13 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{count, interrupt, positive, CliError};
 use crate::arena::agents::RandomAgent;
+use crate::arena::multi::{self, MultiRecord};
 use crate::arena::records::{self, RecordFormat};
 use crate::arena::search_agent::SearchAgent;
 use crate::arena::{
     self, output, shard, AgentFactory, Budget, MatchConfig, Shard, SprtConfig, StopFlag,
 };
-use crate::game::registry::{self, GameVisitor};
+use crate::game::registry::{self, GameVisitor, PlayersVisitor};
 use crate::game::Game;
 use crate::search::SearchParams;
 
@@ -37,12 +38,19 @@ are abandoned, the report and files keep every finished game (exit status 0).
 --shard K/N plays the pairs p with p % N == K, each game as the whole match plays it, into a JSON
 Lines --games-file whose lines carry the run id; `gpn merge` puts the shards together.
 
+Games of more than two players (rolit, rolit-3p, ...): every seating of the two agents in which
+both play (6 for three players, 14 for four) from each random opening, so --games is best a
+multiple of that; a game counts for A as a win when A alone holds first place, a draw when A and
+B share it. The report adds results by seats held and per seat (share of first place, mean
+points, 95% intervals). The games file is JSON Lines; --resume continues it; --sprt, --shard and
+--csv are for two-player games.
+
 Example:
     gpn match cfour --engine1 random --engine2 random --games 100 --iterations 1 --concurrency 2";
 
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// The game (a name or alias of `gpn games`; two-player games only)
+    /// The game (a name or alias of `gpn games`)
     #[arg(value_name = "game")]
     game: String,
     /// Agent A (see below)
@@ -188,13 +196,13 @@ pub fn check_agent<G: Game>(spec: &AgentSpec) -> Result<(), String> {
     params.check_network_for::<G>().map_err(|e| e.to_string())
 }
 
-/// The factory that builds `spec`'s agent for each game of `G`.
-pub fn agent_factory<G: Game>(spec: &AgentSpec) -> Box<AgentFactory<G>> {
+/// The factory that builds `spec`'s agent for each game of `G`, a game of `P` players.
+pub fn agent_factory<G: Game, const P: usize>(spec: &AgentSpec) -> Box<AgentFactory<G>> {
     match spec {
         AgentSpec::Random => Box::new(|seed| Box::new(RandomAgent::new(seed))),
         AgentSpec::Search(params) => {
             let params = params.clone();
-            Box::new(move |seed| Box::new(SearchAgent::<G>::new(&params, seed)))
+            Box::new(move |seed| Box::new(SearchAgent::<G, P>::new(&params, seed)))
         }
         AgentSpec::Defaults(extra) => {
             let mut params = SearchParams::for_game(G::INFO.name);
@@ -202,7 +210,7 @@ pub fn agent_factory<G: Game>(spec: &AgentSpec) -> Box<AgentFactory<G>> {
             if let Err(e) = params.apply_spec(extra) {
                 log::warn!("agent 'default {extra}': {e}");
             }
-            Box::new(move |seed| Box::new(SearchAgent::<G>::new(&params, seed)))
+            Box::new(move |seed| Box::new(SearchAgent::<G, P>::new(&params, seed)))
         }
     }
 }
@@ -269,14 +277,14 @@ struct MatchVisitor<'a> {
 impl GameVisitor for MatchVisitor<'_> {
     type Output = Result<(), CliError>;
     fn visit<G: Game>(self) -> Result<(), CliError> {
-        let args = self.args;
         if G::NUM_PLAYERS != 2 {
-            return Err(CliError::Usage(format!(
-                "match plays two-player games; {} has {} players",
-                G::INFO.name,
-                G::NUM_PLAYERS
-            )));
+            return G::with_players(MultiMatch {
+                args: self.args,
+                engines: self.engines,
+                out: self.out,
+            });
         }
+        let args = self.args;
         for engine in &self.engines {
             check_agent::<G>(&engine.spec).map_err(CliError::Usage)?;
         }
@@ -325,16 +333,7 @@ impl GameVisitor for MatchVisitor<'_> {
             create(&args.games_file)?
         };
         let [a, b] = &self.engines;
-        // A `default` agent is labelled with the game's row, so that a report says what played.
-        let label = |agent: &Agent| match agent.spec {
-            AgentSpec::Defaults(_) => format!(
-                "{} [{}]",
-                agent.name,
-                crate::search::defaults::defaults_spec(G::INFO.name)
-            ),
-            _ => agent.name.clone(),
-        };
-        let (label_a, label_b) = (label(a), label(b));
+        let (label_a, label_b) = (label::<G>(a), label::<G>(b));
         let names = (label_a.clone(), label_b.clone());
         let run_id = shard::match_run_id(G::INFO.name, (&names.0, &names.1), &config);
         if let (true, Some(path)) = (args.resume, &args.games_file) {
@@ -401,8 +400,8 @@ impl GameVisitor for MatchVisitor<'_> {
         };
         let report = arena::run_match_with::<G>(
             &config,
-            &*agent_factory::<G>(&a.spec),
-            &*agent_factory::<G>(&b.spec),
+            &*agent_factory::<G, 2>(&a.spec),
+            &*agent_factory::<G, 2>(&b.spec),
             (&label_a, &label_b),
             &mut on_game,
         );
@@ -422,6 +421,171 @@ impl GameVisitor for MatchVisitor<'_> {
             .write_all(output::format_report(&report).as_bytes())?;
         Ok(())
     }
+}
+
+/// `gpn match` for a game of more than two players ([`arena::multi`]): every seating of the two
+/// agents per opening, a JSON Lines games file that `--resume` continues.
+struct MultiMatch<'a> {
+    args: MatchArgs,
+    engines: [Agent; 2],
+    out: &'a mut dyn Write,
+}
+
+impl PlayersVisitor for MultiMatch<'_> {
+    type Output = Result<(), CliError>;
+    fn visit<G: Game, const P: usize>(self) -> Result<(), CliError> {
+        let args = self.args;
+        let refuse = |what: &str| {
+            Err(CliError::Usage(format!(
+                "{what} is for two-player games; {} has {} players",
+                G::INFO.name,
+                P
+            )))
+        };
+        if args.sprt.is_some() {
+            return refuse("--sprt");
+        }
+        if args.shard.is_some() {
+            return refuse("--shard");
+        }
+        if args.csv.is_some() {
+            return refuse("--csv (use --games-file or --json)");
+        }
+        if matches!(args.games_format, GamesFormat::Pgn) {
+            return refuse("--games-format pgn (the games file is JSON Lines)");
+        }
+        for engine in &self.engines {
+            check_agent::<G>(&engine.spec).map_err(CliError::Usage)?;
+        }
+        let budget = match (args.iterations, args.movetime) {
+            (_, Some(ms)) => Budget::Time(Duration::from_millis(ms)),
+            (Some(n), None) => Budget::Iterations(n),
+            (None, None) => Budget::Iterations(1000),
+        };
+        let mut config = MatchConfig {
+            games: args.games,
+            budget,
+            odds: args.odds,
+            opening_plies: args.openings,
+            concurrency: args.concurrency,
+            seed: args.seed,
+            max_plies: args.max_plies.unwrap_or(G::MAX_PLIES),
+            sprt: None,
+            progress: !args.quiet,
+            stop: Some(StopFlag(interrupt::flag())),
+            shard: None,
+            done: Default::default(),
+        };
+        let [a, b] = &self.engines;
+        let (label_a, label_b) = (label::<G>(a), label::<G>(b));
+        let run_id = shard::match_run_id(G::INFO.name, (&label_a, &label_b), &config);
+        let mut json = create(&args.json)?;
+        let (mut games, previous) = match (&args.games_file, args.resume) {
+            (Some(path), true) => {
+                let (writer, previous) = resume_multi(path, &run_id)?;
+                if !previous.is_empty() && !args.quiet {
+                    eprintln!(
+                        "resuming: {} finished games of this run in {}, not played again",
+                        previous.len(),
+                        path.display()
+                    );
+                }
+                (Some(writer), previous)
+            }
+            _ => (create(&args.games_file)?, Vec::new()),
+        };
+        // Games past `--games` (a file of a longer run cannot share its id) are ignored.
+        let previous: Vec<_> = previous
+            .into_iter()
+            .filter(|g| g.index < config.games)
+            .collect();
+        config.done = previous.iter().map(|g| g.index).collect();
+        let mut write_error: Option<std::io::Error> = None;
+        let mut on_game = |g: &MultiRecord| {
+            if write_error.is_some() {
+                return;
+            }
+            if let Some(w) = games.as_mut() {
+                let line = g.to_json_line(&run_id, P);
+                write_error = writeln!(w, "{line}").and_then(|_| w.flush()).err();
+            }
+        };
+        let report = multi::run_multi_match::<G>(
+            &config,
+            &*agent_factory::<G, P>(&a.spec),
+            &*agent_factory::<G, P>(&b.spec),
+            (&label_a, &label_b),
+            previous,
+            &mut on_game,
+        );
+        let io = |e: std::io::Error| CliError::Io(format!("cannot write output: {e}"));
+        if let Some(w) = json.as_mut() {
+            w.write_all(report.to_json().as_bytes())
+                .and_then(|_| w.flush())
+                .map_err(io)?;
+        }
+        if let Some(e) = write_error {
+            return Err(io(e));
+        }
+        self.out.write_all(report.format().as_bytes())?;
+        Ok(())
+    }
+}
+
+/// An agent's name in reports: a `default` agent is labelled with the game's row, so that a
+/// report says what played.
+fn label<G: Game>(agent: &Agent) -> String {
+    match agent.spec {
+        AgentSpec::Defaults(_) => format!(
+            "{} [{}]",
+            agent.name,
+            crate::search::defaults::defaults_spec(G::INFO.name)
+        ),
+        _ => agent.name.clone(),
+    }
+}
+
+/// Opens a multi-player games file to append to it: the finished games of run `run` it holds
+/// (a half-written last line is cut off; other runs' lines are kept and ignored).
+fn resume_multi(path: &Path, run: &str) -> Result<(BufWriter<File>, Vec<MultiRecord>), CliError> {
+    let name = path.display().to_string();
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(CliError::Io(format!("cannot read '{name}': {e}"))),
+    };
+    let mut previous = Vec::new();
+    let mut keep = 0u64;
+    let mut offset = 0usize;
+    for (number, line) in text.split_inclusive('\n').enumerate() {
+        offset += line.len();
+        // A last line cut short by a kill is dropped, and its game played again.
+        if !line.ends_with('\n') {
+            break;
+        }
+        match MultiRecord::from_json_line(line.trim_end(), run) {
+            Ok(record) => {
+                previous.extend(record);
+                keep = offset as u64;
+            }
+            Err(e) => {
+                return Err(CliError::Usage(format!(
+                    "'{name}' line {}: {e} (not a games file of gpn match)",
+                    number + 1
+                )))
+            }
+        }
+    }
+    let cannot = |e: std::io::Error| CliError::Io(format!("cannot write '{name}': {e}"));
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(cannot)?;
+    if keep < text.len() as u64 {
+        file.set_len(keep).map_err(cannot)?;
+    }
+    Ok((BufWriter::new(file), previous))
 }
 
 /// The terminal progress bar: games done/total, the running result (set per game) and the ETA.

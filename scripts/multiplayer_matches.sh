@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The sb-gpn vs sb-uct matches of docs/experiments/multiplayer.md: every seating of the two
+# agents per random opening, in Rolit (3 and 4 players) and Chinese Checkers (3 players), at two
+# iteration budgets. Usage: scripts/multiplayer_matches.sh GAME BUDGET [GAMES]
+# (e.g. rolit-3p 100 300). Resumable: the games file (JSON Lines) is continued with --resume, so
+# rerunning the same command after a kill plays only the missing games. Each run writes
+# docs/experiments/data/multiplayer/GAME-BUDGET.{jsonl,json,txt}.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+game=${1:?usage: $0 GAME BUDGET [GAMES]}
+budget=${2:?usage: $0 GAME BUDGET [GAMES]}
+games=${3:-300}
+out=docs/experiments/data/multiplayer
+mkdir -p "$out"
+gpn=${GPN:-target/release/gpn}
+base="$out/$game-$budget"
+cmd=("$gpn" match "$game" --engine1 sb-gpn --engine2 sb-uct --games "$games"
+  --iterations "$budget" --openings 4 --seed 1 --concurrency "${CONCURRENCY:-1}"
+  --games-file "$base.jsonl" --resume --json "$base.json" --quiet)
+echo "${cmd[*]}" > "$base.cmd"
+"${cmd[@]}" > "$base.txt"
+cat "$base.txt"
