@@ -411,7 +411,12 @@ impl<const N: usize, const P: usize> Game for Rolit<N, P> {
 
     /// Pieces of each player's colour (neutral pieces count for nobody).
     fn player_scores(&self) -> Option<Vec<i32>> {
-        Some(self.pieces[..P].iter().map(|b| b.count_ones() as i32).collect())
+        Some(
+            self.pieces[..P]
+                .iter()
+                .map(|b| b.count_ones() as i32)
+                .collect(),
+        )
     }
 
     const HAS_EVALUATION: bool = true;

@@ -168,4 +168,3 @@ fn solved_rolit_positions_match_an_exhaustive_paranoid_search() {
     eprintln!("exact roots {}, proved wins {}", totals.0, totals.1);
     assert!(totals.1 >= 3, "only {} paranoid wins proved", totals.1);
 }
-
