@@ -9,6 +9,7 @@ pub mod ataxx;
 pub mod awari;
 pub mod breakthrough;
 pub mod check;
+pub mod chinesecheckers;
 pub mod chess;
 pub mod connect4;
 pub mod fen;
