@@ -367,9 +367,7 @@ impl<const P: usize> ChineseCheckers<P> {
             return None;
         }
         let i: usize = digits.parse().ok()?;
-        (1..=ROW_LEN[r])
-            .contains(&i)
-            .then(|| row_start(r) + i - 1)
+        (1..=ROW_LEN[r]).contains(&i).then(|| row_start(r) + i - 1)
     }
 
     fn colour_of(&self, h: usize) -> Option<usize> {
@@ -536,8 +534,7 @@ impl<const P: usize> Game for ChineseCheckers<P> {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        self.finished()
-            .map(|p| Outcome::win(Player(p as u8), P))
+        self.finished().map(|p| Outcome::win(Player(p as u8), P))
     }
 
     #[inline]
@@ -666,9 +663,9 @@ impl<const P: usize> Game for ChineseCheckers<P> {
 
     fn diagram(&self) -> String {
         let mut out = String::new();
-        for r in 0..ROWS {
+        for (r, &len) in ROW_LEN.iter().enumerate() {
             let mut line = vec![' '; 19];
-            for h in row_start(r)..row_start(r) + ROW_LEN[r] {
+            for h in row_start(r)..row_start(r) + len {
                 let ch = self.colour_of(h).map_or('.', |c| LETTERS[c]);
                 line[(GEO.coords[h].1 + 9) as usize] = ch;
             }
@@ -881,7 +878,10 @@ mod tests {
                         }
                     };
                     if ok {
-                        out.insert(format!("{}-{}", star.names[from], star.names[star.at[&end]]));
+                        out.insert(format!(
+                            "{}-{}",
+                            star.names[from], star.names[star.at[&end]]
+                        ));
                     }
                 }
             }
@@ -957,7 +957,12 @@ mod tests {
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
         let set: HashSet<String> = list.iter().map(|&m| pos.format_move(m)).collect();
-        assert_eq!(set.len(), list.len(), "duplicate moves in {}", pos.to_position());
+        assert_eq!(
+            set.len(),
+            list.len(),
+            "duplicate moves in {}",
+            pos.to_position()
+        );
         set
     }
 
@@ -1057,8 +1062,14 @@ mod tests {
 
     #[test]
     fn games_agree_with_the_independent_generator() {
-        assert!(games::<3>(12) >= 6, "most greedy games should end by the rules");
-        assert!(games::<4>(12) >= 6, "most greedy games should end by the rules");
+        assert!(
+            games::<3>(12) >= 6,
+            "most greedy games should end by the rules"
+        );
+        assert!(
+            games::<4>(12) >= 6,
+            "most greedy games should end by the rules"
+        );
     }
 
     fn moves_from<const P: usize>(pos: &ChineseCheckers<P>, from: &str) -> Vec<String> {
@@ -1092,7 +1103,10 @@ mod tests {
         assert_eq!(start.player_scores(), Some(vec![0, 0, 0]));
         let mut p = start.clone();
         p.play_text("b1-d6").unwrap();
-        assert_eq!(p.to_position(), "r/1r/rrr/5r4/9/8/7/g6y/gg5yy/ggg4yyy/3/2/1 y");
+        assert_eq!(
+            p.to_position(),
+            "r/1r/rrr/5r4/9/8/7/g6y/gg5yy/ggg4yyy/3/2/1 y"
+        );
         assert_eq!(p.to_move(), Player(1));
         assert_eq!(ChineseCheckers3::player_name(Player(2)), "green");
         assert_eq!(ChineseCheckers4::player_name(Player(3)), "blue");
@@ -1103,10 +1117,9 @@ mod tests {
     fn jumps_chain_and_may_stop_after_any_jump() {
         // Red on g4 jumps over yellow's h4 to i4, over i5 to i6, over h6 to g6; it may also stop
         // on i4 or i6, or step to any empty neighbour.
-        let pos = ChineseCheckers3::parse_position(
-            "r/rr/rr1/10/9/8/3r3/g2y1y1y/gg2y2yy/ggg7/3/2/1 r",
-        )
-        .unwrap();
+        let pos =
+            ChineseCheckers3::parse_position("r/rr/rr1/10/9/8/3r3/g2y1y1y/gg2y2yy/ggg7/3/2/1 r")
+                .unwrap();
         assert_eq!(
             moves_from(&pos, "g4"),
             ["f4", "f5", "g3", "g5", "g6", "h5", "i4", "i6"]
@@ -1124,18 +1137,14 @@ mod tests {
     #[test]
     fn pieces_stay_in_their_target_and_out_of_other_triangles() {
         // Red's piece on k2 (its target, the bottom) moves only within the bottom triangle.
-        let pos = ChineseCheckers3::parse_position(
-            "1/rr/rrr/10/9/8/7/g6y/gg5yy/ggg4yyy/1r1/2/1 r",
-        )
-        .unwrap();
+        let pos = ChineseCheckers3::parse_position("1/rr/rrr/10/9/8/7/g6y/gg5yy/ggg4yyy/1r1/2/1 r")
+            .unwrap();
         assert_eq!(moves_from(&pos, "k2"), ["k1", "k3", "l1", "l2"]);
         assert_eq!(pos.player_scores(), Some(vec![1, 0, 0]));
         // Red on d4 may not stop in the upper-left triangle (d3), nobody's home or target of
         // red's.
-        let pos = ChineseCheckers3::parse_position(
-            "r/rr/rr1/3r6/9/8/7/g6y/gg5yy/ggg4yyy/3/2/1 r",
-        )
-        .unwrap();
+        let pos = ChineseCheckers3::parse_position("r/rr/rr1/3r6/9/8/7/g6y/gg5yy/ggg4yyy/3/2/1 r")
+            .unwrap();
         assert_eq!(moves_from(&pos, "d4"), ["d5", "e3", "e4"]);
         assert!(matches!(
             pos.parse_move("d4-d3"),
@@ -1162,10 +1171,7 @@ mod tests {
         p.play(win);
         let outcome = p.outcome().unwrap();
         assert_eq!(outcome.winner(), Some(Player(0)));
-        assert_eq!(
-            [0, 1, 2, 3].map(|q| outcome.rank(Player(q))),
-            [0, 1, 1, 1]
-        );
+        assert_eq!([0, 1, 2, 3].map(|q| outcome.rank(Player(q))), [0, 1, 1, 1]);
         assert_eq!(p.player_scores(), Some(vec![1, 0, 0, 0]));
         p.legal_moves(&mut buf);
         assert!(buf.is_empty());
@@ -1183,10 +1189,8 @@ mod tests {
     #[test]
     fn a_player_without_a_move_passes() {
         // Red's home is walled in by two full rows: its only move is the pass.
-        let pos = ChineseCheckers3::parse_position(
-            "r/rr/rrr/3yyyy3/2yyggg2/8/7/g7/gg7/10/3/2/1 r",
-        )
-        .unwrap();
+        let pos = ChineseCheckers3::parse_position("r/rr/rrr/3yyyy3/2yyggg2/8/7/g7/gg7/10/3/2/1 r")
+            .unwrap();
         let moves: Vec<String> = move_set(&pos).into_iter().collect();
         assert_eq!(moves, ["pass"]);
         assert_eq!(pos.count_moves(), 1);
@@ -1205,10 +1209,8 @@ mod tests {
             assert_eq!(ChineseCheckers3::start().evaluate(Player(p)), 0.0);
         }
         // Red has brought all six pieces to row h: 34 steps ahead of yellow and green.
-        let pos = ChineseCheckers3::parse_position(
-            "1/2/3/10/9/8/7/grrrrrry/gg5yy/ggg4yyy/3/2/1 y",
-        )
-        .unwrap();
+        let pos = ChineseCheckers3::parse_position("1/2/3/10/9/8/7/grrrrrry/gg5yy/ggg4yyy/3/2/1 y")
+            .unwrap();
         assert_eq!(pos.to_go(0), 22);
         assert_eq!(pos.to_go(1), 56);
         assert!(pos.evaluate(Player(0)) > 0.9);
@@ -1261,12 +1263,14 @@ mod tests {
             "1/2/3/bbb4rrr/bb5rr/b6r/7/g6y/gg5yy/ggg4yyy/3/2/1 r"
         )
         .is_err());
-        assert!(ChineseCheckers3::parse_position(
-            "r/rr/rrr/10/9/8/7/g6y/gg5yy/ggg4yyy/3/2/1 b"
-        )
-        .is_err());
+        assert!(
+            ChineseCheckers3::parse_position("r/rr/rrr/10/9/8/7/g6y/gg5yy/ggg4yyy/3/2/1 b")
+                .is_err()
+        );
         let start = ChineseCheckers3::start();
-        for bad in ["", "c1", "c1d4", "c1-", "-d4", "c4-d4", "n1-d4", "c0-d4", "c1-d11", "c1-d+4"] {
+        for bad in [
+            "", "c1", "c1d4", "c1-", "-d4", "c4-d4", "n1-d4", "c0-d4", "c1-d11", "c1-d+4",
+        ] {
             assert!(
                 matches!(start.parse_move(bad), Err(GameError::MoveSyntax { .. })),
                 "{bad:?}"
@@ -1278,6 +1282,9 @@ mod tests {
                 "{bad:?}"
             );
         }
-        assert_eq!(start.parse_move(" C1-D4 ").map(|m| start.format_move(m)), Ok("c1-d4".into()));
+        assert_eq!(
+            start.parse_move(" C1-D4 ").map(|m| start.format_move(m)),
+            Ok("c1-d4".into())
+        );
     }
 }

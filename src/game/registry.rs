@@ -52,8 +52,8 @@ macro_rules! registry {
 use super::ataxx::Ataxx;
 use super::awari::Awari;
 use super::breakthrough::Breakthrough;
-use super::chinesecheckers::ChineseCheckers;
 use super::chess::{losalamos::LosAlamos, reachchess::ReachChess, skirmish::Skirmish};
+use super::chinesecheckers::ChineseCheckers;
 use super::connect4::ConnectFour;
 use super::go::{Go13, Go19, Go5, Go7, Go9, KillallGo, KillallGo7};
 use super::gomoku::Gomoku;
