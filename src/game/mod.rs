@@ -10,6 +10,7 @@ pub mod awari;
 pub mod breakthrough;
 pub mod check;
 pub mod chess;
+pub mod chinesecheckers;
 pub mod connect4;
 pub mod fen;
 pub mod go;

@@ -53,6 +53,7 @@ use super::ataxx::Ataxx;
 use super::awari::Awari;
 use super::breakthrough::Breakthrough;
 use super::chess::{losalamos::LosAlamos, reachchess::ReachChess, skirmish::Skirmish};
+use super::chinesecheckers::ChineseCheckers;
 use super::connect4::ConnectFour;
 use super::go::{Go13, Go19, Go5, Go7, Go9, KillallGo, KillallGo7};
 use super::gomoku::Gomoku;
@@ -97,6 +98,8 @@ registry! {
     Rolit<6, 3>,
     Rolit<4, 4>,
     Rolit<4, 3>,
+    ChineseCheckers<3>,
+    ChineseCheckers<4>,
 }
 
 /// The number of players of the game registered under `name` or an alias.
@@ -242,6 +245,8 @@ mod tests {
             "Thirty",
             "Thirty-one",
             "Thirty-two",
+            "Thirty-three",
+            "Thirty-four",
         ];
         let count = words.get(GAMES.len()).copied().unwrap_or("Many");
         assert!(
