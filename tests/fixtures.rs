@@ -245,6 +245,7 @@ fixtures! {
     gtp_resign => "gtp-resign.txt",
     gtp_gogui_rules => "gtp-gogui-rules.txt",
     gtp_pipe => "gtp-pipe.txt",
+    gtp_rolit => "gtp-rolit.txt",
 }
 
 #[test]

@@ -74,6 +74,15 @@ pub trait Session: Send {
     fn undo(&mut self) -> bool;
     /// Index of the player to move (0 = first player).
     fn side_to_move(&self) -> usize;
+    /// The number of players (2, or more: Rolit for 3 and 4).
+    fn num_players(&self) -> usize;
+    /// The name of player `p` (0 = first), [`crate::game::Game::player_name`]: the colours of
+    /// games of more than two players (Rolit: red, yellow, green, blue); two-player games say
+    /// "first" and "second" (their protocols name the sides themselves).
+    fn player_name(&self, p: usize) -> &'static str;
+    /// Each player's points in the current position, in seat order, for games that count them
+    /// ([`crate::game::Game::player_scores`]: Rolit's pieces per colour); `None` otherwise.
+    fn player_scores(&self) -> Option<Vec<i32>>;
     /// The game's bound on the moves the side to move still plays ([`crate::game::Game::moves_left_bound`]).
     fn moves_left_bound(&self) -> Option<u32>;
     /// The legal moves, in the dialect's notation.
@@ -137,6 +146,30 @@ pub struct SolveJob {
     pub memory_mb: usize,
     /// Threads: sb-gpn's search threads, or the proof-number solvers' workers.
     pub threads: usize,
+}
+
+impl SolveJob {
+    /// Why this solve cannot run in a game of `players` players; `None` when it can. Games of
+    /// more than two players get paranoid proofs (the side to move against the others
+    /// together: a win is a sole first place, a draw a shared one) from the one-thread
+    /// proof-number solvers (pns, dfpn, ppns, mcpns; more threads are ignored); sb-gpn and the
+    /// mate searches are two-player.
+    pub fn refusal(&self, players: usize) -> Option<String> {
+        if players <= 2 {
+            return None;
+        }
+        if matches!(self.mode, SolveMode::Mate(_)) {
+            return Some(format!(
+                "mate searches are for two-player games (this one has {players} players)"
+            ));
+        }
+        (self.algo == Algo::SbGpn).then(|| {
+            format!(
+                "sb-gpn solves two-player games only (this one has {players} players; pns, \
+                 dfpn, ppns and mcpns prove paranoid values)"
+            )
+        })
+    }
 }
 
 /// What a solve looks for.

@@ -8,8 +8,10 @@ use super::{
     Solved, Verdict,
 };
 use crate::game::record::Record;
-use crate::game::registry::{self, GameVisitor};
-use crate::game::{Dialect, Game, GameError, GameInfo, GoGuiBoard, Move, MoveList, Outcome};
+use crate::game::registry::{self, GameVisitor, PlayersVisitor};
+use crate::game::{
+    Dialect, Game, GameError, GameInfo, GoGuiBoard, Move, MoveList, Outcome, Player,
+};
 use crate::search::{Limits, Proven, Search, SearchParams, SearchReport};
 use crate::solve::checks::Checks;
 use crate::solve::mate::{mate_search, MateAnswer};
@@ -34,9 +36,10 @@ const MIN_ITERATIONS_FOR_DEPTH: u64 = 64;
 /// more often than this.
 const MIN_INFO_GAP: Duration = Duration::from_millis(100);
 
-/// A new session of the game called `name` (any alias), with `params`.
+/// A new session of the game called `name` (any alias), with `params`: games of any number of
+/// players (the protocols that play two-player games only check [`Session::num_players`]).
 pub fn new_session(name: &str, params: SearchParams) -> Result<Box<dyn Session>, GameError> {
-    registry::visit(name, NewSession { params })?
+    registry::visit(name, NewSession { params })
 }
 
 struct NewSession {
@@ -44,30 +47,33 @@ struct NewSession {
 }
 
 impl GameVisitor for NewSession {
-    type Output = Result<Box<dyn Session>, GameError>;
+    type Output = Box<dyn Session>;
     fn visit<G: Game>(self) -> Self::Output {
-        if G::NUM_PLAYERS != 2 {
-            return Err(GameError::UnknownGame(format!(
-                "{} ({} players: the engine plays two-player games only)",
-                G::INFO.name,
-                G::NUM_PLAYERS
-            )));
-        }
-        Ok(Box::new(GameSession::<G>::new(self.params)))
+        // The search is built for the game's player count only (`Search<G, P>`).
+        G::with_players(WithPlayers(self.params))
     }
 }
 
-/// The session of game `G` (two players).
-pub struct GameSession<G: Game> {
+struct WithPlayers(SearchParams);
+
+impl PlayersVisitor for WithPlayers {
+    type Output = Box<dyn Session>;
+    fn visit<G: Game, const P: usize>(self) -> Self::Output {
+        Box::new(GameSession::<G, P>::new(self.0))
+    }
+}
+
+/// The session of game `G` of `P` players (`P` = `G::NUM_PLAYERS`).
+pub struct GameSession<G: Game, const P: usize> {
     /// The start position and the moves since, as the protocol gave them.
     start: G,
     moves: Vec<Move>,
     record: Record<G>,
-    search: Search<G, 2>,
+    search: Search<G, P>,
 }
 
-impl<G: Game> GameSession<G> {
-    pub fn new(params: SearchParams) -> GameSession<G> {
+impl<G: Game, const P: usize> GameSession<G, P> {
+    pub fn new(params: SearchParams) -> GameSession<G, P> {
         GameSession {
             start: G::start(),
             moves: Vec::new(),
@@ -218,8 +224,8 @@ fn format_line<G: Game>(record: &Record<G>, moves: &[Move], dialect: Dialect) ->
 
 /// The snapshot of `search` as it is now (`report` is its current report) in the game of
 /// `record`.
-fn snapshot<G: Game>(
-    search: &Search<G, 2>,
+fn snapshot<G: Game, const P: usize>(
+    search: &Search<G, P>,
     record: &Record<G>,
     report: &SearchReport,
     job: &SearchJob,
@@ -280,10 +286,23 @@ fn per_mille(wdl: [f32; 3]) -> [u32; 3] {
     [w, 1000 - w - l, l]
 }
 
-impl<G: Game> GameSession<G> {
+impl<G: Game, const P: usize> GameSession<G, P> {
     /// Runs the solver of `solve` on the current position, within the control's hard deadline
     /// (none when unlimited) and until `stop`.
     fn solve(&mut self, job: &SearchJob, solve: &SolveJob, control: &SearchControl) -> SearchInfo {
+        if let Some(why) = solve.refusal(P) {
+            // The protocols refuse such a solve before it starts; this answers one that came
+            // through anyway with nothing proven.
+            return SearchInfo {
+                solved: Some(Solved {
+                    algo: solve.algo,
+                    verdict: Verdict::Unknown,
+                    plies: None,
+                    detail: why,
+                }),
+                ..SearchInfo::default()
+            };
+        }
         let root = self.position().clone();
         let cfg = SolveConfig {
             algo: solve.algo,
@@ -294,7 +313,8 @@ impl<G: Game> GameSession<G> {
                 control.time_left().1
             },
             memory_mb: solve.memory_mb,
-            threads: solve.threads,
+            // Paranoid proofs (more than two players) have no parallel split.
+            threads: if P > 2 { 1 } else { solve.threads },
             stop: Some(control.stop_flag()),
             ..SolveConfig::default()
         };
@@ -415,7 +435,7 @@ impl<G: Game> GameSession<G> {
     }
 }
 
-impl<G: Game> Session for GameSession<G> {
+impl<G: Game, const P: usize> Session for GameSession<G, P> {
     fn game(&self) -> &'static GameInfo {
         &G::INFO
     }
@@ -537,6 +557,18 @@ impl<G: Game> Session for GameSession<G> {
 
     fn side_to_move(&self) -> usize {
         self.position().to_move().0 as usize
+    }
+
+    fn num_players(&self) -> usize {
+        P
+    }
+
+    fn player_name(&self, p: usize) -> &'static str {
+        G::player_name(Player(p as u8))
+    }
+
+    fn player_scores(&self) -> Option<Vec<i32>> {
+        self.position().player_scores()
     }
 
     fn legal_moves(&self, dialect: Dialect) -> Vec<String> {
@@ -727,8 +759,8 @@ mod tests {
     use crate::search::Limits;
 
     /// A session of `G` that searched its start position for `iterations`.
-    fn searched<G: Game>(iterations: u64) -> GameSession<G> {
-        let mut s = GameSession::<G>::new(SearchParams::default());
+    fn searched<G: Game>(iterations: u64) -> GameSession<G, 2> {
+        let mut s = GameSession::<G, 2>::new(SearchParams::default());
         s.set_position(None, &[], Dialect::Native).unwrap();
         s.search.run(&Limits {
             iterations: Some(iterations),
@@ -742,7 +774,8 @@ mod tests {
         // Connect Four's start is far beyond 200 ms of any solver. GTP's `gpn-solve` used to
         // be followed by UCI's fallback search for a move to play, whose one iteration in no
         // time left replaced the solver's figures (`nodes 1 time 0.000`).
-        let mut s = GameSession::<crate::game::connect4::ConnectFour>::new(SearchParams::default());
+        let mut s =
+            GameSession::<crate::game::connect4::ConnectFour, 2>::new(SearchParams::default());
         for algo in [Algo::Dfpn, Algo::SbGpn] {
             let control = SearchControl::new();
             control.set_budget(Some(crate::engine::Budget::fixed(
@@ -773,8 +806,69 @@ mod tests {
     }
 
     #[test]
+    fn games_of_more_players_get_a_session_of_their_player_count() {
+        let mut s = new_session("rolit-3p", SearchParams::default()).unwrap();
+        assert_eq!(s.num_players(), 3);
+        let names: Vec<&str> = (0..3).map(|p| s.player_name(p)).collect();
+        assert_eq!(names, ["red", "yellow", "green"]);
+        assert_eq!(s.player_scores(), Some(vec![1, 1, 1]));
+        for ply in 0..3 {
+            assert_eq!(s.side_to_move(), ply);
+            let first = s.legal_moves(Dialect::Gtp)[0].clone();
+            s.play(&first, Dialect::Gtp).unwrap();
+        }
+        assert_eq!(s.side_to_move(), 0);
+        let job = SearchJob {
+            dialect: Dialect::Gtp,
+            iterations: Some(300),
+            ..SearchJob::default()
+        };
+        let info = s.search(&job, &SearchControl::new(), &mut |_| {});
+        let best = info.best.expect("a move");
+        assert!(s.legal_moves(Dialect::Gtp).contains(&best), "{best}");
+        assert!(info.iterations >= 300);
+        let four = new_session("rolit4", SearchParams::default()).unwrap();
+        assert_eq!(four.num_players(), 4);
+        assert_eq!(four.player_name(3), "blue");
+        let two = new_session("othello", SearchParams::default()).unwrap();
+        assert_eq!((two.num_players(), two.player_scores()), (2, None));
+    }
+
+    #[test]
+    fn solves_of_more_players_are_paranoid_proofs_of_one_thread() {
+        let mut s = new_session("rolit4-3p", SearchParams::default()).unwrap();
+        let job = |algo| SearchJob {
+            dialect: Dialect::Gtp,
+            solve: Some(SolveJob {
+                algo,
+                mode: SolveMode::Value,
+                max_nodes: None,
+                memory_mb: 16,
+                threads: 2,
+            }),
+            ..SearchJob::default()
+        };
+        let control = SearchControl::new();
+        let refused = s.search(&job(Algo::SbGpn), &control, &mut |_| {});
+        let solved = refused.solved.unwrap();
+        assert_eq!(solved.verdict, Verdict::Unknown);
+        assert!(solved.detail.contains("two-player"), "{}", solved.detail);
+        let info = s.search(&job(Algo::Dfpn), &control, &mut |_| {});
+        let verdict = info.solved.unwrap().verdict;
+        assert!(
+            matches!(verdict, Verdict::Win | Verdict::Draw | Verdict::Loss),
+            "{verdict:?}"
+        );
+        let mate = SolveJob {
+            mode: SolveMode::Mate(None),
+            ..job(Algo::Dfpn).solve.unwrap()
+        };
+        assert!(mate.refusal(3).is_some() && mate.refusal(2).is_none());
+    }
+
+    #[test]
     fn the_history_lists_the_moves_since_the_start() {
-        let mut s = GameSession::<crate::game::go::Go9>::new(SearchParams::default());
+        let mut s = GameSession::<crate::game::go::Go9, 2>::new(SearchParams::default());
         for m in ["d4", "pass", "E5"] {
             s.play(m, Dialect::Gtp).unwrap();
         }
@@ -785,7 +879,7 @@ mod tests {
 
     #[test]
     fn the_line_scorer_scores_for_the_side_to_move_at_the_end_of_the_line() {
-        let mut s = GameSession::<crate::game::go::Go5>::new(SearchParams::default());
+        let mut s = GameSession::<crate::game::go::Go5, 2>::new(SearchParams::default());
         s.play("C3", Dialect::Gtp).unwrap();
         let score = s.line_scorer(Dialect::Gtp).unwrap();
         // White to move: Black's C3 and its four neighbours (5 points) against komi 7.5.
@@ -794,7 +888,7 @@ mod tests {
         assert_eq!(score(&["B2".to_string()]), 7.5);
         // The line stops at a move that is not legal (C3 is taken).
         assert_eq!(score(&["C3".to_string(), "B2".to_string()]), 2.5);
-        let othello = GameSession::<crate::game::reversi::Reversi>::new(SearchParams::default());
+        let othello = GameSession::<crate::game::reversi::Reversi, 2>::new(SearchParams::default());
         assert!(othello.line_scorer(Dialect::Gtp).is_none());
     }
 

@@ -111,8 +111,9 @@ pub fn num_players(name: &str) -> Option<usize> {
         .map(|i| PLAYERS[i])
 }
 
-/// The two-player games, in listing order: what the protocols' sessions can play (the UCI
-/// family is two-player by design; GTP's multi-player dialect is not built yet).
+/// The two-player games, in listing order: what the UCI family plays (two-player by design:
+/// `UCI_Variant`'s choices) and what GTP's `boardsize` moves between; GTP plays every game, those
+/// of more players in its multi-player dialect (protocol/gtp-multiplayer.md).
 pub fn two_player_games() -> impl Iterator<Item = &'static GameInfo> {
     GAMES
         .iter()

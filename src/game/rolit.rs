@@ -174,7 +174,8 @@ impl<const N: usize, const P: usize> Rolit<N, P> {
         let bytes = text.as_bytes();
         let column = bytes.first()?.to_ascii_lowercase().wrapping_sub(b'a') as usize;
         let row: usize = text.get(1..)?.parse().ok()?;
-        (column < N && (1..=N).contains(&row)).then_some((row - 1) * 8 + column)
+        // `then`, not `then_some`: row 0 must not reach the subtraction.
+        (column < N && (1..=N).contains(&row)).then(|| (row - 1) * 8 + column)
     }
 
     fn colour_of(&self, sq: usize) -> Option<usize> {
@@ -699,7 +700,7 @@ mod tests {
         // Blue does not play in the three-player game.
         assert!(Rolit3::parse_position("8/8/8/3ry3/3bg3/8/8/8 b").is_err());
         let start = Rolit4::start();
-        for bad in ["a1", "z9", "d4", "", "f44", "i1"] {
+        for bad in ["a1", "z9", "d4", "", "f44", "i1", "a0", "z0", "d-1"] {
             assert!(start.parse_move(bad).is_err(), "{bad:?}");
         }
         assert!(Rolit::<4, 4>::start().parse_move("e1").is_err());

@@ -21,7 +21,7 @@ use crate::engine::{
     new_session, SearchControl, SearchInfo, SearchJob, Session, SolveJob, SolveMode, Verdict,
 };
 use crate::game::registry::{self, GAMES};
-use crate::game::{Dialect, Player};
+use crate::game::{Dialect, GameInfo, Player, MAX_PLAYERS};
 use crate::options;
 use crate::search::{Proven, SearchParams, UserParams};
 use crate::solve::Algo;
@@ -61,6 +61,8 @@ const COMMANDS: &[&str] = &[
     "gogui-analyze_commands",
     "gpn-setoption",
     "gpn-legal_moves",
+    "gpn-side_to_move",
+    "gpn-players",
     "gpn-solve",
     "gpn-gfx_dead_stones",
     "gogui-rules_game_id",
@@ -128,7 +130,7 @@ struct Controller {
     time: TimeSystem,
     main_time: Duration,
     /// From `time_left`: seconds left and stones (Canadian) or periods (Japanese), per player.
-    time_left: [Option<(Duration, u32)>; 2],
+    time_left: [Option<(Duration, u32)>; MAX_PLAYERS],
     /// A `quit` was read while a search ran: every search until it is answered at once.
     quit_queued: bool,
     /// The game was named (`--game`, `set_game`): `boardsize` then stays in its family. While
@@ -198,6 +200,49 @@ fn colour(text: &str) -> Option<usize> {
     }
 }
 
+/// The player a colour argument names in a game of more than two players whose colours are
+/// `names` in seat order: a full name, or its first letter where no other colour starts with
+/// it, case-insensitive (Rolit: `red`, `R`, `y`, ...).
+fn player_index(names: &[&str], text: &str) -> Option<usize> {
+    if let Some(p) = names.iter().position(|n| n.eq_ignore_ascii_case(text)) {
+        return Some(p);
+    }
+    let mut chars = text.chars();
+    let (Some(letter), None) = (chars.next(), chars.next()) else {
+        return None;
+    };
+    let starts = |n: &&str| {
+        n.chars()
+            .next()
+            .is_some_and(|c| c.eq_ignore_ascii_case(&letter))
+    };
+    let mut hits = names.iter().enumerate().filter(|(_, n)| starts(n));
+    match (hits.next(), hits.next()) {
+        (Some((p, _)), None) => Some(p),
+        _ => None,
+    }
+}
+
+/// The colour names of the players of `s` in seat order: `black` and `white` in two-player
+/// games, the game's own colours in games of more players.
+fn player_names(s: &dyn Session) -> Vec<&'static str> {
+    if s.num_players() == 2 {
+        return vec!["black", "white"];
+    }
+    (0..s.num_players()).map(|p| s.player_name(p)).collect()
+}
+
+/// Reads the colour argument `text` in a game whose players are `names` ([`player_names`]):
+/// `b`/`black`/`w`/`white` in two-player games ([`colour`]), the game's colours in games of
+/// more players ([`player_index`]).
+fn player_in(names: &[&str], text: &str) -> Option<usize> {
+    if names.len() == 2 {
+        colour(text)
+    } else {
+        player_index(names, text)
+    }
+}
+
 /// The name `list_games` gives a game (the names Quarry and gtp-rhino use where they exist).
 fn gtp_game_name(name: &str) -> &str {
     match name {
@@ -247,7 +292,7 @@ pub fn run(settings: Settings, tx: Sender<Event>, rx: Receiver<Event>) {
         resign_threshold: 0.0,
         time: TimeSystem::Unset,
         main_time: Duration::ZERO,
-        time_left: [None, None],
+        time_left: [None; MAX_PLAYERS],
         quit_queued: false,
         game_chosen: settings.game.is_some(),
     };
@@ -349,7 +394,8 @@ impl Controller {
                     _ => Err("syntax error: final_status_list dead|alive|seki".to_string()),
                 }
             }
-            "list_games" => Ok(registry::two_player_games()
+            "list_games" => Ok(GAMES
+                .iter()
                 .map(|g| gtp_game_name(g.name))
                 .collect::<Vec<_>>()
                 .join("\n")),
@@ -370,6 +416,16 @@ impl Controller {
                 .conductor
                 .session()
                 .map(|s| s.legal_moves(Dialect::Gtp).join(" "))
+                .unwrap_or_default()),
+            "gpn-side_to_move" => Ok(self
+                .conductor
+                .session()
+                .map(|s| player_names(s.as_ref())[s.side_to_move()].to_string())
+                .unwrap_or_default()),
+            "gpn-players" => Ok(self
+                .conductor
+                .session()
+                .map(|s| player_names(s.as_ref()).join(" "))
                 .unwrap_or_default()),
             "" => Err("syntax error".to_string()),
             name => self
@@ -511,6 +567,14 @@ impl Controller {
             self.apply_rules();
             return Ok(String::new());
         }
+        // Games of more than two players keep their player count (Rolit: rolit-3p, rolit6-3p,
+        // rolit4-3p) and never become Go.
+        if registry::num_players(current.name).is_some_and(|p| p > 2) {
+            return match multi_player_of_size(current, n) {
+                Some(g) => self.set_game(&[g.name]),
+                None => Err("unacceptable size".to_string()),
+            };
+        }
         // The same game in another size, else (while no game was named) Go of that size: a
         // controller that sends a boardsize the default game does not have is a Go controller
         // (GTP's own game), and a Go GUI starting gpn without --game must get Go, not
@@ -539,6 +603,14 @@ impl Controller {
         if s.side_to_move() == player || s.outcome().is_some() {
             return Ok(false);
         }
+        // With more than two players the rules fix the order of play: nobody passes, and a
+        // colour moves only in its turn.
+        if s.num_players() > 2 {
+            return Err(format!(
+                "illegal move: it is {}'s turn",
+                s.player_name(s.side_to_move())
+            ));
+        }
         let legal = s.legal_moves(Dialect::Gtp);
         if legal.iter().any(|m| m.eq_ignore_ascii_case("pass")) {
             s.play("pass", Dialect::Gtp).map_err(|e| e.to_string())?;
@@ -557,8 +629,26 @@ impl Controller {
         ))
     }
 
+    /// The player of the colour argument `text` (`None`: missing) in the current game; in games
+    /// of more than two players an unknown colour is answered with the game's colours.
+    fn player_arg(&mut self, text: Option<&&str>) -> Result<usize, String> {
+        let text = text.copied().ok_or("syntax error")?;
+        match self.conductor.session() {
+            Some(s) if s.num_players() > 2 => {
+                let names = player_names(s.as_ref());
+                player_index(&names, text).ok_or_else(|| {
+                    format!(
+                        "syntax error: unknown colour '{text}' (this game's colours: {})",
+                        names.join(", ")
+                    )
+                })
+            }
+            _ => colour(text).ok_or_else(|| "syntax error".to_string()),
+        }
+    }
+
     fn play(&mut self, args: &[&str]) -> Result<String, String> {
-        let player = args.first().and_then(|c| colour(c)).ok_or("syntax error")?;
+        let player = self.player_arg(args.first())?;
         // A missing vertex is a pass (some GUIs send `play b`).
         let vertex = args.get(1).copied().unwrap_or("pass");
         let inserted = self.align_turn(player)?;
@@ -662,7 +752,7 @@ impl Controller {
     /// `genmove`, `reg_genmove` (not `play`) and `kgs-genmove_cleanup` (`cleanup`: no pass
     /// while the opponent has dead stones).
     fn genmove(&mut self, args: &[&str], play: bool, cleanup: bool) -> Result<String, String> {
-        let player = args.first().and_then(|c| colour(c)).ok_or("syntax error")?;
+        let player = self.player_arg(args.first())?;
         let inserted = self.align_turn(player)?;
         let searchmoves = {
             let s = self.conductor.session().ok_or("engine busy")?;
@@ -738,23 +828,27 @@ impl Controller {
             }
             numbers += 1;
         }
+        let solve = SolveJob {
+            algo,
+            mode: SolveMode::Value,
+            max_nodes: nodes,
+            memory_mb: self.params.hash_mb,
+            threads: self.params.threads,
+        };
         {
             let s = self.conductor.session().ok_or("engine busy")?;
             if s.outcome().is_some() {
                 return Err("game is over".to_string());
+            }
+            if let Some(why) = solve.refusal(s.num_players()) {
+                return Err(why);
             }
         }
         let control = Arc::new(SearchControl::new());
         control.set_budget(Some(Budget::fixed(time, Duration::ZERO)));
         let job = SearchJob {
             dialect: Dialect::Gtp,
-            solve: Some(SolveJob {
-                algo,
-                mode: SolveMode::Value,
-                max_nodes: nodes,
-                memory_mb: self.params.hash_mb,
-                threads: self.params.threads,
-            }),
+            solve: Some(solve),
             ..SearchJob::default()
         };
         self.conductor.start(job, control, false);
@@ -814,7 +908,14 @@ impl Controller {
     fn showboard(&mut self) -> String {
         match self.conductor.session() {
             Some(s) => {
-                let diagram = s.diagram();
+                let mut diagram = s.diagram();
+                // With more than two players the colour to move is always shown.
+                if s.num_players() > 2 && s.outcome().is_none() {
+                    let turn = format!("{} to move", s.player_name(s.side_to_move()));
+                    if !diagram.contains(&turn) {
+                        diagram = format!("{diagram}\n{turn}");
+                    }
+                }
                 let board: Vec<&str> = diagram.lines().map(str::trim_end).collect();
                 format!("\n{}", board.join("\n"))
             }
@@ -824,6 +925,14 @@ impl Controller {
 
     fn final_score(&mut self) -> Result<String, String> {
         let s = self.conductor.session().ok_or("cannot score")?;
+        if s.num_players() > 2 {
+            let outcome = s.outcome().ok_or("cannot score: the game is not over")?;
+            return Ok(multi_player_score(
+                &player_names(s.as_ref()),
+                s.player_scores().as_deref(),
+                &outcome,
+            ));
+        }
         // Games scored by points (Go) count the board as it stands, as GTP engines do when
         // the controller ends a game.
         if let Some(score) = s.score_text() {
@@ -855,7 +964,7 @@ impl Controller {
                 stones: s as u32,
             },
         };
-        self.time_left = [None, None];
+        self.time_left = [None; MAX_PLAYERS];
         Ok(String::new())
     }
 
@@ -891,12 +1000,12 @@ impl Controller {
             }
             _ => return Err("syntax error".to_string()),
         };
-        self.time_left = [None, None];
+        self.time_left = [None; MAX_PLAYERS];
         Ok(String::new())
     }
 
     fn time_left(&mut self, args: &[&str]) -> Result<String, String> {
-        let player = args.first().and_then(|c| colour(c)).ok_or("syntax error")?;
+        let player = self.player_arg(args.first())?;
         let secs: f64 = args
             .get(1)
             .and_then(|t| t.parse::<f64>().ok())
@@ -916,11 +1025,15 @@ impl Controller {
     /// once, then one `info` line per interval with every searched move, until the next input
     /// line ends it (with the blank line). Bad arguments are answered `?` before anything runs.
     fn analyze(&mut self, id: &Option<String>, args: &[&str], kata: bool) {
+        let names = self
+            .conductor
+            .session()
+            .map_or_else(|| vec!["black", "white"], |s| player_names(s.as_ref()));
         let AnalyzeArgs {
             player,
             interval_cs,
             ownership,
-        } = match analyze_args(args) {
+        } = match analyze_args(args, &|text: &str| player_in(&names, text)) {
             Ok(parsed) => parsed,
             Err(e) => return self.respond(id, Err(e)),
         };
@@ -986,6 +1099,44 @@ impl Controller {
     }
 }
 
+/// `final_score` of a finished game of more than two players: each colour (`names`, in seat
+/// order) with its points where the game counts them (`scores`), then `ranks` and each
+/// player's place in seat order, 1 the best, tied players sharing the better place:
+/// `red 20 yellow 15 green 14 blue 15 ranks 1 2 4 2`.
+fn multi_player_score(
+    names: &[&str],
+    scores: Option<&[i32]>,
+    outcome: &crate::game::Outcome,
+) -> String {
+    let mut words = Vec::new();
+    if let Some(scores) = scores {
+        for (name, points) in names.iter().zip(scores) {
+            words.push(format!("{name} {points}"));
+        }
+    }
+    words.push("ranks".to_string());
+    for p in 0..names.len() {
+        words.push((outcome.rank(Player(p as u8)) + 1).to_string());
+    }
+    words.join(" ")
+}
+
+/// The game of the same family (the letters its name starts with: `rolit`), player count and
+/// board size `n` as `current`, which has more than two players: `boardsize` in Rolit.
+fn multi_player_of_size(current: &GameInfo, n: u32) -> Option<&'static GameInfo> {
+    let family = |name: &str| -> String {
+        name.chars()
+            .take_while(|c| c.is_ascii_alphabetic())
+            .collect()
+    };
+    let players = registry::num_players(current.name);
+    GAMES.iter().find(|g| {
+        family(g.name) == family(current.name)
+            && board_size(g.board) == Some(n)
+            && registry::num_players(g.name) == players
+    })
+}
+
 /// Whether `genmove` resigns after the search `info` with the option `resign_threshold`: never
 /// at 0; else when the best move is a proven loss (every move then loses), or when its winrate
 /// is below the threshold after [`RESIGN_MIN_VISITS`] visits of it.
@@ -1025,9 +1176,13 @@ struct AnalyzeArgs {
     ownership: bool,
 }
 
-/// The analysis arguments `[colour] [interval] [key value ...]`: the colour to analyse for,
-/// the interval in centiseconds (default 100; `interval N` also sets it) and `ownership`.
-fn analyze_args(args: &[&str]) -> Result<AnalyzeArgs, String> {
+/// The analysis arguments `[colour] [interval] [key value ...]`: the colour to analyse for
+/// (`colour` reads the game's colour names), the interval in centiseconds (default 100;
+/// `interval N` also sets it) and `ownership`.
+fn analyze_args(
+    args: &[&str],
+    colour: &dyn Fn(&str) -> Option<usize>,
+) -> Result<AnalyzeArgs, String> {
     let mut player = None;
     let mut interval = 100u64;
     let mut ownership = false;
@@ -1174,25 +1329,28 @@ mod tests {
                 ownership,
             })
         };
-        assert_eq!(analyze_args(&[]), parsed(None, 100, false));
-        assert_eq!(analyze_args(&["w", "10"]), parsed(Some(1), 10, false));
-        assert_eq!(analyze_args(&["50"]), parsed(None, 50, false));
+        assert_eq!(analyze_args(&[], &colour), parsed(None, 100, false));
         assert_eq!(
-            analyze_args(&["B", "interval", "20", "ownership", "true"]),
+            analyze_args(&["w", "10"], &colour),
+            parsed(Some(1), 10, false)
+        );
+        assert_eq!(analyze_args(&["50"], &colour), parsed(None, 50, false));
+        assert_eq!(
+            analyze_args(&["B", "interval", "20", "ownership", "true"], &colour),
             parsed(Some(0), 20, true)
         );
         assert_eq!(
-            analyze_args(&["ownership", "false", "pvVisits", "true"]),
+            analyze_args(&["ownership", "false", "pvVisits", "true"], &colour),
             parsed(None, 100, false)
         );
-        assert!(analyze_args(&["ownership", "yes"]).is_err());
-        assert_eq!(analyze_args(&["0"]), parsed(None, 1, false));
-        assert!(analyze_args(&["b", "frobnicate", "1"]).is_err());
-        assert!(analyze_args(&["interval"]).is_err());
-        assert!(analyze_args(&["interval", "x"]).is_err());
-        assert!(analyze_args(&["99999999999999999999999"]).is_err());
+        assert!(analyze_args(&["ownership", "yes"], &colour).is_err());
+        assert_eq!(analyze_args(&["0"], &colour), parsed(None, 1, false));
+        assert!(analyze_args(&["b", "frobnicate", "1"], &colour).is_err());
+        assert!(analyze_args(&["interval"], &colour).is_err());
+        assert!(analyze_args(&["interval", "x"], &colour).is_err());
+        assert!(analyze_args(&["99999999999999999999999"], &colour).is_err());
         assert_eq!(
-            analyze_args(&["4294967296000"]),
+            analyze_args(&["4294967296000"], &colour),
             parsed(None, 8_640_000, false)
         );
     }
@@ -1222,6 +1380,54 @@ mod tests {
         let draw = Some(Proven::Draw { plies: 2 });
         assert!(!resigns(&info(&[("D4", 0.0, 5, draw)]), 0.6));
         assert!(!resigns(&SearchInfo::default(), 0.5));
+    }
+
+    #[test]
+    fn colours_of_more_players_are_names_or_unambiguous_first_letters() {
+        let four = ["red", "yellow", "green", "blue"];
+        assert_eq!(player_index(&four, "red"), Some(0));
+        assert_eq!(player_index(&four, "Yellow"), Some(1));
+        assert_eq!(player_index(&four, "G"), Some(2));
+        assert_eq!(player_index(&four, "b"), Some(3));
+        assert_eq!(player_index(&four, "black"), None);
+        assert_eq!(player_index(&four, "re"), None);
+        assert_eq!(player_index(&four, ""), None);
+        // A letter two colours start with names neither.
+        assert_eq!(player_index(&["red", "rose", "green"], "r"), None);
+        assert_eq!(player_index(&["red", "rose", "green"], "rose"), Some(1));
+        // Two-player games keep black and white.
+        assert_eq!(player_in(&["black", "white"], "b"), Some(0));
+        assert_eq!(player_in(&["black", "white"], "red"), None);
+        assert_eq!(player_in(&four[..3], "b"), None);
+        assert_eq!(player_in(&four[..3], "y"), Some(1));
+    }
+
+    #[test]
+    fn multi_player_scores_list_points_then_ranks_in_seat_order() {
+        let names = ["red", "yellow", "green", "blue"];
+        let points = [20, 15, 14, 15];
+        let outcome = crate::game::Outcome::by_scores(&points);
+        assert_eq!(
+            multi_player_score(&names, Some(&points), &outcome),
+            "red 20 yellow 15 green 14 blue 15 ranks 1 2 4 2"
+        );
+        let outcome = crate::game::Outcome::by_scores(&[3, 3, 1]);
+        assert_eq!(
+            multi_player_score(&names[..3], None, &outcome),
+            "ranks 1 1 3"
+        );
+    }
+
+    #[test]
+    fn boardsize_in_rolit_keeps_the_player_count() {
+        let info = |name: &str| *GAMES.iter().find(|g| g.name == name).unwrap();
+        let size = |game: &str, n| multi_player_of_size(&info(game), n).map(|g| g.name);
+        assert_eq!(size("rolit", 6), Some("rolit6-4p"));
+        assert_eq!(size("rolit", 4), Some("rolit4-4p"));
+        assert_eq!(size("rolit-3p", 6), Some("rolit6-3p"));
+        assert_eq!(size("rolit4-3p", 8), Some("rolit-3p"));
+        assert_eq!(size("rolit6-4p", 8), Some("rolit"));
+        assert_eq!(size("rolit-3p", 5), None);
     }
 
     #[test]

@@ -13,13 +13,26 @@ use super::{Event, Output, Protocol, Settings};
 use crate::engine::time::{Budget, Clock};
 use crate::engine::worker::Worker;
 use crate::engine::{
-    centipawns, mate_moves, new_session, SearchControl, SearchInfo, SearchJob, SolveJob, SolveMode,
-    Verdict,
+    centipawns, mate_moves, new_session, SearchControl, SearchInfo, SearchJob, Session, SolveJob,
+    SolveMode, Verdict,
 };
-use crate::game::Dialect;
+use crate::game::{registry, Dialect};
 use crate::options::{self, Scope};
 use crate::search::{Proven, SearchParams, UserParams};
 use crate::solve::Algo;
+
+/// A session of `game` with `params` for the UCI family, which plays two-player games only (a
+/// UCI score and `bestmove` have one opponent): a game of more players is refused, with where
+/// it can be played.
+fn two_player_session(game: &str, params: SearchParams) -> Result<Box<dyn Session>, String> {
+    if let Some(n) = registry::num_players(game).filter(|&n| n != 2) {
+        let name = registry::canonical_name(game).unwrap_or(game);
+        return Err(format!(
+            "{name} has {n} players: UCI, USI and UAI play two-player games only (GTP plays it)"
+        ));
+    }
+    new_session(game, params).map_err(|e| e.to_string())
+}
 
 /// The `go` keywords; `searchmoves` takes moves until the next one of these.
 const GO_KEYWORDS: &[&str] = &[
@@ -214,7 +227,7 @@ pub fn run(protocol: Protocol, settings: Settings, tx: Sender<Event>, rx: Receiv
             .clone()
             .unwrap_or_else(|| if usi { "minishogi" } else { "breakthrough" }.to_string()),
     };
-    let session = match new_session(&game, SearchParams::for_game(&game)) {
+    let session = match two_player_session(&game, SearchParams::for_game(&game)) {
         Ok(s) => s,
         Err(e) => {
             out.send(&format!("info string error {e}; playing breakthrough"));
@@ -400,7 +413,7 @@ impl Controller {
                     .is_some_and(|s| s.game().name == value);
                 if !same {
                     let params = self.user.resolve(&value);
-                    match new_session(&value, params.clone()) {
+                    match two_player_session(&value, params.clone()) {
                         Ok(s) => {
                             if let Err(e) = s.check_params(&params) {
                                 self.error(&format!("{e}: searching without it"));
@@ -408,7 +421,7 @@ impl Controller {
                             self.conductor.replace_session(s);
                             self.params = params;
                         }
-                        Err(e) => self.error(&e.to_string()),
+                        Err(e) => self.error(&e),
                     }
                 }
             }
