@@ -264,7 +264,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Real { min: 0.0, max: 1.0 },
         default: "0",
         scope: Scope::Search,
-        help: "epsilon-greedy playouts: a random move with probability `ege`, else the move whose position evaluates best (0 = off)",
+        help: "epsilon-greedy playouts: a random move with probability `ege`, else the move whose position evaluates best for the mover (0 = off)",
     },
     EngineOption {
         key: "fet",
@@ -274,7 +274,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Int { min: 0, max: 100_000 },
         default: "0",
         scope: Scope::Search,
-        help: "fixed early termination: a playout stops after `fet` plies and scores the evaluation (0 = off)",
+        help: "fixed early termination: a playout stops after `fet` plies and scores the evaluation (each player's own with more than two players; 0 = off)",
     },
     EngineOption {
         key: "det",
@@ -284,7 +284,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Real { min: 0.0, max: 1.0 },
         default: "0",
         scope: Scope::Search,
-        help: "dynamic early termination: a playout stops as a win or loss once the evaluation passes `±det` (0 = off)",
+        help: "dynamic early termination: a playout stops as a win or loss once the evaluation passes `±det` (two-player games; 0 = off)",
     },
     EngineOption {
         key: "pb",

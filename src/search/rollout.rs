@@ -87,6 +87,11 @@ impl Rollout {
             if plies >= params.playout_cap {
                 return [0.0; P];
             }
+            if P > 2 && fet > 0 && plies >= fet {
+                // Each player's own evaluation: with more than two players they need not sum
+                // to zero (Rolit's and Chinese Checkers' are leads over the best other player).
+                return std::array::from_fn(|p| position.evaluate(Player(p as u8)));
+            }
             if P == 2 && (fet > 0 || det > 0.0) {
                 let v = position.evaluate(Player(0));
                 if fet > 0 && plies >= fet {
@@ -109,7 +114,7 @@ impl Rollout {
     pub fn playout_move<G: Game>(&mut self, params: &SearchParams, position: &G) -> Option<Move> {
         if params.policy == Policy::Game {
             // The game's knowledge, or with probability `1 - ege` the greediest move.
-            if !(G::NUM_PLAYERS == 2 && self.greedy_turn(params.ege)) {
+            if !self.greedy_turn(params.ege) {
                 return position.playout_move(&mut self.rng, &mut self.moves);
             }
             position.legal_moves(&mut self.moves);
@@ -128,7 +133,8 @@ impl Rollout {
                 return Some(m);
             }
         }
-        if two_players && self.greedy_turn(params.ege) {
+        // Greedy for the mover's own evaluation, whatever the number of players.
+        if self.greedy_turn(params.ege) {
             return Some(self.greediest(position));
         }
         if !informed {

@@ -168,3 +168,33 @@ fn solved_rolit_positions_match_an_exhaustive_paranoid_search() {
     eprintln!("exact roots {}, proved wins {}", totals.0, totals.1);
     assert!(totals.1 >= 3, "only {} paranoid wins proved", totals.1);
 }
+
+#[test]
+fn early_terminated_playouts_score_every_players_own_evaluation() {
+    // Three players, one ply then the evaluation: the playout's utilities are each player's
+    // evaluation of one of the start's children (Rolit's evaluations are leads over the best
+    // other player, so they need not sum to zero).
+    let start = Rolit::<8, 3>::start();
+    let params = super::tests::params("sb-uct fet=1");
+    let mut moves = MoveList::new();
+    start.legal_moves(&mut moves);
+    let children: Vec<[f32; 3]> = moves
+        .iter()
+        .map(|&m| {
+            let mut next = start.clone();
+            next.play(m);
+            std::array::from_fn(|p| next.evaluate(crate::game::Player(p as u8)))
+        })
+        .collect();
+    let mut rollout = rollout::Rollout::new(5);
+    for _ in 0..20 {
+        let u: [f32; 3] = rollout.informed_playout(&params, start.clone());
+        assert!(children.contains(&u), "{u:?}");
+        assert!(u.iter().any(|&x| x != 0.0));
+    }
+    // Greedy playouts (ege) play for the mover with three players too: a whole greedy game
+    // ends (no length cap reached) and scores its outcome.
+    let params = super::tests::params("sb-uct ege=0.05");
+    let u: [f32; 3] = rollout.informed_playout(&params, start.clone());
+    assert!(u.iter().any(|&x| x == 1.0 || x == 0.5), "{u:?}");
+}
