@@ -1,0 +1,1 @@
+/work/gpn-mp match rolit --engine1 sb-gpn --engine2 sb-uct --games 308 --iterations 1000 --openings 4 --seed 1 --concurrency 1 --games-file docs/experiments/data/multiplayer/rolit-1000.jsonl --resume --json docs/experiments/data/multiplayer/rolit-1000.json --quiet
