@@ -289,25 +289,10 @@ impl GameVisitor for MatchVisitor<'_> {
             check_agent::<G>(&engine.spec).map_err(CliError::Usage)?;
         }
         let bar_wanted = !args.quiet && std::io::stderr().is_terminal();
-        let budget = match (args.iterations, args.movetime) {
-            (_, Some(ms)) => Budget::Time(Duration::from_millis(ms)),
-            (Some(n), None) => Budget::Iterations(n),
-            (None, None) => Budget::Iterations(1000),
-        };
         let mut config = MatchConfig {
-            games: args.games,
-            budget,
-            odds: args.odds,
-            opening_plies: args.openings,
-            concurrency: args.concurrency,
-            seed: args.seed,
-            max_plies: args.max_plies.unwrap_or(G::MAX_PLIES),
-            sprt: args.sprt,
             // On a terminal the bar below replaces the per-game lines.
             progress: !args.quiet && !bar_wanted,
-            stop: Some(StopFlag(interrupt::flag())),
-            shard: args.shard,
-            done: Default::default(),
+            ..match_config::<G>(&args)
         };
         // `gpn merge` reads JSON Lines, so a shard's games file is JSON Lines.
         let record_format = match (args.games_format, args.shard) {
@@ -457,25 +442,8 @@ impl PlayersVisitor for MultiMatch<'_> {
         for engine in &self.engines {
             check_agent::<G>(&engine.spec).map_err(CliError::Usage)?;
         }
-        let budget = match (args.iterations, args.movetime) {
-            (_, Some(ms)) => Budget::Time(Duration::from_millis(ms)),
-            (Some(n), None) => Budget::Iterations(n),
-            (None, None) => Budget::Iterations(1000),
-        };
-        let mut config = MatchConfig {
-            games: args.games,
-            budget,
-            odds: args.odds,
-            opening_plies: args.openings,
-            concurrency: args.concurrency,
-            seed: args.seed,
-            max_plies: args.max_plies.unwrap_or(G::MAX_PLIES),
-            sprt: None,
-            progress: !args.quiet,
-            stop: Some(StopFlag(interrupt::flag())),
-            shard: None,
-            done: Default::default(),
-        };
+        // --sprt and --shard were refused above.
+        let mut config = match_config::<G>(&args);
         let [a, b] = &self.engines;
         let (label_a, label_b) = (label::<G>(a), label::<G>(b));
         let run_id = shard::match_run_id(G::INFO.name, (&label_a, &label_b), &config);
@@ -529,6 +497,30 @@ impl PlayersVisitor for MultiMatch<'_> {
         }
         self.out.write_all(report.format().as_bytes())?;
         Ok(())
+    }
+}
+
+/// The match of game `G` as the arguments describe it: progress lines unless `--quiet`, stopped
+/// by Ctrl-C, nothing done yet.
+fn match_config<G: Game>(args: &MatchArgs) -> MatchConfig {
+    let budget = match (args.iterations, args.movetime) {
+        (_, Some(ms)) => Budget::Time(Duration::from_millis(ms)),
+        (Some(n), None) => Budget::Iterations(n),
+        (None, None) => Budget::Iterations(1000),
+    };
+    MatchConfig {
+        games: args.games,
+        budget,
+        odds: args.odds,
+        opening_plies: args.openings,
+        concurrency: args.concurrency,
+        seed: args.seed,
+        max_plies: args.max_plies.unwrap_or(G::MAX_PLIES),
+        sprt: args.sprt,
+        progress: !args.quiet,
+        stop: Some(StopFlag(interrupt::flag())),
+        shard: args.shard,
+        done: Default::default(),
     }
 }
 

@@ -1,7 +1,11 @@
 //! Helpers shared by the integration tests that spawn the real binary.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Output};
+// Each test crate includes this module and uses only some of it.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Output, Stdio};
+use std::sync::mpsc::{channel, Receiver};
 
 /// Waits until a `gpn match` whose stderr is a pipe (one progress line per game, starting with
 /// `[`) has printed `games` of them, interrupts it as Ctrl-C does (SIGINT), and returns its
@@ -25,4 +29,50 @@ pub fn signal_after_games(mut child: Child, games: usize, signal: &str) -> (Outp
     assert!(killed.success());
     let rest: Vec<String> = lines.map_while(Result::ok).collect();
     (child.wait_with_output().unwrap(), rest)
+}
+
+/// A running engine (the real binary) whose stdout a thread reads line by line into `lines`.
+/// Each protocol test adds its own ways of waiting for answers.
+pub struct Engine {
+    pub child: Child,
+    /// `None` once closed (end of input).
+    pub stdin: Option<ChildStdin>,
+    pub lines: Receiver<String>,
+}
+
+impl Engine {
+    /// Starts `gpn ARGS` with piped stdin and stdout (stderr discarded).
+    pub fn start(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gpn"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("gpn starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    /// Sends one line.
+    pub fn send(&mut self, text: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(text.as_bytes()).expect("write");
+        stdin.write_all(b"\n").expect("write");
+        stdin.flush().expect("flush");
+    }
 }
