@@ -530,6 +530,89 @@ fn match_between_two_searches_is_reproducible() {
 }
 
 #[test]
+fn a_three_player_match_plays_every_seating_and_resumes_its_games_file() {
+    let dir = std::env::temp_dir().join(format!("gpn-cli-match-3p-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let games = dir.join("games.jsonl");
+    let games_arg = games.to_str().unwrap();
+    let run = |count: &str| {
+        let out = gpn(&[
+            "match",
+            "rolit4-3p",
+            "--engine1",
+            "sb-gpn",
+            "--engine2",
+            "random",
+            "--games",
+            count,
+            "--iterations",
+            "30",
+            "--openings",
+            "2",
+            "--games-file",
+            games_arg,
+            "--resume",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        (stdout(&out), stderr(&out))
+    };
+    let (first, _) = run("12");
+    assert!(
+        first.contains("rolit4-3p, 3 players, 12 games (6 seatings per opening)"),
+        "{first}"
+    );
+    for line in [
+        "A in 1 of 3 seats",
+        "A in 2 of 3 seats",
+        "1. red",
+        "3. green",
+    ] {
+        assert!(first.contains(line), "{line}: {first}");
+    }
+    let text = std::fs::read_to_string(&games).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 12);
+    // Each opening's six games seat the agents in all six ways.
+    let mut seatings: Vec<&str> = lines[..6]
+        .iter()
+        .map(|l| {
+            l.split("\"seating\":\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap()
+        })
+        .collect();
+    seatings.sort();
+    assert_eq!(seatings, ["AAB", "ABA", "ABB", "BAA", "BAB", "BBA"]);
+    // The same run again: every game is in the file, none is played again, same report.
+    let (again, err) = run("12");
+    assert!(err.contains("resuming: 12 finished games"), "{err}");
+    let results = |s: &str| s.lines().nth(3).map(str::to_string);
+    assert_eq!(results(&again), results(&first));
+    assert_eq!(std::fs::read_to_string(&games).unwrap(), text);
+    // Two-player statistics are refused with a reason.
+    let out = gpn(&[
+        "match",
+        "rolit4-3p",
+        "--engine1",
+        "random",
+        "--engine2",
+        "random",
+        "--sprt",
+        "0,5",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--sprt is for two-player games"),
+        "{}",
+        stderr(&out)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn every_subcommand_has_help_and_there_is_a_version() {
     for command in ["games", "perft", "show", "bench", "match", "solve", "merge"] {
         for args in [
