@@ -28,7 +28,9 @@ def main():
             text = f.read().strip()
         if not text:
             continue  # a run in progress writes its summary at the end
-        runs.append(json.loads(text))
+        run = json.loads(text)
+        if "players" in run:  # the two-player control has its own format
+            runs.append(run)
     runs.sort(key=lambda r: (r["game"], r["engine1"], r["budget"].get("iterations", 0)))
     print("| game | players | A | B | iterations/move | games | A's score (W-D-L) | A alone | A in all seats but one | A's first-place share per seat | B's |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")

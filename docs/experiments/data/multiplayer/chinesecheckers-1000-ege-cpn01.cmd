@@ -1,0 +1,1 @@
+/work/gpn-cc2 match chinesecheckers --engine1 sb-gpn\ c_pn=0.1\ ege=0.05\ fet=20 --engine2 sb-uct\ ege=0.05\ fet=20 --games 300 --iterations 1000 --openings 4 --seed 1 --concurrency 1 --games-file docs/experiments/data/multiplayer/chinesecheckers-1000-ege-cpn01.jsonl --resume --json docs/experiments/data/multiplayer/chinesecheckers-1000-ege-cpn01.json --quiet 

@@ -1,0 +1,1 @@
+/work/gpn-cc2 match rolit --engine1 sb-gpn\ pn_explore=true --engine2 sb-uct --games 308 --iterations 1000 --openings 4 --seed 1 --concurrency 1 --games-file docs/experiments/data/multiplayer/rolit-1000-pnexplore.jsonl --resume --json docs/experiments/data/multiplayer/rolit-1000-pnexplore.json --quiet 
