@@ -246,25 +246,41 @@ fn create(path: &Option<PathBuf>) -> Result<Option<BufWriter<File>>, CliError> {
         .transpose()
 }
 
-/// Opens a shard's games file to append to it, after the finished games it already holds (of
-/// run `run`; a half-written last line is cut off): returns the writer and those games' indexes.
-fn resume(path: &Path, run: &str) -> Result<(BufWriter<File>, BTreeSet<u32>), CliError> {
-    let name = path.display().to_string();
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(CliError::Io(format!("cannot read '{name}': {e}"))),
-    };
-    let (done, keep) = arena::merge::finished_games(&name, &text, run).map_err(CliError::Usage)?;
-    let cannot = |e: std::io::Error| CliError::Io(format!("cannot write '{name}': {e}"));
+/// A games file's text to resume from (empty when it does not exist yet).
+fn read_games_file(path: &Path) -> Result<String, CliError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+        Err(e) => Err(CliError::Io(format!(
+            "cannot read '{}': {e}",
+            path.display()
+        ))),
+    }
+}
+
+/// Opens a games file of `len` bytes to append after its first `keep` (the finished games; a
+/// half-written last line after them is cut off).
+fn append_after(path: &Path, keep: u64, len: u64) -> Result<File, CliError> {
+    let cannot =
+        |e: std::io::Error| CliError::Io(format!("cannot write '{}': {e}", path.display()));
     let file = OpenOptions::new()
         .create(true)
         .append(true)
         .open(path)
         .map_err(cannot)?;
-    if keep < text.len() as u64 {
+    if keep < len {
         file.set_len(keep).map_err(cannot)?;
     }
+    Ok(file)
+}
+
+/// Opens a shard's games file to append to it, after the finished games it already holds (of
+/// run `run`; a half-written last line is cut off): returns the writer and those games' indexes.
+fn resume(path: &Path, run: &str) -> Result<(BufWriter<File>, BTreeSet<u32>), CliError> {
+    let name = path.display().to_string();
+    let text = read_games_file(path)?;
+    let (done, keep) = arena::merge::finished_games(&name, &text, run).map_err(CliError::Usage)?;
+    let file = append_after(path, keep, text.len() as u64)?;
     Ok((BufWriter::new(file), done))
 }
 
@@ -541,11 +557,7 @@ fn label<G: Game>(agent: &Agent) -> String {
 /// (a half-written last line is cut off; other runs' lines are kept and ignored).
 fn resume_multi(path: &Path, run: &str) -> Result<(BufWriter<File>, Vec<MultiRecord>), CliError> {
     let name = path.display().to_string();
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(CliError::Io(format!("cannot read '{name}': {e}"))),
-    };
+    let text = read_games_file(path)?;
     let mut previous = Vec::new();
     let mut keep = 0u64;
     let mut offset = 0usize;
@@ -568,15 +580,7 @@ fn resume_multi(path: &Path, run: &str) -> Result<(BufWriter<File>, Vec<MultiRec
             }
         }
     }
-    let cannot = |e: std::io::Error| CliError::Io(format!("cannot write '{name}': {e}"));
-    let file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(cannot)?;
-    if keep < text.len() as u64 {
-        file.set_len(keep).map_err(cannot)?;
-    }
+    let file = append_after(path, keep, text.len() as u64)?;
     Ok((BufWriter::new(file), previous))
 }
 

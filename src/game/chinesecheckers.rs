@@ -629,20 +629,7 @@ impl<const P: usize> Game for ChineseCheckers<P> {
             .ok_or_else(|| GameError::position("board", "empty position"))?;
         let pieces = Self::parse_board(board)?;
         let players = &LETTERS[..P];
-        let mover = match fields.next() {
-            Some(t) => t
-                .chars()
-                .next()
-                .filter(|_| t.len() == 1)
-                .and_then(|ch| players.iter().position(|&l| l == ch))
-                .ok_or_else(|| {
-                    GameError::position(
-                        "side to move",
-                        format!("expected one of {players:?} ({P} players), found '{t}'"),
-                    )
-                })?,
-            None => return Err(GameError::position("side to move", "missing")),
-        };
+        let mover = fen::side_to_move(fields.next(), players)?;
         let pos = Self::from_pieces(pieces, mover as u8);
         let occupied = pos.occupied();
         let done: Vec<&str> = (0..P)

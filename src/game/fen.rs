@@ -1,7 +1,28 @@
-//! The board field of FEN-like position strings, written and split into rows, shared by the
-//! games that use one.
+//! The board field of FEN-like position strings, written and split into rows, and the
+//! side-to-move letter of games of several players: shared by the games that use them.
 
 use super::GameError;
+
+/// The side-to-move field of a game of several players named by letters (`players`, in turn
+/// order): the index of the one letter given.
+pub fn side_to_move(field: Option<&str>, players: &[char]) -> Result<usize, GameError> {
+    let Some(t) = field else {
+        return Err(GameError::position("side to move", "missing"));
+    };
+    t.chars()
+        .next()
+        .filter(|_| t.len() == 1)
+        .and_then(|ch| players.iter().position(|&l| l == ch))
+        .ok_or_else(|| {
+            GameError::position(
+                "side to move",
+                format!(
+                    "expected one of {players:?} ({} players), found '{t}'",
+                    players.len()
+                ),
+            )
+        })
+}
 
 /// The board field: `rows` from the top, each a sequence of cells (`None` = empty), rows joined
 /// by `/` and runs of empty cells written as their count.
