@@ -35,7 +35,7 @@ Examples:
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
-    /// The game (a name or alias of `gpn games`; two-player games only)
+    /// The game (a name or alias of `gpn games`)
     #[arg(value_name = "game")]
     game: Option<String>,
     #[command(flatten)]
@@ -98,8 +98,8 @@ pub struct SolveArgs {
     #[arg(long = "4t", alias = "forcing")]
     forcing: bool,
     /// Prove for player N (1 = the first player) instead of the side to move: its win, with
-    /// every other player against it (paranoid with more than two players); pns, dfpn, ppns and
-    /// mcpns with one thread
+    /// every other player against it (paranoid with more than two players); every algorithm,
+    /// with any number of threads
     #[arg(long, value_name = "N", value_parser = positive::<u8>)]
     player: Option<u8>,
     /// Random seed (playouts, sb-gpn, --generate)
@@ -290,26 +290,6 @@ struct SolveVisitor<'a> {
 impl GameVisitor for SolveVisitor<'_> {
     type Output = Result<SolveLine, CliError>;
     fn visit<G: Game>(self) -> Result<SolveLine, CliError> {
-        if G::NUM_PLAYERS != 2 {
-            // Paranoid proofs (the root player against the others together) need one tree
-            // solver: sb-gpn's search and the parallel split of the root's questions into the
-            // opponent's are two-player.
-            let two_player_only = if self.cfg.algo == Algo::SbGpn {
-                Some("--algo sb-gpn")
-            } else if self.cfg.threads > 1 {
-                Some("--threads above 1")
-            } else {
-                None
-            };
-            if let Some(what) = two_player_only {
-                return Err(CliError::Usage(format!(
-                    "{what} solves two-player games only ({} has {} players; pns, dfpn, ppns \
-                     and mcpns prove paranoid values with one thread)",
-                    G::INFO.name,
-                    G::NUM_PLAYERS
-                )));
-            }
-        }
         if let Some(p) = self.cfg.prover {
             if p.index() >= G::NUM_PLAYERS {
                 return Err(CliError::Usage(format!(
@@ -318,11 +298,6 @@ impl GameVisitor for SolveVisitor<'_> {
                     G::INFO.name,
                     G::NUM_PLAYERS
                 )));
-            }
-            if self.cfg.algo == Algo::SbGpn || self.cfg.threads > 1 {
-                return Err(CliError::Usage(
-                    "--player needs pns, dfpn, ppns or mcpns with one thread".to_string(),
-                ));
             }
         }
         let game: G = self.position.setup()?;

@@ -151,23 +151,11 @@ pub struct SolveJob {
 impl SolveJob {
     /// Why this solve cannot run in a game of `players` players; `None` when it can. Games of
     /// more than two players get paranoid proofs (the side to move against the others
-    /// together: a win is a sole first place, a draw a shared one) from the one-thread
-    /// proof-number solvers (pns, dfpn, ppns, mcpns; more threads are ignored); sb-gpn and the
-    /// mate searches are two-player.
+    /// together: a win is a sole first place, a draw a shared one) from every solver, with any
+    /// number of threads; the mate searches are two-player.
     pub fn refusal(&self, players: usize) -> Option<String> {
-        if players <= 2 {
-            return None;
-        }
-        if matches!(self.mode, SolveMode::Mate(_)) {
-            return Some(format!(
-                "mate searches are for two-player games (this one has {players} players)"
-            ));
-        }
-        (self.algo == Algo::SbGpn).then(|| {
-            format!(
-                "sb-gpn solves two-player games only (this one has {players} players; pns, \
-                 dfpn, ppns and mcpns prove paranoid values)"
-            )
+        (players > 2 && matches!(self.mode, SolveMode::Mate(_))).then(|| {
+            format!("mate searches are for two-player games (this one has {players} players)")
         })
     }
 }

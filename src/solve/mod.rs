@@ -16,6 +16,7 @@ mod guide;
 pub mod mate;
 pub mod mcpns;
 pub mod parallel;
+pub mod paranoid;
 pub mod pns;
 pub mod ppns;
 pub mod sbgpn;
@@ -211,7 +212,8 @@ pub struct SolveConfig {
     pub forcing: bool,
     /// The player whose win the proofs are about; `None`: the side to move. Another player is
     /// asked with the root as an AND node (with more than two players, its paranoid value:
-    /// `gpn solve --player`). The one-thread proof-number solvers only.
+    /// `gpn solve --player`). The one-thread proof-number solvers ask it themselves; sb-gpn and
+    /// the parallel solver answer for the side to move, turned round by [`solve`].
     pub prover: Option<crate::game::Player>,
     /// Paths of this many plies end as draws (a mate-in-N search asks "win within N plies?").
     /// `None`: only the game's own length cap.
@@ -496,8 +498,26 @@ pub fn playout<G: Game>(
     }
 }
 
-/// Solves `root` with `cfg`: the value for the side to move, with two proofs where needed.
+/// Solves `root` with `cfg`: the value for the side to move (or `cfg.prover`), with two proofs
+/// where needed. With more than two players, sb-gpn and the parallel solver search the
+/// paranoid two-player game ([`paranoid`]); the one-thread proof-number solvers prove paranoid
+/// values directly.
 pub fn solve<G: Game>(root: &G, cfg: &SolveConfig) -> SolveResult {
+    if paranoid::needed(cfg) && root.outcome().is_none() {
+        // A constant per game: two-player games never build the adapter.
+        if paranoid::Route::<G>::MANY_PLAYERS {
+            return paranoid::solve(root, cfg);
+        }
+        if cfg.prover.is_some_and(|p| p != root.to_move()) {
+            let r = solve_direct(root, &paranoid::for_side_to_move(cfg));
+            return paranoid::turned_round(r);
+        }
+    }
+    solve_direct(root, cfg)
+}
+
+/// [`solve`] without the paranoid adapter: the solvers on `G` as it is.
+fn solve_direct<G: Game>(root: &G, cfg: &SolveConfig) -> SolveResult {
     let mut budget = Budget::of(cfg);
     let mut result = SolveResult {
         algo: cfg.algo,

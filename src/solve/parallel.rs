@@ -6,7 +6,9 @@
 //! table from job to job), taken in order by `threads` workers. The root's own solve comes first; then, one ply down, "can the root
 //! player win through move m?" is "does the opponent, to move after m, fail to reach not-loss?",
 //! and "can they avoid losing through m?" is "does the opponent fail to win?", asked with the
-//! child position's side to move as root player, so the solvers run unchanged:
+//! child position's side to move as root player, so the solvers run unchanged (where the same
+//! player moves again after m, as the coalition of a paranoid solve can, the child's question is
+//! the root's own):
 //! * proof-number solvers: with 2 threads, the two root questions side by side (a draw or a loss
 //!   costs the longer of the two proofs instead of their sum); with more, after them both
 //!   questions per root move;
@@ -71,6 +73,10 @@ struct Job<G> {
     /// The root move leading to `pos` (`None`: `pos` is the root and the proof's goal is its
     /// target).
     via: Option<(usize, Move)>,
+    /// Another player than the root's moves at `pos`, so its answers are the opponent's: the
+    /// root question succeeds through `via` when the job's question fails. False at the root
+    /// and where the root player moves again.
+    opponent: bool,
     /// Raised to cancel the job (its answer is no longer needed) or to stop the solve.
     stop: Arc<AtomicBool>,
     progress: Arc<Progress>,
@@ -162,7 +168,7 @@ impl State {
             self.targets[index(*target)].nodes += nodes;
         }
         for (target, answer) in answers {
-            self.settle(*target, job.via, answer, cancelled);
+            self.settle(*target, job.via, job.opponent, answer, cancelled);
         }
         // Implications between the questions: a win is also a not-loss; a loss is also not a win.
         if self.targets[0].decided == Some(true) && self.targets[1].decided.is_none() {
@@ -175,8 +181,16 @@ impl State {
     }
 
     /// One sub-answer for root question `target`: about the root itself (`via` = `None`), or
-    /// about the opponent after root move `via`.
-    fn settle(&mut self, target: Goal, via: Option<(usize, Move)>, a: &SubAnswer, cancelled: bool) {
+    /// about the position after root move `via`, the opponent's question there when
+    /// `opponent`, else the root player's own.
+    fn settle(
+        &mut self,
+        target: Goal,
+        via: Option<(usize, Move)>,
+        opponent: bool,
+        a: &SubAnswer,
+        cancelled: bool,
+    ) {
         let t = &mut self.targets[index(target)];
         if t.decided.is_some() {
             return;
@@ -195,8 +209,9 @@ impl State {
                 t.best_move = a.best_move;
                 t.proof_size = a.proof_size;
             }
-            // The opponent failed: the root question succeeds through this move.
-            Some((_, mv)) if !answer => {
+            // The opponent failed, or the root player succeeded: the root question succeeds
+            // through this move.
+            Some((_, mv)) if answer != opponent => {
                 t.decided = Some(true);
                 t.best_move = Some(mv);
                 t.proof_size = a.proof_size.map(|s| s + 1);
@@ -204,8 +219,8 @@ impl State {
             Some((i, _)) => {
                 fail(t, i, a);
                 if target == Goal::NotLoss {
-                    // The opponent wins after this move, so it does not lose after it either:
-                    // the move fails for the win question too.
+                    // The root player loses through this move, so it does not win through it
+                    // either: the move fails for the win question too.
                     let w = &mut self.targets[0];
                     if w.decided.is_none() && !w.failed[i] {
                         fail(w, i, a);
@@ -231,9 +246,11 @@ fn fail(t: &mut TargetState, i: usize, a: &SubAnswer) {
 /// comes first (so N threads are never much slower than one), then the root moves'. sb-gpn: the
 /// root's value, then the value of every root move's position. The proof-number solvers: the
 /// two root questions, then, with more than 2 threads, both questions per root move (the
-/// "opponent wins" job first: it settles both).
+/// "opponent wins" job, or the root player's "not-loss?" where it moves again, first: it
+/// settles both).
 fn jobs<G: Game>(root: &G, algo: Algo, threads: usize, moves: &[Move]) -> Vec<Job<G>> {
-    let job = |pos: G, ask, via| Job {
+    let job = |pos: G, ask, via: Option<(usize, Move)>| Job {
+        opponent: via.is_some() && pos.to_move() != root.to_move(),
         pos,
         ask,
         via,
@@ -263,12 +280,18 @@ fn jobs<G: Game>(root: &G, algo: Algo, threads: usize, moves: &[Move]) -> Vec<Jo
         return out;
     }
     for (i, &m) in moves.iter().enumerate() {
+        let pos = child(m);
+        let opponent = pos.to_move() != root.to_move();
         for target in [Goal::NotLoss, Goal::Win] {
             let ask = Ask::Proof {
-                goal: opponent_goal(target),
+                goal: if opponent {
+                    opponent_goal(target)
+                } else {
+                    target
+                },
                 target,
             };
-            out.push(job(child(m), ask, Some((i, m))));
+            out.push(job(pos.clone(), ask, Some((i, m))));
         }
     }
     out
@@ -298,7 +321,7 @@ fn job_config<G>(cfg: &SolveConfig, threads: usize, job: &Job<G>) -> SolveConfig
 
 /// Nodes of the one-thread attempt that comes first: most positions of a batch are settled in
 /// a few thousand nodes, faster than the workers and their tables can start.
-const WARM_NODES: u64 = 20_000;
+pub(crate) const WARM_NODES: u64 = 20_000;
 
 /// The least memory a job gets: DFPN in a table of 8 MB failed to finish a Connect Four
 /// position that one thread in 16 MB solves in a second (docs/threads.md), so a small `--memory`
@@ -318,7 +341,7 @@ pub fn solve<G: Game>(root: &G, cfg: &SolveConfig) -> SolveResult {
         );
     }
     if workers <= 1 {
-        return super::solve(
+        return super::solve_direct(
             root,
             &SolveConfig {
                 threads: 1,
@@ -336,7 +359,7 @@ pub fn solve<G: Game>(root: &G, cfg: &SolveConfig) -> SolveResult {
         memory_mb: cfg.memory_mb.min(16),
         ..cfg.clone()
     };
-    let warm = super::solve(root, &warm_cfg);
+    let warm = super::solve_direct(root, &warm_cfg);
     if warm.value != Value::Unknown || cfg.max_nodes.is_some_and(|n| n <= WARM_NODES) {
         return warm;
     }
@@ -349,7 +372,12 @@ pub fn solve<G: Game>(root: &G, cfg: &SolveConfig) -> SolveResult {
 }
 
 /// The parallel part of [`solve`], after `warm_nodes` nodes of the one-thread attempt.
-fn split<G: Game>(root: &G, cfg: &SolveConfig, start: Instant, warm_nodes: u64) -> SolveResult {
+pub(crate) fn split<G: Game>(
+    root: &G,
+    cfg: &SolveConfig,
+    start: Instant,
+    warm_nodes: u64,
+) -> SolveResult {
     let threads = cfg.threads.max(2);
     let mut list = MoveList::new();
     root.legal_moves(&mut list);
@@ -447,7 +475,7 @@ fn run_job<G: Game>(
             (vec![(target, answer)], run.nodes, None)
         }
         Ask::Value => {
-            let r = super::solve(&job.pos, &job_cfg);
+            let r = super::solve_direct(&job.pos, &job_cfg);
             // The opponent's value after a root move answers both root questions through it:
             // the root player wins through the move when the opponent loses, and avoids losing
             // when the opponent does not win.
@@ -459,13 +487,14 @@ fn run_job<G: Game>(
                 by_pr: false,
                 stopped_by: (!known).then(|| r.stopped_by(&job_cfg)).flatten(),
             };
-            let answers = if job.via.is_some() {
+            let answers = if job.opponent {
                 vec![
                     (Goal::Win, answer(r.value != Value::Loss)),
                     (Goal::NotLoss, answer(r.value == Value::Win)),
                 ]
             } else {
-                // The root's own value answers its questions directly.
+                // The root's own value (or the root player's after a move of its own) answers
+                // its questions directly.
                 vec![
                     (Goal::Win, answer(r.value == Value::Win)),
                     (Goal::NotLoss, answer(r.value != Value::Loss)),

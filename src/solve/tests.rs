@@ -702,7 +702,7 @@ fn first_place(me: crate::game::Player) -> impl Fn(&crate::game::Outcome) -> i8 
     }
 }
 
-/// Every one-thread solver against the exhaustive paranoid search on Rolit positions of `G`
+/// Every one-thread solver (sb-gpn too) against the exhaustive paranoid search on Rolit positions of `G`
 /// with `empty` empty squares left (the start when it has that many), for every player as the
 /// prover. Returns how many (position, player) pairs had each value (loss, draw, win).
 fn check_paranoid<G: Game>(empty: u32, squares: u32, games: u64) -> [usize; 3] {
@@ -722,7 +722,9 @@ fn check_paranoid<G: Game>(empty: u32, squares: u32, games: u64) -> [usize; 3] {
             values[(truth + 1) as usize] += 1;
             let want = [Value::Loss, Value::Draw, Value::Win][(truth + 1) as usize];
             let movers = me == p.to_move();
-            for algo in [Algo::Pns, Algo::Dfpn, Algo::Ppns, Algo::Mcpns] {
+            // sb-gpn through the paranoid two-player adapter (its score bounds), the others
+            // with the coalition built in.
+            for algo in Algo::ALL {
                 let cfg = SolveConfig {
                     prover: (!movers).then_some(me),
                     ..config(algo)
@@ -766,4 +768,180 @@ fn paranoid_proofs_of_three_and_four_player_rolit_match_an_exhaustive_search() {
     add(check_paranoid::<Rolit<6, 4>>(9, 36, 10));
     // Every kind of value was checked, each more than once.
     assert!(seen.iter().all(|&n| n >= 2), "loss / draw / win: {seen:?}");
+}
+
+/// With threads, paranoid solves go through the split of the root's questions, in which the
+/// coalition often moves again after a root move (the child's question is then the root
+/// player's own): the values of the one-thread solver, for every player as the prover, on 6x6
+/// Rolit positions large enough that the split runs (past the one-thread warm-up).
+#[test]
+fn parallel_paranoid_solving_agrees_with_one_thread() {
+    use crate::game::rolit::Rolit;
+    let mut rng = Rng::new(66);
+    let mut buf = MoveList::new();
+    let mut split = 0;
+    let mut checked = 0;
+    let mut values = [0usize; 3];
+    for empty in [32, 24, 22, 22, 20, 20, 18, 18] {
+        let mut p = Rolit::<6, 4>::start();
+        for _ in 0..32 - empty {
+            let m = p.random_move(&mut rng, &mut buf).expect("not over yet");
+            p.play(m);
+        }
+        for me in (0..4).map(crate::game::Player) {
+            let prover = (me != p.to_move()).then_some(me);
+            let one = solve(
+                &p,
+                &SolveConfig {
+                    prover,
+                    ..config(Algo::Dfpn)
+                },
+            );
+            assert_ne!(one.value, Value::Unknown, "{}", p.to_position());
+            if one.nodes > 400_000 {
+                // Keep the test quick: PNS would need millions of nodes here.
+                continue;
+            }
+            checked += 1;
+            values[[Value::Loss, Value::Draw, Value::Win]
+                .iter()
+                .position(|&v| v == one.value)
+                .expect("known")] += 1;
+            for (algo, threads) in [(Algo::Pns, 3), (Algo::Dfpn, 2), (Algo::SbGpn, 2)] {
+                let cfg = SolveConfig {
+                    prover,
+                    threads,
+                    memory_mb: 16 * threads,
+                    ..config(algo)
+                };
+                let r = solve(&p, &cfg);
+                let text = p.to_position();
+                assert_eq!(
+                    r.value,
+                    one.value,
+                    "{algo:?} x{threads} on {text} for {me:?}: {} {:?} {} nodes (one thread {})",
+                    r.proofs_text(),
+                    r.stopped_by(&cfg),
+                    r.nodes,
+                    one.nodes
+                );
+                if prover.is_some() {
+                    assert_eq!(r.best_move, None);
+                } else if let Some(m) = r.best_move {
+                    // The move keeps the value: the coalition cannot do better after it.
+                    let mut after = p.clone();
+                    after.play(m);
+                    let rest = solve(
+                        &after,
+                        &SolveConfig {
+                            prover: (after.to_move() != me).then_some(me),
+                            ..config(Algo::Dfpn)
+                        },
+                    );
+                    assert_eq!(rest.value, r.value, "{algo:?} x{threads} on {text}: {m:?}");
+                }
+                split += usize::from(r.nodes > super::parallel::WARM_NODES);
+            }
+        }
+    }
+    assert!(
+        checked >= 16 && split >= 10,
+        "{checked} solves, the split ran {split} times"
+    );
+    eprintln!("values loss/draw/win {values:?}, {checked} solves, the split ran {split} times");
+}
+
+/// The split itself (no one-thread warm-up) on the paranoid game of small Rolit positions,
+/// whose values are won, drawn and lost, against the exhaustive paranoid search.
+#[test]
+fn the_split_of_paranoid_solves_matches_an_exhaustive_search() {
+    use super::paranoid::Paranoid;
+    use crate::game::rolit::Rolit;
+    fn check<G: Game>(empty: u32, squares: u32, games: u64, seen: &mut [usize; 3]) {
+        let mut rng = Rng::new(squares as u64 * 7 + G::NUM_PLAYERS as u64);
+        let mut buf = MoveList::new();
+        for _ in 0..games {
+            let mut p = G::start();
+            for _ in 0..squares - 4 - empty {
+                let m = p.random_move(&mut rng, &mut buf).expect("not over yet");
+                p.play(m);
+            }
+            for me in (0..G::NUM_PLAYERS).map(|i| crate::game::Player(i as u8)) {
+                // The split answers for the side to move of the paranoid game.
+                let game = Paranoid::new(p.clone(), me);
+                let mover = game.to_move() == crate::game::Player(0);
+                let truth = paranoid(&p, me, &first_place(me), &mut HashMap::new());
+                let truth = if mover { truth } else { -truth };
+                seen[(truth + 1) as usize] += 1;
+                let want = [Value::Loss, Value::Draw, Value::Win][(truth + 1) as usize];
+                for (algo, threads) in [(Algo::Pns, 3), (Algo::Dfpn, 4), (Algo::SbGpn, 2)] {
+                    let cfg = SolveConfig {
+                        threads,
+                        memory_mb: 16 * threads,
+                        ..config(algo)
+                    };
+                    let start = std::time::Instant::now();
+                    let r = super::parallel::split(&game, &cfg, start, 0);
+                    let text = p.to_position();
+                    assert_eq!(r.value, want, "{algo:?} x{threads} on {text} for {me:?}");
+                    if let Some(m) = r.best_move {
+                        let mut after = game.clone();
+                        after.play(m);
+                        let v =
+                            paranoid(&after.position, me, &first_place(me), &mut HashMap::new());
+                        assert_eq!(if mover { v } else { -v }, truth, "{algo:?} on {text}");
+                    }
+                }
+            }
+        }
+    }
+    let mut seen = [0usize; 3];
+    check::<Rolit<4, 3>>(8, 16, 12, &mut seen);
+    check::<Rolit<4, 4>>(8, 16, 12, &mut seen);
+    check::<Rolit<6, 3>>(9, 36, 4, &mut seen);
+    // Every kind of value, for the side to move of the paranoid game.
+    assert!(seen.iter().all(|&n| n >= 2), "loss / draw / win: {seen:?}");
+}
+
+/// A two-player solve for the player not to move: every solver, with threads too, answers
+/// the side to move's value turned round, and no move (it is the opponent's).
+#[test]
+fn the_player_not_to_move_gets_the_value_turned_round() {
+    let cases: Vec<(ConnectFour, Value)> = positions(6, 26, 9, 300_000);
+    for (p, want) in &cases {
+        let turned = match want {
+            Value::Win => Value::Loss,
+            Value::Loss => Value::Win,
+            v => *v,
+        };
+        let other = p.to_move().next(2);
+        for (algo, threads) in [(Algo::SbGpn, 1), (Algo::SbGpn, 2), (Algo::Dfpn, 3)] {
+            let cfg = SolveConfig {
+                prover: Some(other),
+                threads,
+                ..config(algo)
+            };
+            let r = solve(p, &cfg);
+            assert_eq!(
+                r.value,
+                turned,
+                "{algo:?} x{threads} on {}",
+                p.to_position()
+            );
+            assert_eq!(r.best_move, None);
+            // The proofs are the prover's: a loss has its "not-loss?" disproved, a win its
+            // "win?" proven.
+            let has = |goal, result| {
+                r.proofs
+                    .iter()
+                    .any(|q| q.goal == goal && q.result == Some(result))
+            };
+            match (algo, turned) {
+                (Algo::SbGpn, _) => assert!(r.proofs.is_empty()),
+                (_, Value::Loss) => assert!(has(Goal::NotLoss, false), "{}", r.proofs_text()),
+                (_, Value::Win) => assert!(has(Goal::Win, true), "{}", r.proofs_text()),
+                _ => assert!(has(Goal::NotLoss, true), "{}", r.proofs_text()),
+            }
+        }
+    }
 }
