@@ -689,6 +689,18 @@ pub(crate) fn paranoid<G: Game, T: Ord + Copy>(
     v
 }
 
+/// The start of `G` after `plies` random moves (Rolit: placements, which never end the game
+/// before the board is full).
+fn random_placements<G: Game>(plies: u32, rng: &mut Rng) -> G {
+    let mut buf = MoveList::new();
+    let mut p = G::start();
+    for _ in 0..plies {
+        let m = p.random_move(rng, &mut buf).expect("not over yet");
+        p.play(m);
+    }
+    p
+}
+
 /// 1 for a sole first place of `me`, 0 for a shared one, -1 for neither.
 fn first_place(me: crate::game::Player) -> impl Fn(&crate::game::Outcome) -> i8 {
     move |o| {
@@ -707,14 +719,9 @@ fn first_place(me: crate::game::Player) -> impl Fn(&crate::game::Outcome) -> i8 
 /// prover. Returns how many (position, player) pairs had each value (loss, draw, win).
 fn check_paranoid<G: Game>(empty: u32, squares: u32, games: u64) -> [usize; 3] {
     let mut rng = Rng::new(squares as u64 * 31 + G::NUM_PLAYERS as u64);
-    let mut buf = MoveList::new();
     let mut values = [0usize; 3];
     for _ in 0..games {
-        let mut p = G::start();
-        for _ in 0..squares - 4 - empty {
-            let m = p.random_move(&mut rng, &mut buf).expect("not over yet");
-            p.play(m);
-        }
+        let p: G = random_placements(squares - 4 - empty, &mut rng);
         // Every player as the prover: the side to move, and the others with the root an AND
         // node (`--player`), where no best move is given.
         for me in (0..G::NUM_PLAYERS).map(|i| crate::game::Player(i as u8)) {
@@ -778,16 +785,11 @@ fn paranoid_proofs_of_three_and_four_player_rolit_match_an_exhaustive_search() {
 fn parallel_paranoid_solving_agrees_with_one_thread() {
     use crate::game::rolit::Rolit;
     let mut rng = Rng::new(66);
-    let mut buf = MoveList::new();
     let mut split = 0;
     let mut checked = 0;
     let mut values = [0usize; 3];
     for empty in [32, 24, 22, 22, 20, 20, 18, 18] {
-        let mut p = Rolit::<6, 4>::start();
-        for _ in 0..32 - empty {
-            let m = p.random_move(&mut rng, &mut buf).expect("not over yet");
-            p.play(m);
-        }
+        let p: Rolit<6, 4> = random_placements(32 - empty, &mut rng);
         for me in (0..4).map(crate::game::Player) {
             let prover = (me != p.to_move()).then_some(me);
             let one = solve(
@@ -859,13 +861,8 @@ fn the_split_of_paranoid_solves_matches_an_exhaustive_search() {
     use crate::game::rolit::Rolit;
     fn check<G: Game>(empty: u32, squares: u32, games: u64, seen: &mut [usize; 3]) {
         let mut rng = Rng::new(squares as u64 * 7 + G::NUM_PLAYERS as u64);
-        let mut buf = MoveList::new();
         for _ in 0..games {
-            let mut p = G::start();
-            for _ in 0..squares - 4 - empty {
-                let m = p.random_move(&mut rng, &mut buf).expect("not over yet");
-                p.play(m);
-            }
+            let p: G = random_placements(squares - 4 - empty, &mut rng);
             for me in (0..G::NUM_PLAYERS).map(|i| crate::game::Player(i as u8)) {
                 // The split answers for the side to move of the paranoid game.
                 let game = Paranoid::new(p.clone(), me);
