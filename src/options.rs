@@ -307,6 +307,16 @@ pub static OPTIONS: &[EngineOption] = &[
         help: "node priors: a new node starts with `np` virtual visits whose mean is its evaluation (0 = off; not in `pn-mcts`)",
     },
     EngineOption {
+        key: "paranoid",
+        aliases: &[],
+        uci: "Paranoid",
+        usi: "Paranoid",
+        kind: Kind::Check,
+        default: "false",
+        scope: Scope::Search,
+        help: "with more than two players, every other player selects the child worst for the player to move at the root (paranoid UCT) instead of its own best (max^n), and that player's score bounds are paranoid (a root of another player starts a new tree); values and proof numbers unchanged; no effect with two players",
+    },
+    EngineOption {
         key: "seed",
         aliases: &[],
         uci: "Seed",

@@ -215,6 +215,13 @@ impl<G: Game, const P: usize> Search<G, P> {
         pn[m] = PN_INF;
         let (mut lo, mut hi) = ([WIN; P], [LOSS; P]);
         lo[m] = LOSS;
+        // Paranoid play: at another player's node the root player's optimistic bound is the
+        // least over the children (that player chooses against it), so the root player's
+        // bounds are paranoid; everybody else's stay max^n. `P` (the root player) otherwise.
+        let paranoid = self.paranoid_player().filter(|&r| r != m).unwrap_or(P);
+        if paranoid < P {
+            hi[paranoid] = WIN;
+        }
         let unvisited = self.tree.unvisited_pn(id);
         for edge in self.tree.edges(id) {
             let (c_pn, c_lo, c_hi) = if edge.child == NONE {
@@ -231,7 +238,11 @@ impl<G: Game, const P: usize> Search<G, P> {
                     pn[p] = pn_add(pn[p], c_pn[p]);
                     lo[p] = lo[p].min(c_lo[p]);
                 }
-                hi[p] = hi[p].max(c_hi[p]);
+                hi[p] = if p == paranoid {
+                    hi[p].min(c_hi[p])
+                } else {
+                    hi[p].max(c_hi[p])
+                };
             }
         }
         if P == 2 {

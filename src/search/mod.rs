@@ -101,7 +101,9 @@ pub struct Search<G: Game, const P: usize> {
     /// Scratch for the rank bias: (proof number, edge index).
     scratch: Vec<(u32, u16)>,
     stats: RunStats,
-    /// PN-MCTS: the player whose win the proof numbers are about (the root's mover).
+    /// PN-MCTS: the player whose win the proof numbers are about (the root's mover); paranoid
+    /// play (more than two players): the player whose score bounds are paranoid. A root of
+    /// another player gets a new tree.
     proof_player: u8,
     /// Root moves the search may choose (`searchmoves`); empty: all.
     root_moves: Vec<Move>,
@@ -324,11 +326,21 @@ impl<G: Game, const P: usize> Search<G, P> {
         self.report()
     }
 
+    /// Paranoid play: the root player, against whom every other player chooses (`None`: max^n
+    /// play, and always with two players).
+    #[inline]
+    pub(super) fn paranoid_player(&self) -> Option<usize> {
+        (P > 2 && self.params.paranoid).then_some(self.proof_player as usize)
+    }
+
     /// Creates the root node if the tree is empty; false if even that does not fit.
     fn ensure_root(&mut self) -> bool {
         let mover = self.root_position.to_move().0;
-        if self.params.algorithm == Algorithm::PnMcts && mover != self.proof_player {
-            // PN-MCTS numbers are relative to the root player: a new root player needs a new tree.
+        let relative =
+            self.params.algorithm == Algorithm::PnMcts || self.paranoid_player().is_some();
+        if relative && mover != self.proof_player {
+            // PN-MCTS numbers and paranoid bounds are relative to the root player: a new root
+            // player needs a new tree.
             self.tree.clear();
             self.proof_player = mover;
         }

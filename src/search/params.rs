@@ -153,6 +153,15 @@ pub struct SearchParams {
     /// Node priors: a new node starts with `np` virtual visits whose mean is its evaluation, so
     /// the first playouts cannot swing it far (0: off; not used by PN-MCTS).
     pub np: u32,
+    /// Paranoid play with more than two players: at a node of another player than the root's,
+    /// selection picks the child worst for the root player (Sturtevant's paranoid assumption,
+    /// as in Nijssen & Winands' paranoid UCT) instead of the mover's own best (max^n), and the
+    /// root player's score bounds are paranoid (at another player's node its optimistic bound
+    /// is the least over the children), so they meet at its paranoid value. The Monte-Carlo
+    /// values, the other players' bounds and the proof numbers (paranoid already) are the same
+    /// either way; with threads, the virtual loss still counts against the mover's own value.
+    /// With two players it changes nothing.
+    pub paranoid: bool,
     /// A network for the game (two-player games): its value replaces the playouts and is the
     /// nodes' evaluation, its policy the edges' priors for PUCT selection (None: playouts).
     pub network: Option<NetworkFile>,
@@ -237,6 +246,7 @@ impl Default for SearchParams {
             det: 0.0,
             pb: 0.0,
             np: 0,
+            paranoid: false,
             network: None,
             cpuct: 1.25,
             pcn_init: false,
@@ -331,6 +341,7 @@ impl SearchParams {
             "det" => self.det = read(key, &v)?,
             "pb" => self.pb = read(key, &v)?,
             "np" => self.np = read(key, &v)?,
+            "paranoid" => self.paranoid = read(key, &v)?,
             "cpuct" => self.cpuct = read(key, &v)?,
             "network" => {
                 self.network = if v.is_empty() {
@@ -396,6 +407,10 @@ impl SearchParams {
             self.pb,
             self.np
         );
+        // Off by default and for two players; written only when on, as the network is.
+        if self.paranoid {
+            spec.push_str(" paranoid=true");
+        }
         if let Some(net) = &self.network {
             let _ = write!(spec, " network={} cpuct={}", net.path(), self.cpuct);
         }
@@ -443,10 +458,10 @@ mod tests {
     fn spec_round_trips() {
         let p = SearchParams::parse(
             "gpn bias=max c_pn=2.5 pn_decay=300 pn_explore=true c=0.7 playout_cap=50 seed=9 hash=8 threads=3 im=0.4 policy=ipp ege=0.1 \
-             fet=4 det=0.5 pb=2 np=10",
+             fet=4 det=0.5 pb=2 np=10 paranoid=true",
         )
         .unwrap();
-        assert_eq!((p.np, p.pn_decay), (10, 300));
+        assert_eq!((p.np, p.pn_decay, p.paranoid), (10, 300, true));
         assert_eq!((p.im, p.policy, p.fet), (0.4, Policy::Informed, 4));
         assert_eq!(p.algorithm, Algorithm::Gpn);
         assert_eq!(p.bias, Bias::Max);

@@ -90,7 +90,16 @@ impl<G: Game, const P: usize> Search<G, P> {
         let use_pn = algorithm.uses_proof_numbers() && self.params.c_pn != 0.0;
         let rank = self.params.bias == Bias::Rank;
         let mut node = *self.tree.node(id);
-        let m = node.mover as usize;
+        // Whose values the chooser reads, and with which sign: its own (max^n), or, in paranoid
+        // play at another player's node, the root player's, negated (it picks what is worst for
+        // the root player; its bounds there are paranoid too, see `recompute_values`). Never
+        // with two players.
+        let root_player = self.paranoid_player().filter(|&r| r != node.mover as usize);
+        let against_root = root_player.is_some();
+        let (m, sign) = match root_player {
+            Some(r) => (r, -1.0),
+            None => (node.mover as usize, 1.0),
+        };
         if !pending.is_empty() && id != super::ROOT {
             // Every pending flight passed through this node (the root carries no virtual loss).
             let flights: u32 = pending.iter().map(|&(_, k)| k as u32).sum();
@@ -103,9 +112,9 @@ impl<G: Game, const P: usize> Search<G, P> {
         let fpu = if node.visits == 0 {
             FPU_NEW_ROOT
         } else if im > 0.0 {
-            (1.0 - im) * node.mean(m) + im * self.minimax_value(&node, m)
+            sign * ((1.0 - im) * node.mean(m) + im * self.minimax_value(&node, m))
         } else {
-            node.mean(m)
+            sign * node.mean(m)
         };
         let bounds = algorithm.uses_bounds();
         // With a network, PUCT: `cpuct * prior * sqrt(N) / (1 + n)` replaces UCB's exploration.
@@ -161,23 +170,32 @@ impl<G: Game, const P: usize> Search<G, P> {
                         child.mean(m)
                     }
                 };
+                // A child that cannot improve on what the chooser already has: for the mover,
+                // one whose best is no better than the node's worst; against the root player,
+                // one that leaves the root player at least the node's best for it.
+                let useless = if against_root {
+                    child.lo[m] >= node.hi[m]
+                } else {
+                    child.hi[m] <= node.lo[m]
+                };
+                // The value for player `m`, then turned to the chooser's view by `sign`.
                 let exploit = if bounds {
-                    if child.hi[m] <= node.lo[m] && node.lo[m] < node.hi[m] {
+                    if useless && node.lo[m] < node.hi[m] {
                         PRUNED
                     } else if child.bounds_solved() {
-                        from_bound(child.lo[m])
+                        sign * from_bound(child.lo[m])
                     } else {
-                        estimate().clamp(from_bound(child.lo[m]), from_bound(child.hi[m]))
+                        sign * estimate().clamp(from_bound(child.lo[m]), from_bound(child.hi[m]))
                     }
                 } else if use_pn && child.pn[m] == 0 {
-                    1.0
+                    sign
                 } else if child.is_terminal() {
-                    from_bound(child.lo[m])
+                    sign * from_bound(child.lo[m])
                 } else {
-                    estimate()
+                    sign * estimate()
                 };
                 let progressive = if pb > 0.0 {
-                    pb * self.minimax_value(child, m) / (child.visits as f32 + 1.0)
+                    sign * pb * self.minimax_value(child, m) / (child.visits as f32 + 1.0)
                 } else {
                     0.0
                 };

@@ -148,6 +148,23 @@ fn solve_rolit<const N: usize, const P: usize>(
     (exact, proved)
 }
 
+/// Paranoid play: the root player's bounds are paranoid, so they meet at its paranoid utility
+/// once the search has seen enough, with one thread and with two.
+#[test]
+fn paranoid_play_solves_rolit_positions_for_the_root_player() {
+    for (games, (exact, _)) in [
+        (1, solve_rolit::<4, 3>(0, 1, "paranoid=true")),
+        (1, solve_rolit::<4, 4>(0, 1, "paranoid=true")),
+        (12, solve_rolit::<4, 3>(4, 12, "paranoid=true")),
+        (12, solve_rolit::<4, 4>(4, 12, "paranoid=true")),
+        (6, solve_rolit::<6, 3>(24, 6, "paranoid=true")),
+        (6, solve_rolit::<6, 4>(24, 6, "paranoid=true")),
+        (6, solve_rolit::<4, 3>(4, 6, "paranoid=true threads=2")),
+    ] {
+        assert_eq!(exact, games, "roots with meeting bounds");
+    }
+}
+
 #[test]
 fn solved_rolit_positions_match_an_exhaustive_paranoid_search() {
     // Whole 4x4 games (12 plies) and positions a few placements in, for three and four players.
@@ -197,4 +214,87 @@ fn early_terminated_playouts_score_every_players_own_evaluation() {
     let params = super::tests::params("sb-uct ege=0.05");
     let u: [f32; 3] = rollout.informed_playout(&params, start.clone());
     assert!(u.iter().any(|&x| x == 1.0 || x == 0.5), "{u:?}");
+}
+
+/// Where max^n and paranoid play part: player 1 moves after either root move.
+///
+/// ```text
+/// 0 (p0) ── 1 (p1) ── 3: ranks 1 0 2   p1 first, p0 second: p0 0, p1 1
+///        │         └─ 4: ranks 2 1 0   p2 first, p0 last:   p0 -1, p1 0
+///        └─ 2 (p1) ── 5: ranks 1 0 1   p1 first, p0 shares last: p0 -0.5
+/// ```
+///
+/// Max^n: p1 takes its win at node 1 (node 3), leaving p0 0 there against -0.5 through node
+/// 2, so p0 plays to node 1 (move 0). Paranoid: p1 plays against p0 at node 1 (node 4, -1 for
+/// p0), so p0 prefers -0.5 through node 2 (move 1).
+static MAXN_OR_PARANOID: &[Spec] = &[
+    Spec::Inner(0, &[1, 2]),
+    Spec::Inner(1, &[3, 4]),
+    Spec::Inner(1, &[5]),
+    Spec::Ranks(&[1, 0, 2]),
+    Spec::Ranks(&[2, 1, 0]),
+    Spec::Ranks(&[1, 0, 1]),
+];
+
+#[test]
+fn paranoid_play_chooses_against_the_root_player() {
+    use_tree(MAXN_OR_PARANOID);
+    for spec in ["uct", "sb-uct", "gpn", "sb-gpn"] {
+        for (paranoid, want) in [(false, Move(0)), (true, Move(1))] {
+            let spec = format!("{spec} paranoid={paranoid}");
+            let mut s: Search<TreeGame<3>, 3> =
+                Search::new(super::tests::params(&spec), TreeGame(0));
+            s.run(&Limits {
+                iterations: Some(300),
+                ..Limits::default()
+            });
+            assert_eq!(s.best_move(), Some(want), "{spec}");
+            // p1's choice at node 1: the child it visited most.
+            let one = s.tree.edges(ROOT)[0].child;
+            let visits: Vec<u32> = s
+                .tree
+                .edges(one)
+                .iter()
+                .map(|e| {
+                    if e.child == node::NONE {
+                        0
+                    } else {
+                        s.tree.node(e.child).visits
+                    }
+                })
+                .collect();
+            let favourite = if paranoid { 1 } else { 0 };
+            assert!(
+                visits[favourite] > visits[1 - favourite],
+                "{spec}: p1's visits at node 1 {visits:?}"
+            );
+            if spec.starts_with("sb-") {
+                // The root player's bounds: paranoid, exact at -0.5 (node 2); max^n, node 1's
+                // p0 range [-1, 0] (p1 may choose either) against node 2's -0.5.
+                let root = s.tree.node(ROOT);
+                let b = |u: f32| to_bound(u);
+                let want = if paranoid {
+                    (b(-0.5), b(-0.5))
+                } else {
+                    (b(-0.5), b(0.0))
+                };
+                assert_eq!((root.lo[0], root.hi[0]), want, "{spec}");
+                assert_eq!(
+                    s.tree.node(one).hi[0],
+                    if paranoid { b(-1.0) } else { b(0.0) },
+                    "{spec}"
+                );
+            }
+            if paranoid {
+                // Paranoid bounds are the root player's: a root of another player (p1 after
+                // move 0) starts a new tree.
+                assert!(s.advance(Move(0)));
+                s.run(&Limits {
+                    iterations: Some(10),
+                    ..Limits::default()
+                });
+                assert_eq!(s.root_visits(), 10, "{spec}");
+            }
+        }
+    }
 }
