@@ -1,0 +1,1 @@
+target/release/gpn match rolit-3p --engine1 sb-gpn\ paranoid=true --engine2 sb-uct --games 300 --iterations 1000 --openings 4 --seed 1 --concurrency 1 --games-file docs/experiments/data/multiplayer/rolit-3p-1000-paranoid.jsonl --resume --json docs/experiments/data/multiplayer/rolit-3p-1000-paranoid.json --quiet 

@@ -1,0 +1,1 @@
+target/release/gpn match rolit --engine1 sb-gpn\ c_pn=0.03 --engine2 sb-uct --games 308 --iterations 5000 --openings 4 --seed 1 --concurrency 1 --games-file docs/experiments/data/multiplayer/rolit-5000-cpn003.jsonl --resume --json docs/experiments/data/multiplayer/rolit-5000-cpn003.json --quiet 
