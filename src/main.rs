@@ -6,9 +6,10 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // Read as OsString: `std::env::args` panics on an argument that is not UTF-8.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     // `gpn solve` recurses deeply (see `solve::STACK_BYTES`): run on a thread with room for it.
-    let run = move || gpn::cli::main(&args);
+    let run = move || gpn::cli::main_os(args);
     match std::thread::Builder::new()
         .name("main".into())
         .stack_size(gpn::solve::STACK_BYTES)

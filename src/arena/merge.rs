@@ -62,6 +62,9 @@ fn text_field<'a>(v: &'a Json, key: &str) -> Result<&'a str, String> {
         .ok_or_else(|| format!("\"{key}\" is not a string"))
 }
 
+/// The most moves one agent can have chosen in a game record (games are capped far below).
+const MAX_CHOICES: u64 = 1 << 20;
+
 fn count_field(v: &Json, key: &str) -> Result<u64, String> {
     field(v, key)?
         .as_u64()
@@ -190,9 +193,17 @@ fn read_game(v: &Json) -> Result<GameRecord, String> {
         other => return Err(format!("\"result\" '{other}' is not 1-0, 0-1 or 1/2-1/2")),
     };
     let think = |agent: &str| -> Result<Vec<Duration>, String> {
-        let ms = number_field(v, &format!("think_ms_{agent}"))?;
-        let n = count_field(v, &format!("choices_{agent}"))? as usize;
-        Ok(vec![Duration::from_secs_f64(ms.max(0.0) / 1e3); n])
+        let key = format!("think_ms_{agent}");
+        let ms = number_field(v, &key)?;
+        let each = Duration::try_from_secs_f64(ms.max(0.0) / 1e3)
+            .map_err(|_| format!("\"{key}\" is too large"))?;
+        let key = format!("choices_{agent}");
+        let n = count_field(v, &key)?;
+        // More moves than any game of gpn's lasts is a damaged record, not an allocation.
+        if n > MAX_CHOICES {
+            return Err(format!("\"{key}\" is more than {MAX_CHOICES}"));
+        }
+        Ok(vec![each; n as usize])
     };
     Ok(GameRecord {
         index,
@@ -630,5 +641,26 @@ mod tests {
         assert!(merge_match(&[broken])
             .unwrap_err()
             .contains(":1: not a JSON line"));
+    }
+
+    /// A record's numbers out of range are errors of that line, not a panic or an
+    /// allocation of the size they claim.
+    #[test]
+    fn huge_think_times_and_move_counts_are_errors() {
+        let good = games_file(&config(None));
+        let line = good.text.lines().next().unwrap().to_string();
+        let replace = |key: &str, value: &str| {
+            let at = line.find(&format!("\"{key}\":")).unwrap() + key.len() + 3;
+            let end = at + line[at..].find(',').unwrap();
+            Source {
+                name: "damaged".into(),
+                text: format!("{}{value}{}\n", &line[..at], &line[end..]),
+            }
+        };
+        let e = merge_match(&[replace("think_ms_a", "1e300")]).unwrap_err();
+        assert!(e.contains("think_ms_a"), "{e}");
+        let e = merge_match(&[replace("choices_b", "1000000000000000000")]).unwrap_err();
+        assert!(e.contains("choices_b"), "{e}");
+        assert!(merge_match(&[replace("think_ms_a", "12.5")]).is_ok());
     }
 }

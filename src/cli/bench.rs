@@ -61,6 +61,10 @@ struct Engine {
 }
 
 fn parse_engine(text: &str) -> Result<Engine, String> {
+    // An empty spec would time the defaults under a name nobody can read in the table.
+    if text.trim().is_empty() {
+        return Err("an empty spec (give an algorithm, e.g. sb-gpn)".to_string());
+    }
     let params = SearchParams::parse(text).map_err(|e| e.to_string())?;
     Ok(Engine {
         spec: text.to_string(),

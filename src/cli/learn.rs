@@ -71,8 +71,8 @@ pub struct LearnArgs {
     /// Seed of the run
     #[arg(long, value_name = "s", default_value_t = 1, value_parser = super::count::<u64>)]
     seed: u64,
-    /// Match concurrency (games at once)
-    #[arg(long, value_name = "n", default_value_t = 1, value_parser = super::positive::<usize>)]
+    /// Match concurrency (games at once, 1 to 256)
+    #[arg(long, value_name = "n", default_value_t = 1, value_parser = super::parse_threads)]
     concurrency: usize,
 }
 
@@ -283,11 +283,12 @@ impl GameVisitor for LearnVisitor<'_> {
         std::fs::create_dir_all(&dir)
             .map_err(|e| CliError::Io(format!("cannot create {}: {e}", dir.display())))?;
         let log_path = dir.join("learn.jsonl");
-        let mut done: Vec<Generation> = std::fs::read_to_string(&log_path)
-            .unwrap_or_default()
-            .lines()
-            .filter_map(Generation::parse)
-            .collect();
+        let mut done: Vec<Generation> =
+            crate::files::read_text_or_empty(&log_path, crate::files::RECORDS_LIMIT)
+                .map_err(|e| CliError::Io(format!("cannot read {}: {e}", log_path.display())))?
+                .lines()
+                .filter_map(Generation::parse)
+                .collect();
         if !done.is_empty() {
             note(format_args!(
                 "{}: generations 1 to {} done, going on",

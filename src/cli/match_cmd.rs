@@ -71,8 +71,8 @@ pub struct MatchArgs {
     /// Give engine 1 k times the budget (time odds: does more time help?)
     #[arg(long, value_name = "k", default_value_t = 1, value_parser = positive::<u32>)]
     odds: u32,
-    /// Games played at once, one thread each
-    #[arg(long, value_name = "n", default_value_t = 1, value_parser = positive::<usize>)]
+    /// Games played at once, one thread each (1 to 256)
+    #[arg(long, value_name = "n", default_value_t = 1, value_parser = super::parse_threads)]
     concurrency: usize,
     /// Uniformly random plies from the start position, shared by the two games of a pair
     #[arg(long, value_name = "plies", default_value_t = 0, value_parser = count::<u32>)]
@@ -248,14 +248,8 @@ fn create(path: &Option<PathBuf>) -> Result<Option<BufWriter<File>>, CliError> {
 
 /// A games file's text to resume from (empty when it does not exist yet).
 fn read_games_file(path: &Path) -> Result<String, CliError> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => Ok(text),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
-        Err(e) => Err(CliError::Io(format!(
-            "cannot read '{}': {e}",
-            path.display()
-        ))),
-    }
+    crate::files::read_text_or_empty(path, crate::files::RECORDS_LIMIT)
+        .map_err(|e| CliError::Io(format!("cannot read '{}': {e}", path.display())))
 }
 
 /// Opens a games file of `len` bytes to append after its first `keep` (the finished games; a

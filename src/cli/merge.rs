@@ -50,7 +50,7 @@ fn read_sources(files: &[PathBuf]) -> Result<Vec<Source>, CliError> {
     files
         .iter()
         .map(|p| {
-            std::fs::read_to_string(p)
+            crate::files::read_text(p, crate::files::RECORDS_LIMIT)
                 .map(|text| Source {
                     name: p.display().to_string(),
                     text,

@@ -231,6 +231,30 @@ impl From<io::Error> for CliError {
     }
 }
 
+/// [`main`] on the arguments as the operating system gives them: one that is not UTF-8 is a
+/// usage error (every name, number and position gpn reads is text; a path that is not UTF-8
+/// is refused rather than guessed at).
+pub fn main_os(args: Vec<std::ffi::OsString>) -> u8 {
+    let mut text = Vec::with_capacity(args.len());
+    for (n, arg) in args.into_iter().enumerate() {
+        match arg.into_string() {
+            Ok(s) => text.push(s),
+            Err(raw) => {
+                let mut err = io::stderr().lock();
+                let _ = writeln!(
+                    err,
+                    "error: argument {} ('{}') is not valid UTF-8",
+                    n + 1,
+                    raw.to_string_lossy()
+                );
+                let _ = writeln!(err, "{}", hint(""));
+                return EXIT_USAGE;
+            }
+        }
+    }
+    main(&text)
+}
+
 /// Runs the command line `args` (without the program name) and reports any error on stderr;
 /// returns the process's exit status.
 pub fn main(args: &[String]) -> u8 {
@@ -405,9 +429,6 @@ fn note(text: fmt::Arguments<'_>) {
     let _ = writeln!(io::stderr(), "{text}");
 }
 
-/// A `--threads` value: a search thread count in 1..=[`MAX_THREADS`].
-///
-/// [`MAX_THREADS`]: crate::search::params::MAX_THREADS
 /// A share in [0, 1) (`gpn train --validation`, `gpn selfplay --noise`).
 fn share(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
@@ -416,6 +437,9 @@ fn share(text: &str) -> Result<f64, String> {
     }
 }
 
+/// A `--threads` (or `--concurrency`) value: a thread count in 1..=[`MAX_THREADS`].
+///
+/// [`MAX_THREADS`]: crate::search::params::MAX_THREADS
 fn parse_threads(text: &str) -> Result<usize, String> {
     use crate::search::params::MAX_THREADS;
     text.trim()

@@ -65,7 +65,8 @@ impl PositionArgs {
 /// `start` after the main line of the SGF record in file `path`.
 fn from_sgf<G: Game>(mut game: G, path: &str) -> Result<G, GameError> {
     let bad = |m: String| GameError::position("sgf", format!("{path}: {m}"));
-    let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+    let text = crate::files::read_text(std::path::Path::new(path), crate::files::TEXT_LIMIT)
+        .map_err(|e| bad(e.to_string()))?;
     let record = sgf::parse(&text).map_err(|e| bad(e.to_string()))?;
     let size = format!("{0}x{0}", record.size);
     if size != G::INFO.board {

@@ -51,13 +51,13 @@ pub struct SolveArgs {
     max_time: Option<Duration>,
     /// Memory for the tree or the transposition table, in MB; at the limit the answer is
     /// `unknown`, never a crash
-    #[arg(long, value_name = "MB", default_value_t = SolveConfig::default().memory_mb, value_parser = count::<usize>)]
+    #[arg(long, value_name = "MB", default_value_t = SolveConfig::default().memory_mb, value_parser = parse_memory)]
     memory: usize,
     /// Workers that share out the solve (each with --memory/n MB, at least 16)
     #[arg(long, value_name = "n", default_value_t = SolveConfig::default().threads, value_parser = parse_threads)]
     threads: usize,
     /// Random playouts per new leaf (ppns, mcpns)
-    #[arg(long, value_name = "k", default_value_t = SolveConfig::default().playouts, value_parser = count::<u32>)]
+    #[arg(long, value_name = "k", default_value_t = SolveConfig::default().playouts, value_parser = positive::<u32>)]
     playouts: u32,
     /// ppns: how far a playout rate of exactly 0 or 1 is moved inward; mcpns: the smallest leaf
     /// proof or disproof number; in [0, 0.5)
@@ -90,7 +90,7 @@ pub struct SolveArgs {
     pcn: Pcn,
     /// With --net: dfpn's progressive widening, the share of a node's unsolved moves searched
     /// at once (after the first); 0: all moves
-    #[arg(long, value_name = "mu", default_value_t = SolveConfig::default().focus, value_parser = parse_epsilon)]
+    #[arg(long, value_name = "mu", default_value_t = SolveConfig::default().focus, value_parser = parse_epsilon, requires = "net")]
     focus: f64,
     /// The game's forcing rule (Gomoku's four-threat rule: complete one's own five, else only
     /// block the opponent's): a pruning that never changes a value (dfpn, sb-gpn, pns, ppns,
@@ -138,9 +138,24 @@ fn parse_algo(text: &str) -> Result<Algo, String> {
 
 fn parse_seconds(text: &str) -> Result<Duration, String> {
     match text.trim().parse::<f64>() {
-        Ok(s) if s > 0.0 && s.is_finite() => Ok(Duration::from_secs_f64(s)),
+        Ok(s) if s > 0.0 => Duration::try_from_secs_f64(s)
+            .map_err(|_| format!("{s} seconds is more than a duration can hold")),
         _ => Err("not a positive number of seconds".to_string()),
     }
+}
+
+/// `--memory`: at least 1 MB, and at most what this machine can give one table (half of it;
+/// a solver's table is allocated when the solve starts, so more would be an abort, not an
+/// answer).
+fn parse_memory(text: &str) -> Result<usize, String> {
+    let mb: usize = positive(text)?;
+    let limit = crate::machine::table_limit_mb();
+    if mb > limit {
+        return Err(format!(
+            "{mb} MB is more than this machine can give one table ({limit} MB, half of its memory)"
+        ));
+    }
+    Ok(mb)
 }
 
 fn parse_pcn(text: &str) -> Result<Pcn, String> {
@@ -352,7 +367,7 @@ impl GameVisitor for GenerateVisitor {
         let mut lines = Vec::new();
         let mut seen = std::collections::HashSet::new();
         let mut tries = 0;
-        while lines.len() < self.count && tries < 1000 * self.count.max(1) {
+        while lines.len() < self.count && tries < self.count.saturating_mul(1000) {
             tries += 1;
             let mut g = G::start();
             let mut moves = Vec::new();
@@ -400,8 +415,20 @@ pub fn run(a: SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
             plies: a.plies,
             seed: a.seed,
         };
-        for line in registry::visit(game, visitor)? {
+        let lines = registry::visit(game, visitor)?;
+        for line in &lines {
             writeln!(out, "{line}")?;
+        }
+        // Games that end before `--plies`, or too few distinct positions at that depth: the
+        // lines found are printed, and the shortfall is an error a script cannot miss.
+        if lines.len() < count {
+            return Err(CliError::Usage(format!(
+                "--generate {count}: only {} distinct positions of {game} that are not over \
+                 after {} plies turned up in {} random games",
+                lines.len(),
+                a.plies,
+                count.saturating_mul(1000)
+            )));
         }
         return Ok(());
     }
@@ -541,7 +568,7 @@ fn batch_description(jobs: &[Job], a: &SolveArgs) -> String {
 fn run_batch(path: &std::path::Path, a: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
     warn_unlimited(a);
     let file = path.display();
-    let text = std::fs::read_to_string(path)
+    let text = crate::files::read_text(path, crate::files::TEXT_LIMIT)
         .map_err(|e| CliError::Io(format!("cannot read {file}: {e}")))?;
     // Parse every line first: a bad file fails before any solving.
     let mut jobs: Vec<Job> = Vec::new();

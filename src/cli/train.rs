@@ -66,8 +66,8 @@ pub struct TrainArgs {
     /// Also train on every symmetry of each position (the game's board symmetries)
     #[arg(long)]
     augment: bool,
-    /// Threads that share out each batch
-    #[arg(long, value_name = "n", default_value_t = 1, value_parser = super::positive::<usize>)]
+    /// Threads that share out each batch (1 to 256)
+    #[arg(long, value_name = "n", default_value_t = 1, value_parser = super::parse_threads)]
     threads: usize,
     /// Positions with known values (`gpn solve --batch` format, `game position | value`), whose
     /// value accuracy is printed after every epoch (e.g. solver-labelled positions)
@@ -322,7 +322,7 @@ fn load<G: Game>(a: &TrainArgs) -> Result<(Vec<Sample>, Vec<Sample>), CliError> 
 
 /// The positions of a batch file with a known win, draw or loss, as samples without a policy.
 fn labelled<G: Game>(path: &std::path::Path) -> Result<Vec<Sample>, CliError> {
-    let text = std::fs::read_to_string(path)
+    let text = crate::files::read_text(path, crate::files::TEXT_LIMIT)
         .map_err(|e| CliError::Io(format!("cannot read {}: {e}", path.display())))?;
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {

@@ -304,6 +304,8 @@ impl<G: Game, const P: usize> GameSession<G, P> {
             };
         }
         let root = self.position().clone();
+        // Hash is advertised up to a terabyte; the solvers' tables are allocated up front.
+        let (memory_mb, memory_note) = crate::machine::fit_table_mb(solve.memory_mb);
         let cfg = SolveConfig {
             algo: solve.algo,
             max_nodes: solve.max_nodes,
@@ -312,7 +314,7 @@ impl<G: Game, const P: usize> GameSession<G, P> {
             } else {
                 control.time_left().1
             },
-            memory_mb: solve.memory_mb,
+            memory_mb,
             threads: solve.threads,
             stop: Some(control.stop_flag()),
             ..SolveConfig::default()
@@ -428,7 +430,10 @@ impl<G: Game, const P: usize> GameSession<G, P> {
                 algo: solve.algo,
                 verdict,
                 plies,
-                detail,
+                detail: match memory_note {
+                    Some(note) => format!("{detail} (Hash: {note})"),
+                    None => detail,
+                },
             }),
         }
     }

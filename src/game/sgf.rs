@@ -207,28 +207,44 @@ impl Parser<'_> {
     }
 
     /// `( sequence { game_tree } )`; the properties of the main line go to `out` (only when
-    /// `main`), later variations are read and dropped.
+    /// `main`), later variations are read and dropped. Nested trees are kept on an explicit
+    /// stack, not the call stack: a record nested a million deep is read, not a stack overflow.
     fn game_tree(
         &mut self,
         out: &mut Vec<(String, Vec<String>)>,
         main: bool,
     ) -> Result<(), SgfError> {
         self.expect(b'(')?;
-        let mut first_child = true;
-        loop {
+        /// An open game tree: whether it is on the main line, and whether no child tree of
+        /// it has been read yet (its first child continues its line).
+        struct Open {
+            main: bool,
+            first_child: bool,
+        }
+        let mut open = vec![Open {
+            main,
+            first_child: true,
+        }];
+        while let Some(top) = open.last_mut() {
             self.skip_ws();
             match self.peek() {
                 Some(b';') => {
                     self.i += 1;
-                    self.node(out, main)?;
+                    let keep = top.main;
+                    self.node(out, keep)?;
                 }
                 Some(b'(') => {
-                    self.game_tree(out, main && first_child)?;
-                    first_child = false;
+                    self.i += 1;
+                    let child = Open {
+                        main: top.main && top.first_child,
+                        first_child: true,
+                    };
+                    top.first_child = false;
+                    open.push(child);
                 }
                 Some(b')') => {
                     self.i += 1;
-                    return Ok(());
+                    open.pop();
                 }
                 Some(c) => {
                     return Err(SgfError(format!(
@@ -239,6 +255,7 @@ impl Parser<'_> {
                 None => return Err(SgfError("the record ends inside a game tree".into())),
             }
         }
+        Ok(())
     }
 
     /// The properties of one node: `ID[value][value]...`.
@@ -373,6 +390,12 @@ mod tests {
             assert!(parse(bad).is_err(), "{bad}");
         }
         assert_eq!(vertex("cc", 15).unwrap().as_deref(), Some("C13"));
+        // Nesting deeper than any call stack holds: an error or a record, never an overflow.
+        let deep = 1_000_000;
+        let open = "(".repeat(deep);
+        assert!(parse(&open).is_err());
+        let nested = format!("{open};B[cc]{}", ")".repeat(deep));
+        assert_eq!(parse(&nested).unwrap().moves, vec![(true, "C17".into())]);
         assert_eq!(vertex("tt", 19).unwrap(), None);
     }
 }

@@ -160,8 +160,9 @@ pub fn read_samples(path: &Path) -> io::Result<SampleFile> {
 
 /// The file's games, the byte length of its complete part and its format version.
 fn read_with(path: &Path) -> io::Result<(SampleFile, u64, u32)> {
-    let len = std::fs::metadata(path)?.len();
-    let mut r = BufReader::new(File::open(path)?);
+    // Records are read one at a time, each bounded by its u16 counts: no cap on the length.
+    let (file, len) = crate::files::open_regular(path, u64::MAX)?;
+    let mut r = BufReader::new(file);
     let mut magic = [0u8; 4];
     r.read_exact(&mut magic)?;
     if &magic != MAGIC {

@@ -14,6 +14,9 @@ const VERSION: u32 = 2;
 
 /// Guards against absurd sizes in a corrupt or foreign file before anything is allocated.
 const MAX_WIDTH: usize = 1 << 16;
+/// At most this many parameters (1 GiB of weights): widths within [`MAX_WIDTH`] can still
+/// multiply to more than any machine holds, and a header alone must never cost that.
+const MAX_PARAMS: u64 = 1 << 28;
 const MAX_LAYERS: usize = 8;
 
 /// The value head's verdict for the side to move.
@@ -115,6 +118,19 @@ impl Shape {
                     "layer width {w} out of 1..={MAX_WIDTH}"
                 )));
             }
+        }
+        // Counted in u64 from the checked widths, so the sum cannot overflow.
+        let mut params = 0u64;
+        let mut width = self.inputs as u64;
+        for &h in &self.hidden {
+            params += (width + 1) * h as u64;
+            width = h as u64;
+        }
+        params += (width + 1) * (3 + self.policy as u64 + 2 * self.cost as u64);
+        if params > MAX_PARAMS {
+            return Err(NetworkError::Format(format!(
+                "{params} parameters, more than the {MAX_PARAMS} this gpn accepts"
+            )));
         }
         Ok(())
     }
@@ -402,8 +418,18 @@ impl Network {
             cost,
         };
         shape.check()?;
-        let mut bytes = vec![0u8; shape.params() * 4];
-        input.read_exact(&mut bytes)?;
+        // Read through a cap rather than into a buffer of the declared size: the buffer grows
+        // only as far as the data goes, so a short file that declares a big shape costs no
+        // more memory than its own length.
+        let want = shape.params() * 4;
+        let mut bytes = Vec::new();
+        input.take(want as u64).read_to_end(&mut bytes)?;
+        if bytes.len() < want {
+            return Err(NetworkError::Format(format!(
+                "the file ends after {} of the {want} bytes of parameters its header declares",
+                bytes.len()
+            )));
+        }
         let mut sum = [0u8; 8];
         input.read_exact(&mut sum)?;
         if u64::from_le_bytes(sum) != fnv1a(&bytes) {
@@ -440,8 +466,8 @@ impl Network {
 
     /// Loads from `path`.
     pub fn load(path: &Path) -> Result<Network, NetworkError> {
-        let mut f = io::BufReader::new(std::fs::File::open(path)?);
-        Network::read(&mut f)
+        let (file, _) = crate::files::open_regular(path, MAX_PARAMS * 4 + (1 << 20))?;
+        Network::read(&mut io::BufReader::new(file))
     }
 }
 

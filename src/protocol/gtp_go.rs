@@ -271,7 +271,8 @@ impl Controller {
                     .ok_or("syntax error")?,
             ),
         };
-        let text = std::fs::read_to_string(path).map_err(|_| "cannot load file")?;
+        let text = crate::files::read_text(std::path::Path::new(path), crate::files::TEXT_LIMIT)
+            .map_err(|e| format!("cannot load file: {e}"))?;
         let record = sgf::parse(&text).map_err(|e| format!("cannot load file: {e}"))?;
         if record
             .komi

@@ -138,7 +138,11 @@ impl<G: Game, const P: usize> Search<G, P> {
         }
         // `builtin` becomes the game's embedded network (checked above to exist).
         params.network = params.network.and_then(|n| n.for_game(G::INFO.name).ok());
-        let budget = params.hash_mb.saturating_mul(1 << 20);
+        // The tree grows only as it fills, but never past half the machine: a Hash beyond
+        // that (advertised up to a terabyte) would end in the kernel killing the engine.
+        let budget = crate::machine::fit_table_mb(params.hash_mb)
+            .0
+            .saturating_mul(1 << 20);
         Search {
             rollout: Rollout::new(params.seed),
             tree: Tree::new(budget, params.uses_network(), params.pcn_init),
@@ -269,7 +273,8 @@ impl<G: Game, const P: usize> Search<G, P> {
             self.stats.elapsed = start.elapsed();
             return self.report();
         }
-        let deadline = limits.time.map(|t| start + t);
+        // A time past what an `Instant` can hold is no deadline at all.
+        let deadline = limits.time.and_then(|t| start.checked_add(t));
         // The root, if this call created it, counts among the created nodes.
         let nodes_at_start = (self.tree.len() as u64).saturating_sub(self.stats.created);
         let mut interval = 1;

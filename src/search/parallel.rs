@@ -117,7 +117,8 @@ impl<G: Game, const P: usize> Search<G, P> {
             recycle_wanted: AtomicBool::new(false),
             nodes_at_start: (self.tree.len() as u64).saturating_sub(self.stats.created),
         };
-        let deadline = limits.time.map(|t| start + t);
+        // A time past what an `Instant` can hold is no deadline at all.
+        let deadline = limits.time.and_then(|t| start.checked_add(t));
         let tree = RwLock::new(self);
         std::thread::scope(|scope| {
             for k in 1..threads {

@@ -394,7 +394,8 @@ impl Budget {
         let start = Instant::now();
         Budget {
             start,
-            deadline: max_time.map(|t| start + t),
+            // A time past what an `Instant` can hold is no deadline at all.
+            deadline: max_time.and_then(|t| start.checked_add(t)),
             max_nodes,
             nodes: 0,
             stop: None,
