@@ -135,6 +135,32 @@ pub(super) fn cleanup_moves(s: &dyn Session) -> Vec<String> {
 
 /// Plays the main line of `record` on `s`, up to before move `until` (numbered from 1 after the
 /// setup stones); a move of the side not to move is preceded by a pass, as setup stones are.
+/// The largest SGF file `loadsgf` reads; game records are a few kilobytes.
+const MAX_SGF_BYTES: u64 = 16 << 20;
+
+/// The text of the SGF file at `path`. Only a regular file of at most [`MAX_SGF_BYTES`] is
+/// read: opening a FIFO blocks until someone writes to it, and a device such as `/dev/zero`
+/// never ends.
+fn read_sgf_file(path: &str) -> Result<String, String> {
+    use std::io::Read;
+    let regular = std::fs::metadata(path).map_err(|_| "cannot load file")?;
+    if !regular.is_file() {
+        return Err("cannot load file: not a regular file".to_string());
+    }
+    let file = std::fs::File::open(path).map_err(|_| "cannot load file")?;
+    let mut bytes = Vec::new();
+    file.take(MAX_SGF_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|_| "cannot load file")?;
+    if bytes.len() as u64 > MAX_SGF_BYTES {
+        return Err(format!(
+            "cannot load file: larger than {} MB",
+            MAX_SGF_BYTES >> 20
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| "cannot load file: not UTF-8".to_string())
+}
+
 fn replay(
     s: &mut dyn Session,
     record: &sgf::SgfRecord,
@@ -271,7 +297,7 @@ impl Controller {
                     .ok_or("syntax error")?,
             ),
         };
-        let text = std::fs::read_to_string(path).map_err(|_| "cannot load file")?;
+        let text = read_sgf_file(path)?;
         let record = sgf::parse(&text).map_err(|e| format!("cannot load file: {e}"))?;
         if record
             .komi
