@@ -100,8 +100,9 @@ pub trait Session: Send {
     /// the dialect writes them (so `searchmoves` can be compared with the legal moves).
     fn parse_moves(&self, moves: &[&str], dialect: Dialect) -> Result<Vec<String>, GameError>;
     /// Perft from the current position: each legal move (in the dialect's notation) with the
-    /// number of move sequences of `depth` plies starting with it.
-    fn perft(&self, depth: u32, dialect: Dialect) -> Vec<(String, u64)>;
+    /// number of move sequences of `depth` plies starting with it, until `stop` is set (then
+    /// the moves counted so far).
+    fn perft(&self, depth: u32, dialect: Dialect, stop: &AtomicBool) -> PerftCounts;
     /// Searches the current position (see [`SearchJob`]); `emit` receives periodic snapshots.
     /// Returns the final snapshot, whose `best` is the move to play.
     fn search(
@@ -134,6 +135,26 @@ pub struct SearchJob {
     pub info_interval: Duration,
     /// Run a solver instead of the game search (UCI/USI `go mate`, GTP `gpn-solve`).
     pub solve: Option<SolveJob>,
+    /// Count move sequences of this many plies instead of searching (`go perft`); it runs on
+    /// the worker like a search, so that `stop` and `isready` are heard meanwhile.
+    pub perft: Option<u32>,
+}
+
+/// The answer of a perft job ([`SearchJob::perft`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PerftCounts {
+    /// Each root move counted, in move-generation order, with its count.
+    pub divide: Vec<(String, u64)>,
+    /// The number of legal moves at the root.
+    pub moves: usize,
+    /// False when `stop` came first: `divide` then holds only the moves counted before it.
+    pub complete: bool,
+}
+
+impl PerftCounts {
+    pub fn total(&self) -> u64 {
+        self.divide.iter().map(|d| d.1).sum()
+    }
 }
 
 /// A solve asked through a protocol. Time limits and `stop` come from the [`SearchControl`].
@@ -216,6 +237,7 @@ impl Default for SearchJob {
             searchmoves: Vec::new(),
             info_interval: Duration::from_secs(1),
             solve: None,
+            perft: None,
         }
     }
 }
@@ -318,6 +340,8 @@ pub struct SearchInfo {
     pub ponder: Option<String>,
     /// Set when the job was a solve.
     pub solved: Option<Solved>,
+    /// Set when the job was a perft.
+    pub perft: Option<PerftCounts>,
 }
 
 impl SearchInfo {

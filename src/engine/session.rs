@@ -1,11 +1,12 @@
 //! [`GameSession`]: the [`Session`] of one concrete game — its position and history (a
 //! [`Record`]), and its search with the tree kept across the moves of a game.
 
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::{
-    InfoLine, LineScorer, SearchControl, SearchInfo, SearchJob, Session, SolveJob, SolveMode,
-    Solved, Verdict,
+    InfoLine, LineScorer, PerftCounts, SearchControl, SearchInfo, SearchJob, Session, SolveJob,
+    SolveMode, Solved, Verdict,
 };
 use crate::game::record::Record;
 use crate::game::registry::{self, GameVisitor, PlayersVisitor};
@@ -263,6 +264,7 @@ fn snapshot<G: Game, const P: usize>(
         best,
         ponder,
         solved: None,
+        perft: None,
     }
 }
 
@@ -289,7 +291,16 @@ fn per_mille(wdl: [f32; 3]) -> [u32; 3] {
 impl<G: Game, const P: usize> GameSession<G, P> {
     /// Runs the solver of `solve` on the current position, within the control's hard deadline
     /// (none when unlimited) and until `stop`.
-    fn solve(&mut self, job: &SearchJob, solve: &SolveJob, control: &SearchControl) -> SearchInfo {
+    /// Root moves outside `allowed` (`searchmoves`; empty: all) are not answers: a win the solver
+    /// found through one is reported as unknown, and a solve without a move to play answers the
+    /// first allowed move.
+    fn solve(
+        &mut self,
+        job: &SearchJob,
+        solve: &SolveJob,
+        control: &SearchControl,
+        allowed: &[Move],
+    ) -> SearchInfo {
         if let Some(why) = solve.refusal(P) {
             // The protocols refuse such a solve before it starts; this answers one that came
             // through anyway with nothing proven.
@@ -376,6 +387,21 @@ impl<G: Game, const P: usize> GameSession<G, P> {
                 (verdict, r.plies, r.pv, best, r.nodes, r.elapsed, detail)
             }
         };
+        // The solvers search every root move; a win by a move the `go` excluded answers a
+        // question that was not asked (whether one of the allowed moves wins is unknown).
+        let (verdict, plies, pv, best, detail) = match pv.first().copied().or(best) {
+            Some(m) if !allowed.is_empty() && !allowed.contains(&m) => (
+                Verdict::Unknown,
+                None,
+                Vec::new(),
+                None,
+                format!(
+                    "{detail} by {}, a move outside searchmoves",
+                    root.format_move_in(m, job.dialect)
+                ),
+            ),
+            _ => (verdict, plies, pv, best, detail),
+        };
         let proven = match (verdict, plies) {
             (Verdict::Win, Some(plies)) => Some(Proven::Win { plies }),
             (Verdict::Loss, Some(plies)) => Some(Proven::Loss { plies }),
@@ -395,12 +421,13 @@ impl<G: Game, const P: usize> GameSession<G, P> {
             Verdict::Loss => [0, 0, 1000],
             _ => [0, 1000, 0],
         };
-        // The move to play: the proven one, else the first legal move (a solve that proved
+        // The move to play: the proven one, else the first allowed move (a solve that proved
         // nothing has no preference).
         let mut legal = MoveList::new();
         root.legal_moves(&mut legal);
+        let first = allowed.first().or(legal.iter().next()).copied();
         let pv = if pv.is_empty() {
-            best.or(legal.iter().next().copied()).into_iter().collect()
+            best.or(first).into_iter().collect()
         } else {
             pv
         };
@@ -435,6 +462,7 @@ impl<G: Game, const P: usize> GameSession<G, P> {
                     None => detail,
                 },
             }),
+            perft: None,
         }
     }
 }
@@ -629,18 +657,29 @@ impl<G: Game, const P: usize> Session for GameSession<G, P> {
             .collect()
     }
 
-    fn perft(&self, depth: u32, dialect: Dialect) -> Vec<(String, u64)> {
+    fn perft(&self, depth: u32, dialect: Dialect, stop: &AtomicBool) -> PerftCounts {
         let position = self.position();
         let mut list = MoveList::new();
         position.legal_moves(&mut list);
-        list.iter()
-            .map(|&m| {
-                let mut child = position.clone();
-                child.play(m);
-                let count = crate::game::perft::perft(&child, depth.saturating_sub(1));
-                (position.format_move_in(m, dialect), count)
-            })
-            .collect()
+        let mut counts = PerftCounts {
+            moves: list.len(),
+            complete: true,
+            ..PerftCounts::default()
+        };
+        for &m in list.iter() {
+            let mut child = position.clone();
+            child.play(m);
+            match crate::game::perft::perft_until(&child, depth.saturating_sub(1), stop) {
+                Some(count) => counts
+                    .divide
+                    .push((position.format_move_in(m, dialect), count)),
+                None => {
+                    counts.complete = false;
+                    break;
+                }
+            }
+        }
+        counts
     }
 
     fn search(
@@ -649,6 +688,16 @@ impl<G: Game, const P: usize> Session for GameSession<G, P> {
         control: &SearchControl,
         emit: &mut dyn FnMut(SearchInfo),
     ) -> SearchInfo {
+        if let Some(depth) = job.perft {
+            let t0 = Instant::now();
+            let counts = self.perft(depth, job.dialect, &control.stop_flag());
+            return SearchInfo {
+                iterations: counts.total(),
+                time: t0.elapsed(),
+                perft: Some(counts),
+                ..SearchInfo::default()
+            };
+        }
         let mut legal = MoveList::new();
         if self.record.outcome().is_none() {
             self.position().legal_moves(&mut legal);
@@ -663,7 +712,7 @@ impl<G: Game, const P: usize> Session for GameSession<G, P> {
             return self.immediate(job, &legal);
         }
         if let Some(solve) = &job.solve {
-            let solved = self.solve(job, solve, control);
+            let solved = self.solve(job, solve, control, &allowed);
             // UCI's `go mate` must still answer a move to play. Without a win to play, that
             // move comes from a real search of what is left of the budget (USI's `go mate`
             // answers `checkmate nomate` instead, and a `stop` wants the answer now). A value

@@ -818,8 +818,9 @@ impl Controller {
                 continue;
             }
             match (numbers, a.parse::<f64>()) {
-                (0, Ok(t)) if t > 0.0 && Duration::try_from_secs_f64(t).is_ok() => {
-                    time = Duration::from_secs_f64(t)
+                (0, Ok(t)) if t > 0.0 && t.is_finite() => {
+                    time = Duration::try_from_secs_f64(t)
+                        .map_err(|_| format!("max_seconds '{a}' is too large"))?
                 }
                 (1, Ok(n)) if n >= 1.0 && n.is_finite() => nodes = Some(n as u64),
                 _ => {

@@ -156,10 +156,49 @@ fn spawn_reader(events: Sender<Event>) {
         });
 }
 
+/// Spawns the stdout watcher: when the reader of stdout goes away (the GUI closed the pipe),
+/// the process ends at once, as [`Output::send`] does at its next write. A perft or a solve
+/// writes nothing for a long time, so without this a closed stdout would go unnoticed until it
+/// ends. Unix only: elsewhere the next write notices.
+fn spawn_stdout_watcher() {
+    #[cfg(unix)]
+    let _ = std::thread::Builder::new()
+        .name("stdout-watch".into())
+        .stack_size(64 << 10)
+        .spawn(|| loop {
+            let mut fd = libc::pollfd {
+                fd: libc::STDOUT_FILENO,
+                // Nothing asked for: POLLERR (a pipe without reader) and POLLHUP (a socket or
+                // terminal hung up) are reported anyway.
+                events: 0,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd, for the length of the call.
+            let ready = unsafe { libc::poll(&mut fd, 1, -1) };
+            if ready < 0 {
+                if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+                    continue;
+                }
+                return;
+            }
+            if fd.revents & libc::POLLNVAL != 0 {
+                // No stdout at all: nothing to watch.
+                return;
+            }
+            if fd.revents & (libc::POLLERR | libc::POLLHUP) != 0 {
+                log::info!("stdout closed; exiting");
+                std::process::exit(0);
+            }
+            // Anything else is unexpected with no events asked for: do not spin on it.
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        });
+}
+
 /// Runs the protocol loop until `quit` or end of input.
 pub fn run(settings: Settings) {
     let (tx, rx) = channel::<Event>();
     spawn_reader(tx.clone());
+    spawn_stdout_watcher();
     let protocol = match settings.protocol {
         Some(p) => p,
         None => {

@@ -13,9 +13,10 @@ use super::{Event, Output, Protocol, Settings};
 use crate::engine::time::{Budget, Clock};
 use crate::engine::worker::Worker;
 use crate::engine::{
-    centipawns, mate_moves, new_session, SearchControl, SearchInfo, SearchJob, Session, SolveJob,
-    SolveMode, Verdict,
+    centipawns, mate_moves, new_session, PerftCounts, SearchControl, SearchInfo, SearchJob,
+    Session, SolveJob, SolveMode, Verdict,
 };
+use crate::game::perft::MAX_DEPTH as MAX_PERFT_DEPTH;
 use crate::game::{registry, Dialect};
 use crate::options::{self, Scope};
 use crate::search::{Proven, SearchParams, UserParams};
@@ -187,6 +188,8 @@ struct Current {
     side: usize,
     /// Still pondering (no `ponderhit` yet).
     pondering: bool,
+    /// What `d` prints about the searched position (the session is the worker's meanwhile).
+    shown: String,
 }
 
 struct Controller {
@@ -325,10 +328,8 @@ impl Controller {
             }
             "gameover" => self.settle(),
             "debug" | "register" => {}
-            "d" | "show" => {
-                self.settle();
-                self.show();
-            }
+            // Read-only: a running search (or perft) goes on, as with `isready`.
+            "d" | "show" => self.show(),
             _ => self.error(&format!("unknown command '{cmd}'")),
         }
         true
@@ -496,7 +497,7 @@ impl Controller {
         };
         let dialect = self.dialect;
         if let Some(depth) = go.perft {
-            return self.perft(depth);
+            return self.perft(go, depth);
         }
         let Some(session) = self.conductor.session() else {
             return;
@@ -554,10 +555,25 @@ impl Controller {
             control.set_budget(go.budget(side, self.overhead));
         }
         let hold = go.ponder || go.infinite;
+        self.begin(go, side, job, control, hold);
+    }
+
+    /// Hands `job` to the worker; the position's `d` text is kept first, for a `d` read while
+    /// the session is away.
+    fn begin(
+        &mut self,
+        go: Go,
+        side: usize,
+        job: SearchJob,
+        control: Arc<SearchControl>,
+        hold: bool,
+    ) {
+        let shown = self.show_text().unwrap_or_default();
         self.current = Some(Current {
             pondering: go.ponder,
             go,
             side,
+            shown,
         });
         self.conductor.start(job, control, hold);
     }
@@ -631,6 +647,9 @@ impl Controller {
     /// `go mate`, one `checkmate`).
     fn finish(&mut self, info: SearchInfo) {
         let cur = self.current.take();
+        if let Some(counts) = &info.perft {
+            return self.out.send(&perft_text(counts));
+        }
         let mut text = self.info_text(&info);
         if let Some(mate) = cur.as_ref().and_then(|c| c.go.usi_mate) {
             let verdict = info.solved.as_ref().map(|s| s.verdict);
@@ -658,36 +677,34 @@ impl Controller {
     }
 
     /// `go perft N`: one `move: count` line per legal move, then `Nodes searched: total`, as
-    /// Stockfish answers it (no `bestmove`: nothing was searched). It runs on this thread, so
-    /// commands wait until it is done.
-    fn perft(&mut self, depth: u32) {
-        let dialect = self.dialect;
-        let Some(s) = self.conductor.session() else {
+    /// Stockfish answers it (no `bestmove`: nothing was searched). It counts on the worker, so
+    /// `isready` and `d` are answered meanwhile, and `stop` (or `quit`, or the end of input)
+    /// cuts it short (see [`perft_text`]).
+    fn perft(&mut self, go: Go, depth: u32) {
+        if depth > MAX_PERFT_DEPTH {
+            return self.error(&format!(
+                "go perft: depth {depth} is above {MAX_PERFT_DEPTH}, the deepest gpn counts"
+            ));
+        }
+        if depth == 0 {
+            return self.out.send("\nNodes searched: 1");
+        }
+        let Some(side) = self.conductor.session().map(|s| s.side_to_move()) else {
             return;
         };
-        let divide = if depth == 0 {
-            Vec::new()
-        } else {
-            s.perft(depth, dialect)
+        let job = SearchJob {
+            dialect: self.dialect,
+            perft: Some(depth),
+            ..SearchJob::default()
         };
-        let total: u64 = if depth == 0 {
-            1
-        } else {
-            divide.iter().map(|d| d.1).sum()
-        };
-        let mut text = String::new();
-        for (m, count) in &divide {
-            text.push_str(&format!("{m}: {count}\n"));
-        }
-        text.push_str(&format!("\nNodes searched: {total}\n"));
-        self.out.send(&text);
+        self.begin(go, side, job, Arc::new(SearchControl::new()), false);
     }
 
-    fn show(&mut self) {
+    /// The text of `d`: the diagram, the search settings, the position and its legal moves;
+    /// `None` while the session is the worker's.
+    fn show_text(&mut self) -> Option<String> {
         let dialect = self.dialect;
-        let Some(s) = self.conductor.session() else {
-            return;
-        };
+        let s = self.conductor.session()?;
         let mut text = String::new();
         for line in s.diagram().lines() {
             // Trailing blanks are invisible in a GUI log and fragile in transcripts.
@@ -708,8 +725,42 @@ impl Controller {
             // A finished game, by the rules or by gpn's repetition and length rules.
             text.push_str(&format!("\ninfo string result {outcome}"));
         }
+        Some(text)
+    }
+
+    /// `d`: the position, also while a search runs (the text kept when it started).
+    fn show(&mut self) {
+        let text = match self.show_text() {
+            Some(text) => text,
+            None => match &self.current {
+                Some(cur) => cur.shown.clone(),
+                None => return,
+            },
+        };
         self.out.send(&text);
     }
+}
+
+/// The answer of `go perft`: a `move: count` line per root move, a blank line and `Nodes
+/// searched: total`. A perft cut short by `stop` lists the moves it finished counting and ends
+/// with `info string perft stopped ...` instead of a total, so that a partial sum is never
+/// read as the count.
+fn perft_text(counts: &PerftCounts) -> String {
+    let mut text = String::new();
+    for (m, count) in &counts.divide {
+        text.push_str(&format!("{m}: {count}\n"));
+    }
+    if counts.complete {
+        text.push_str(&format!("\nNodes searched: {}\n", counts.total()));
+    } else {
+        text.push_str(&format!(
+            "\ninfo string perft stopped: {} of {} moves counted, {} nodes\n",
+            counts.divide.len(),
+            counts.moves,
+            counts.total()
+        ));
+    }
+    text
 }
 
 #[cfg(test)]
