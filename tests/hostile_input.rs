@@ -323,6 +323,7 @@ fn values_once_accepted_silently_are_usage_errors() {
         (with(&["--focus", "0.5"]), "--net"),
         (with(&["--pcn", "b_max"]), "--net"),
         (vec!["bench", "--engine", ""], "--engine"),
+        (vec!["perft", "minishogi", "4294967295"], "deeper than 128"),
         (vec!["bench", "--engine", "  "], "empty spec"),
         (
             vec![
@@ -354,4 +355,24 @@ fn values_once_accepted_silently_are_usage_errors() {
         let out = gpn(&args);
         assert_usage_error(&out, needle);
     }
+}
+
+#[test]
+fn a_line_longer_than_any_command_is_skipped_with_an_error() {
+    let mut e = Engine::start(&["--protocol", "uci"]);
+    let long = "x".repeat(3 << 20);
+    e.send(&long);
+    let lines = e.until(|l| l.starts_with("info string error"));
+    assert!(
+        lines.last().unwrap().contains("a line of more than"),
+        "{lines:?}"
+    );
+    e.ready();
+    e.quit();
+    let mut e = Engine::start(&["--protocol", "gtp"]);
+    e.send(&format!("name {long}"));
+    let answer = e.gtp("name");
+    assert!(answer[0].starts_with("? a line of more than"), "{answer:?}");
+    assert_eq!(e.until(str::is_empty), ["= gpn", ""]);
+    e.gtp("quit");
 }

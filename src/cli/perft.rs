@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::position::PositionArgs;
 use super::{note, CliError};
-use crate::game::perft::perft;
+use crate::game::perft::{perft, MAX_DEPTH};
 use crate::game::registry::{self, GameVisitor};
 use crate::game::{Game, MoveList};
 
@@ -16,8 +16,8 @@ pub struct PerftArgs {
     /// The game (a name or alias of `gpn games`)
     #[arg(value_name = "game")]
     game: String,
-    /// Plies to count (0 counts the position itself)
-    #[arg(value_name = "depth", value_parser = super::count::<u32>)]
+    /// Plies to count (0 counts the position itself; at most 128)
+    #[arg(value_name = "depth", value_parser = parse_depth)]
     depth: u32,
     #[command(flatten)]
     position: PositionArgs,
@@ -63,6 +63,16 @@ impl GameVisitor for PerftVisitor<'_> {
         ));
         Ok(())
     }
+}
+
+/// A depth up to [`MAX_DEPTH`]: the count recurses once per ply, and games that never end
+/// (minishogi, ataxx) would otherwise recurse until the stack overflows.
+fn parse_depth(text: &str) -> Result<u32, String> {
+    let depth: u32 = super::count(text)?;
+    if depth > MAX_DEPTH {
+        return Err(format!("{depth} is deeper than {MAX_DEPTH} plies"));
+    }
+    Ok(depth)
 }
 
 pub fn run(args: PerftArgs, out: &mut dyn Write) -> Result<(), CliError> {

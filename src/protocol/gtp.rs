@@ -314,6 +314,10 @@ pub fn run(settings: Settings, tx: Sender<Event>, rx: Receiver<Event>) {
                 // Only a search abandoned by an analysis can end here; nothing to print.
                 let _ = c.conductor.on_worker(w);
             }
+            Event::TooLong => c.respond(
+                &None,
+                Err(format!("a line of more than {} bytes", super::MAX_LINE)),
+            ),
             Event::Eof => break,
         }
     }

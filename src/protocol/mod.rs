@@ -6,7 +6,7 @@ pub mod conductor;
 pub mod gtp;
 pub mod uci;
 
-use std::io::{self, BufRead, IsTerminal, Write};
+use std::io::{self, BufRead, IsTerminal, Read, Write};
 use std::sync::mpsc::{channel, Sender};
 
 use crate::engine::worker::WorkerEvent;
@@ -61,6 +61,9 @@ impl Protocol {
 pub enum Event {
     /// A line of input (without its line end).
     Line(String),
+    /// A line longer than [`MAX_LINE`] bytes, skipped unread (no command is that long: only
+    /// garbage or an endless stream such as `/dev/zero` is).
+    TooLong,
     /// End of input.
     Eof,
     Worker(WorkerEvent),
@@ -130,8 +133,54 @@ pub fn clip(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// The longest input line read; a `position ... moves` line of a 1,000-ply game is ~6 KB.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// What [`read_line_capped`] read.
+#[derive(Debug, PartialEq)]
+enum LineRead {
+    Line,
+    TooLong,
+    End,
+}
+
+/// Reads one line of at most `max` bytes besides its end into `buf`; a longer line is read to
+/// its end in pieces and dropped, so the memory it takes stays bounded.
+fn read_line_capped(
+    input: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> io::Result<LineRead> {
+    buf.clear();
+    let n = Read::take(&mut *input, max as u64 + 1).read_until(b'\n', buf)?;
+    if n == 0 {
+        return Ok(LineRead::End);
+    }
+    if buf.len() <= max || buf.last() == Some(&b'\n') {
+        return Ok(LineRead::Line);
+    }
+    buf.clear();
+    loop {
+        let chunk = input.fill_buf()?;
+        if chunk.is_empty() {
+            break;
+        }
+        match chunk.iter().position(|&b| b == b'\n') {
+            Some(at) => {
+                input.consume(at + 1);
+                break;
+            }
+            None => {
+                let len = chunk.len();
+                input.consume(len);
+            }
+        }
+    }
+    Ok(LineRead::TooLong)
+}
+
 /// Spawns the stdin reader: one `Event::Line` per line (a trailing `\r` removed, invalid UTF-8
-/// replaced), then `Event::Eof`.
+/// replaced), `Event::TooLong` for a line over [`MAX_LINE`] bytes, then `Event::Eof`.
 fn spawn_reader(events: Sender<Event>) {
     let _ = std::thread::Builder::new()
         .name("stdin".into())
@@ -140,10 +189,14 @@ fn spawn_reader(events: Sender<Event>) {
             let mut lock = stdin.lock();
             let mut buf = Vec::new();
             loop {
-                buf.clear();
-                match lock.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
+                match read_line_capped(&mut lock, &mut buf, MAX_LINE) {
+                    Ok(LineRead::End) | Err(_) => break,
+                    Ok(LineRead::TooLong) => {
+                        if events.send(Event::TooLong).is_err() {
+                            return;
+                        }
+                    }
+                    Ok(LineRead::Line) => {
                         let line = String::from_utf8_lossy(&buf);
                         let line = line.trim_end_matches(['\n', '\r']).to_string();
                         if events.send(Event::Line(line)).is_err() {
@@ -224,6 +277,9 @@ pub fn run(settings: Settings) {
                         ));
                     }
                     Ok(Event::Line(l)) => first = Some(l),
+                    Ok(Event::TooLong) => {
+                        log::warn!("a line of more than {MAX_LINE} bytes, ignored")
+                    }
                     _ => return,
                 }
             }
@@ -264,6 +320,25 @@ fn start(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_overlong_line_is_dropped_and_the_next_one_read() {
+        let text = format!("ab\n{}\n{}\ncd\nef", "x".repeat(100), "y".repeat(10));
+        let mut input = io::BufReader::with_capacity(7, text.as_bytes());
+        let mut buf = Vec::new();
+        let mut lines = Vec::new();
+        loop {
+            let read = read_line_capped(&mut input, &mut buf, 10).unwrap();
+            assert!(buf.len() <= 11);
+            lines.push(match read {
+                LineRead::End => break,
+                LineRead::TooLong => "(long)".to_string(),
+                LineRead::Line => String::from_utf8_lossy(&buf).into_owned(),
+            });
+        }
+        let ten = format!("{}\n", "y".repeat(10));
+        assert_eq!(lines, ["ab\n", "(long)", &ten, "cd\n", "ef"]);
+    }
 
     #[test]
     fn detection_by_first_command() {

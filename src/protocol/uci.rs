@@ -272,6 +272,10 @@ pub fn run(protocol: Protocol, settings: Settings, tx: Sender<Event>, rx: Receiv
                 Outcome::Finished(info) => c.finish(info),
                 Outcome::Quiet => {}
             },
+            Event::TooLong => c.error(&format!(
+                "a line of more than {} bytes, ignored",
+                super::MAX_LINE
+            )),
             Event::Eof => {
                 // As Stockfish does: a search still running is stopped and answered, so that a
                 // pipe (`printf 'go movetime 500' | gpn`) gets its bestmove (after a short search).
