@@ -1,7 +1,7 @@
 //! One SIGINT or SIGTERM stops a long job of the real binary (`match`, `selfplay`, `learn`,
 //! `solve`) within a second, the move or search in progress included: it keeps its records,
-//! prints its report and exits with 128 + the signal's number (130, 143). Also: the best-first
-//! solvers keep to `--max-time`.
+//! prints its report and exits with 128 + the signal's number (130, 143). Also: the solvers
+//! with playouts (PPNS, MCPNS) keep to `--max-time`.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -279,8 +279,8 @@ fn sigint_stops_learn_in_its_self_play() {
 
 #[test]
 fn a_stopped_solve_prints_its_partial_result_and_exits_with_the_signal() {
-    // No limit: the solve runs until the signal.
-    let child = spawn(&["solve", "chinesecheckers", "--algo", "pns", "--quiet"]);
+    // No limit: the solve runs until the signal. PPNS: its playouts poll the stop too.
+    let child = spawn(&["solve", "chinesecheckers", "--algo", "ppns", "--quiet"]);
     let (out, took) = signal_after(child, Duration::from_millis(500), "-TERM");
     assert_eq!(out.status.code(), Some(143), "{}", text(&out.stderr));
     assert!(took < PROMPT, "{took:?}");
@@ -289,4 +289,33 @@ fn a_stopped_solve_prints_its_partial_result_and_exits_with_the_signal() {
         "{}",
         text(&out.stdout)
     );
+}
+
+#[test]
+fn playout_solvers_keep_to_the_time_limit() {
+    // One expansion in Chinese Checkers (tens of children, ten long random playouts each) took
+    // seconds: 0.5 s asked, 4-26 s taken before the clock was read between playouts.
+    for algo in ["ppns", "mcpns"] {
+        let started = Instant::now();
+        let out = Command::new(env!("CARGO_BIN_EXE_gpn"))
+            .args([
+                "solve",
+                "chinesecheckers",
+                "--algo",
+                algo,
+                "--max-time",
+                "0.3",
+            ])
+            .args(["--quiet"])
+            .output()
+            .unwrap();
+        let took = started.elapsed();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stdout).contains("value unknown (stopped by the time limit)"),
+            "{algo}: {}",
+            text(&out.stdout)
+        );
+        assert!(took < Duration::from_millis(1500), "{algo}: {took:?}");
+    }
 }
