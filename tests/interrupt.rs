@@ -12,6 +12,10 @@ use std::time::{Duration, Instant};
 /// a loaded test machine.
 const PROMPT: Duration = Duration::from_secs(4);
 
+/// How long a job runs before the signal: time to install its handler on a loaded machine (a
+/// signal before that kills it, status none), and to be well into its first move.
+const STARTED: Duration = Duration::from_millis(1000);
+
 /// A fresh scratch directory for test `name`.
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("gpn-interrupt-{name}-{}", std::process::id()));
@@ -92,7 +96,7 @@ fn sigterm_stops_the_move_in_progress_of_a_match() {
         "--json",
         json.to_str().unwrap(),
     ]);
-    let (out, took) = signal_after(child, Duration::from_millis(500), "-TERM");
+    let (out, took) = signal_after(child, STARTED, "-TERM");
     assert_eq!(out.status.code(), Some(143), "{}", text(&out.stderr));
     assert!(took < PROMPT, "{took:?}");
     let report = text(&out.stdout);
@@ -122,7 +126,7 @@ fn sigint_stops_a_huge_iteration_budget_of_a_match_of_three() {
         "--iterations",
         "1000000000000",
     ]);
-    let (out, took) = signal_after(child, Duration::from_millis(500), "-INT");
+    let (out, took) = signal_after(child, STARTED, "-INT");
     assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
     assert!(took < PROMPT, "{took:?}");
     let report = text(&out.stdout);
@@ -226,7 +230,7 @@ fn sigterm_stops_the_move_in_progress_of_selfplay() {
             &samples_arg,
         ])
     };
-    let (out, took) = signal_after(run("1000000000000"), Duration::from_millis(500), "-TERM");
+    let (out, took) = signal_after(run("1000000000000"), STARTED, "-TERM");
     assert_eq!(out.status.code(), Some(143), "{}", text(&out.stderr));
     assert!(took < PROMPT, "{took:?}");
     let err = text(&out.stderr);
@@ -265,7 +269,7 @@ fn sigint_stops_learn_in_its_self_play() {
         "--iterations",
         "1000000000000",
     ]);
-    let (out, took) = signal_after(child, Duration::from_millis(500), "-INT");
+    let (out, took) = signal_after(child, STARTED, "-INT");
     assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
     assert!(took < PROMPT, "{took:?}");
     assert!(
@@ -281,7 +285,7 @@ fn sigint_stops_learn_in_its_self_play() {
 fn a_stopped_solve_prints_its_partial_result_and_exits_with_the_signal() {
     // No limit: the solve runs until the signal. PPNS: its playouts poll the stop too.
     let child = spawn(&["solve", "chinesecheckers", "--algo", "ppns", "--quiet"]);
-    let (out, took) = signal_after(child, Duration::from_millis(500), "-TERM");
+    let (out, took) = signal_after(child, STARTED, "-TERM");
     assert_eq!(out.status.code(), Some(143), "{}", text(&out.stderr));
     assert!(took < PROMPT, "{took:?}");
     assert!(
