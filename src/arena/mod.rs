@@ -62,6 +62,9 @@ pub trait Agent<G: Game>: Send {
     fn choose(&mut self, record: &Record<G>, budget: &Budget) -> Move;
     /// A move was played (by either side), so agents can reuse their trees.
     fn observe(&mut self, m: Move);
+    /// The match's stop request: an agent that thinks for long polls it, so that a Ctrl-C does
+    /// not wait for the move in progress (that move is discarded with its game anyway).
+    fn set_stop(&mut self, _stop: &StopFlag) {}
 }
 
 /// Per-move budget.

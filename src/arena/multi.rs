@@ -234,6 +234,9 @@ pub fn play_multi_game<G: Game>(
     let start = G::start();
     for agent in agents.iter_mut() {
         agent.new_game(&start);
+        if let Some(stop) = &config.stop {
+            agent.set_stop(stop);
+        }
     }
     let mut record = Record::new(start, config.max_plies);
     let mut moves = Vec::new();
@@ -260,6 +263,10 @@ pub fn play_multi_game<G: Game>(
         let who = agent_of(seat);
         let t0 = Instant::now();
         let m = agents[seat].choose(&record, &budgets[who]);
+        if config.stop.as_ref().is_some_and(StopFlag::is_raised) {
+            // The search was cut short: its move, and so the game, do not count.
+            return None;
+        }
         think_ms[who] += t0.elapsed().as_secs_f64() * 1e3;
         think_moves[who] += 1;
         record.position().legal_moves(&mut legal);

@@ -80,6 +80,9 @@ pub fn play_game<G: Game>(
     let start = G::start();
     for agent in agents.iter_mut() {
         agent.new_game(&start);
+        if let Some(stop) = &config.stop {
+            agent.set_stop(stop);
+        }
     }
 
     let mut record = Record::new(start, config.max_plies);
@@ -107,6 +110,10 @@ pub fn play_game<G: Game>(
         let who = usize::from(mover != a_seat);
         let t0 = Instant::now();
         let m = agents[who].choose(&record, &budgets[who]);
+        if config.stop.as_ref().is_some_and(StopFlag::is_raised) {
+            // The search was cut short: its move, and so the game, do not count.
+            return None;
+        }
         think[who].push(t0.elapsed());
         record.position().legal_moves(&mut legal);
         if !legal.contains(m) {

@@ -4,13 +4,15 @@ use crate::game::record::Record;
 use crate::game::{Game, Move, MoveList};
 use crate::search::{Limits, Search, SearchParams};
 
-use super::{Agent, Budget};
+use super::{Agent, Budget, StopFlag};
 
 /// Plays the move of a search for `P` players (`G::NUM_PLAYERS`) with the given parameters; the
 /// per-game seed replaces the parameters' seed, so paired games differ and runs stay
 /// reproducible.
 pub struct SearchAgent<G: Game, const P: usize = 2> {
     search: Search<G, P>,
+    /// The match's stop request, polled by every search.
+    stop: Option<StopFlag>,
 }
 
 impl<G: Game, const P: usize> SearchAgent<G, P> {
@@ -21,6 +23,7 @@ impl<G: Game, const P: usize> SearchAgent<G, P> {
         };
         SearchAgent {
             search: Search::new(params, G::start()),
+            stop: None,
         }
     }
 }
@@ -35,13 +38,16 @@ impl<G: Game, const P: usize> Agent<G> for SearchAgent<G, P> {
             // Should not happen (every move is observed), but never search the wrong position.
             self.search.set_position(record.position().clone());
         }
+        let stop = self.stop.as_ref().map(|s| s.0.clone());
         let limits = match *budget {
             Budget::Iterations(n) => Limits {
                 iterations: Some(n),
+                stop,
                 ..Limits::default()
             },
             Budget::Time(t) => Limits {
                 time: Some(t),
+                stop,
                 stop_when_solved: true,
                 ..Limits::default()
             },
@@ -56,5 +62,9 @@ impl<G: Game, const P: usize> Agent<G> for SearchAgent<G, P> {
 
     fn observe(&mut self, m: Move) {
         self.search.advance(m);
+    }
+
+    fn set_stop(&mut self, stop: &StopFlag) {
+        self.stop = Some(stop.clone());
     }
 }

@@ -413,3 +413,44 @@ fn stop_flag_and_on_game() {
     assert!(report.interrupted);
     assert!(report.games.is_empty());
 }
+
+/// A stop raised during a move ends that move's search at once (not after its budget), and the
+/// game it belonged to is abandoned, not recorded.
+#[test]
+fn stop_flag_cuts_the_search_in_progress() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    use crate::search::SearchParams;
+    use search_agent::SearchAgent;
+
+    let flag = Arc::new(AtomicBool::new(false));
+    let config = MatchConfig {
+        // Hours a move: only the flag can end this match.
+        budget: Budget::Iterations(u64::MAX / 4),
+        stop: Some(StopFlag(Arc::clone(&flag))),
+        ..quiet::<ConnectFour>(2)
+    };
+    let params = SearchParams::default();
+    let search: Box<AgentFactory<ConnectFour>> = Box::new(move |seed| {
+        Box::new(SearchAgent::<ConnectFour, 2>::new(&params, seed)) as Box<dyn Agent<ConnectFour>>
+    });
+    let raiser = {
+        let flag = Arc::clone(&flag);
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            flag.store(true, Ordering::SeqCst);
+            Instant::now()
+        })
+    };
+    let report = run_match::<ConnectFour>(&config, &*search, &*search, ("a", "b"));
+    let raised = raiser.join().unwrap();
+    assert!(
+        raised.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        raised.elapsed()
+    );
+    assert!(report.interrupted);
+    assert!(report.games.is_empty());
+}

@@ -174,7 +174,7 @@ impl LearnVisitor<'_> {
         let mut on_game = |_: &arena::GameRecord, _: &Wdl| {};
         let report = arena::run_match_with::<G>(&config, &*fa, &*fb, ("a", "b"), &mut on_game);
         if report.interrupted {
-            return Err(CliError::Io("interrupted".into()));
+            return Err(CliError::Interrupted);
         }
         Ok(report.wdl())
     }
@@ -206,7 +206,7 @@ impl LearnVisitor<'_> {
         let mut log = Vec::new();
         let added = super::selfplay::play(sub_args("selfplay", &argv)?, &mut log)?;
         if super::interrupt::interrupted() {
-            return Err(CliError::Io("interrupted".into()));
+            return Err(CliError::Interrupted);
         }
         // 2. Training on the window, from the best network.
         let mut argv: Vec<String> = vec![a.game.clone(), "--out".into(), path_text(&net)?];
@@ -227,7 +227,7 @@ impl LearnVisitor<'_> {
         }
         super::train::run(sub_args("train", &argv)?, &mut log)?;
         if super::interrupt::interrupted() {
-            return Err(CliError::Io("interrupted".into()));
+            return Err(CliError::Interrupted);
         }
         // Self-play's and training's reports (every epoch's losses: the training curve).
         std::fs::write(dir.join(format!("gen-{k}.log")), &log)
@@ -299,7 +299,16 @@ impl GameVisitor for LearnVisitor<'_> {
         let best_path = dir.join("best.gpnn");
         for k in done.len() as u32 + 1..=self.args.generations {
             let best = best_path.exists().then_some(best_path.as_path());
-            let generation = self.generation::<G>(k, best)?;
+            let generation = match self.generation::<G>(k, best) {
+                Err(CliError::Interrupted) => {
+                    note(format_args!(
+                        "interrupted: generation {k} is redone by a rerun with --dir {} (its self-play resumed)",
+                        dir.display()
+                    ));
+                    return Err(CliError::Interrupted);
+                }
+                other => other?,
+            };
             let mut file = std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)

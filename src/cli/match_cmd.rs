@@ -33,8 +33,9 @@ The report: W/D/L, the score with its 95% interval, the Elo difference with its 
 results per seat, the pentanomial counts of the game pairs, how games ended and the mean think
 time per move. Progress: a bar on a terminal, else one line per game (`--quiet`: none).
 --csv and --games-file get each game as it ends (the games file: PGN with cutechess-cli's
-tags for the games cutechess knows, JSON Lines otherwise). Ctrl-C: no new game starts, games in progress
-are abandoned, the report and files keep every finished game (exit status 0).
+tags for the games cutechess knows, JSON Lines otherwise). Ctrl-C: the moves being searched stop,
+no new game starts, games in progress are abandoned (--resume plays them again), the report and
+files keep every finished game (exit status 130; 143 for SIGTERM).
 --shard K/N plays the pairs p with p % N == K, each game as the whole match plays it, into a JSON
 Lines --games-file whose lines carry the run id; `gpn merge` puts the shards together.
 

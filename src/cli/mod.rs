@@ -48,7 +48,7 @@ USAGE:
 const AFTER_HELP: &str = "\
 Position strings contain spaces: quote them. Logs go to stderr (RUST_LOG=debug).
 Exit status: 0 on success (also when stdout is closed early, as by `| head`), 2 on a usage
-error or bad input.";
+error or bad input, 130 (143, 129) for a long job stopped by SIGINT or Ctrl-C (SIGTERM, SIGHUP).";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -198,6 +198,9 @@ pub enum CliError {
     Io(String),
     /// stdout was closed by its reader: stop quietly, with success.
     BrokenPipe,
+    /// A signal stopped the job before it had anything to report (it has said so on stderr);
+    /// the exit status is the signal's ([`interrupt::exit_status`]).
+    Interrupted,
 }
 
 impl fmt::Display for CliError {
@@ -210,6 +213,7 @@ impl fmt::Display for CliError {
             },
             CliError::Game(e) => write!(f, "{e}"),
             CliError::BrokenPipe => write!(f, "broken pipe"),
+            CliError::Interrupted => write!(f, "interrupted"),
         }
     }
 }
@@ -266,7 +270,12 @@ pub fn main(args: &[String]) -> u8 {
     let mut out = io::stdout().lock();
     let result = dispatch(cli, &mut out).and_then(|()| out.flush().map_err(CliError::from));
     match result {
-        Ok(()) | Err(CliError::BrokenPipe) => 0,
+        // A job stopped by a signal has kept and printed what it had; its status says it was
+        // cut short (128 + the signal's number, as a shell reports a job killed by it).
+        Ok(()) | Err(CliError::BrokenPipe) => interrupt::exit_status().unwrap_or(0),
+        Err(CliError::Interrupted) => {
+            interrupt::exit_status().unwrap_or(interrupt::EXIT_INTERRUPTED)
+        }
         Err(e) => {
             report(&e, command);
             EXIT_USAGE

@@ -179,6 +179,8 @@ fn exact_values<G: Game>(positions: &[&G], nodes: u64) -> Vec<Option<Exact>> {
         max_nodes: Some(nodes),
         memory_mb: SOLVE_MEMORY_MB,
         forcing: true,
+        // A stopped proof leaves its position without a label; the caller drops the game.
+        stop: super::interrupt::installed(),
         ..SolveConfig::default()
     };
     for (i, pos) in positions.iter().enumerate().rev() {
@@ -217,8 +219,10 @@ fn self_play_game<G: Game>(
         ..params.clone()
     };
     let mut search: Search<G, 2> = Search::new(params, position.clone());
+    // Ctrl-C stops the move in progress too, not only the game between moves.
     let limits = Limits {
         iterations: Some(a.iterations),
+        stop: super::interrupt::installed(),
         ..Limits::default()
     };
     let mut pending: Vec<(Sample, G)> = Vec::new();
@@ -230,6 +234,10 @@ fn self_play_game<G: Game>(
         }
         search.add_root_noise(a.noise_alpha, a.noise, &mut rng);
         let report = search.run(&limits);
+        if super::interrupt::interrupted() {
+            // A move of a cut search would make the game differ from the same game resumed.
+            return None;
+        }
         let lines = search.root_lines(usize::MAX);
         let total: u64 = lines.iter().map(|l| l.visits as u64).sum();
         position.features(&mut features);
@@ -299,6 +307,10 @@ fn self_play_game<G: Game>(
     };
     let positions: Vec<&G> = pending.iter().map(|(_, pos)| pos).collect();
     let exact = exact_values(&positions, a.solve_nodes);
+    if super::interrupt::interrupted() {
+        // Its labels may be cut short: the game is played again by a rerun.
+        return None;
+    }
     let labelled = exact.iter().filter(|v| v.is_some()).count();
     let samples = pending
         .into_iter()

@@ -200,18 +200,19 @@ impl GameVisitor for TrainVisitor<'_> {
         }
         let mut rng = Rng::new(mix64(a.seed ^ 0x7EA1));
         let started = Instant::now();
-        for epoch in 1..=a.epochs {
-            if super::interrupt::interrupted() {
-                note(format_args!(
-                    "interrupted: {} holds the last finished epoch",
-                    a.out.display()
-                ));
-                break;
-            }
+        'epochs: for epoch in 1..=a.epochs {
             shuffle(&mut train, &mut rng);
             let mut seen = crate::nn::train::Losses::default();
             let mut steps = 0usize;
             for batch in train.chunks(a.batch) {
+                // Polled per batch: an epoch of a big file takes minutes.
+                if super::interrupt::interrupted() {
+                    note(format_args!(
+                        "interrupted: {} holds the last finished epoch",
+                        a.out.display()
+                    ));
+                    break 'epochs;
+                }
                 let l = trainer.step(batch);
                 seen.value += l.value * l.samples as f64;
                 seen.policy += l.policy * l.samples as f64;

@@ -8,6 +8,10 @@
 //! advice (PNS) gets each expanded node's children in the policy's order, so that ties go to the
 //! likelier move, and their first numbers from the network ([`super::guide::Guide`]).
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
 use super::guide::Guide;
 use super::pns::{combine_min_sum, select_min, solved_pn, terminal_pn};
 use super::{terminal, Budget, Goal, ProofRun, SolveConfig, TIME_CHECK};
@@ -40,14 +44,26 @@ pub struct LeafCtx {
     pub playouts: u32,
     /// See [`SolveConfig::cap`].
     pub cap: u32,
+    /// The solve's deadline and stop request, read before each playout: one expansion of a
+    /// long game (Chinese Checkers: tens of children, ten playouts of up to 2000 plies each)
+    /// takes seconds, far more than the checks between expansions allow.
+    deadline: Option<Instant>,
+    stop: Option<Arc<AtomicBool>>,
+    /// Set once the deadline passed or the stop was raised: the playouts of the leaf in hand
+    /// are cut, and its expansion must be dropped.
+    out: bool,
 }
 
 impl LeafCtx {
-    /// Fraction of `playouts` random games from `pos` that reach the goal.
+    /// Fraction of `playouts` random games from `pos` that reach the goal. Once the solve is
+    /// out of time (or stopped) the rate is meaningless: see [`LeafCtx::out`].
     pub fn win_rate<G: Game>(&mut self, pos: &G, depth: u32) -> f64 {
         let k = self.playouts.max(1);
         let mut wins = 0u32;
         for _ in 0..k {
+            if self.out() {
+                break;
+            }
             if super::playout(
                 pos,
                 self.goal,
@@ -61,6 +77,18 @@ impl LeafCtx {
             }
         }
         wins as f64 / k as f64
+    }
+
+    /// Whether the solve's time is up or it was stopped (sticky: one late look is enough).
+    fn out(&mut self) -> bool {
+        if !self.out {
+            self.out = self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+                || self.deadline.is_some_and(|d| Instant::now() >= d);
+        }
+        self.out
     }
 }
 
@@ -115,6 +143,9 @@ pub fn prove<G: Game, R: Rule>(
         buf: MoveList::new(),
         playouts: cfg.playouts,
         cap: cfg.cap::<G>(),
+        deadline: budget.deadline,
+        stop: budget.stop.clone(),
+        out: false,
     };
     if let Some(r) = terminal(root, goal, me, 0, ctx.cap) {
         run.result = Some(r);
@@ -159,7 +190,8 @@ pub fn prove<G: Game, R: Rule>(
             run.stopped_by = Some("nodes");
             break;
         }
-        if since_check >= TIME_CHECK {
+        // The clock also runs out during playouts (`ctx.out`), not only between checks.
+        if since_check >= TIME_CHECK || ctx.out {
             since_check = 0;
             budget.publish_root(tree[0].a, tree[0].b);
             if let Some(why) = budget.time_out() {
@@ -202,6 +234,9 @@ pub fn prove<G: Game, R: Rule>(
         }
         let first = tree.len();
         for &m in moves.iter() {
+            if ctx.out {
+                break;
+            }
             let mut child = pos.clone();
             child.play(m);
             let or = child.to_move() == me;
@@ -219,6 +254,12 @@ pub fn prove<G: Game, R: Rule>(
                 mv: m,
                 or,
             });
+        }
+        if ctx.out {
+            // Some children's playouts were cut: drop the expansion, the tree stays as it was.
+            tree.truncate(first);
+            run.stopped_by = Some(budget.time_out().unwrap_or("time"));
+            break;
         }
         let added = moves.len() as u64;
         budget.nodes += added;
