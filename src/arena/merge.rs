@@ -189,10 +189,22 @@ fn read_game(v: &Json) -> Result<GameRecord, String> {
         "0-1" => Outcome::win(Player(1), 2),
         other => return Err(format!("\"result\" '{other}' is not 1-0, 0-1 or 1/2-1/2")),
     };
+    // The counts and times come from a file: an agent chose at most once per ply (plus an
+    // illegal move), so a larger count is refused before it sizes anything, and a time must
+    // be one a Duration holds (`from_secs_f64` panics on 1e300 ms).
     let think = |agent: &str| -> Result<Vec<Duration>, String> {
-        let ms = number_field(v, &format!("think_ms_{agent}"))?;
-        let n = count_field(v, &format!("choices_{agent}"))? as usize;
-        Ok(vec![Duration::from_secs_f64(ms.max(0.0) / 1e3); n])
+        let key = format!("think_ms_{agent}");
+        let ms = number_field(v, &key)?;
+        let mean = Duration::try_from_secs_f64(ms.max(0.0) / 1e3)
+            .map_err(|_| format!("\"{key}\" {ms} is not a time"))?;
+        let key = format!("choices_{agent}");
+        let n = count_field(v, &key)?;
+        if n > u64::from(plies) + 1 {
+            return Err(format!(
+                "\"{key}\" {n} is more than the game's {plies} plies"
+            ));
+        }
+        Ok(vec![mean; n as usize])
     };
     Ok(GameRecord {
         index,
@@ -573,6 +585,33 @@ mod tests {
             "{pairs}"
         );
         assert!(lines[4].ends_with(" (one game)"), "{pairs}");
+    }
+
+    /// A hostile count or time in a line is an error, not an abort: a count of choices used to
+    /// size a vector before anything checked it (1e12 choices: a 16 TB allocation) and a time
+    /// of 1e300 ms made `Duration::from_secs_f64` panic.
+    #[test]
+    fn hostile_counts_and_times_are_errors() {
+        let file = games_file(&config(None));
+        let first = file.text.lines().next().unwrap().to_string();
+        let swap = |key: &str, value: &str| {
+            let at = first.find(&format!("\"{key}\":")).unwrap() + key.len() + 3;
+            let end = at + first[at..].find(',').unwrap();
+            Source {
+                name: "hostile".into(),
+                text: format!("{}{value}{}\n", &first[..at], &first[end..]),
+            }
+        };
+        assert!(merge_match(&[swap("choices_a", "0")]).is_ok());
+        for (key, value) in [
+            ("choices_a", "1000000000000"),
+            ("choices_b", "18446744073709551615"),
+            ("think_ms_a", "1e300"),
+            ("think_ms_b", "1e25"),
+        ] {
+            let err = merge_match(&[swap(key, value)]).unwrap_err();
+            assert!(err.contains(key), "{key} {value}: {err}");
+        }
     }
 
     #[test]
