@@ -138,7 +138,8 @@ fn parse_algo(text: &str) -> Result<Algo, String> {
 
 fn parse_seconds(text: &str) -> Result<Duration, String> {
     match text.trim().parse::<f64>() {
-        Ok(s) if s > 0.0 && s.is_finite() => Ok(Duration::from_secs_f64(s)),
+        // Beyond a year is as good as unlimited (and 1e300 s overflows a Duration).
+        Ok(s) if s > 0.0 && s.is_finite() => Ok(Duration::from_secs_f64(s.min(365.0 * 86_400.0))),
         _ => Err("not a positive number of seconds".to_string()),
     }
 }

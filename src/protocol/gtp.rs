@@ -818,7 +818,10 @@ impl Controller {
                 continue;
             }
             match (numbers, a.parse::<f64>()) {
-                (0, Ok(t)) if t > 0.0 && t.is_finite() => time = Duration::from_secs_f64(t),
+                // Beyond a year is as good as unlimited (and 1e300 s overflows a Duration).
+                (0, Ok(t)) if t > 0.0 && t.is_finite() => {
+                    time = Duration::from_secs_f64(t.min(365.0 * 86_400.0))
+                }
                 (1, Ok(n)) if n >= 1.0 && n.is_finite() => nodes = Some(n as u64),
                 _ => {
                     return Err(format!(
