@@ -19,7 +19,7 @@ if ! cargo test -q --test parsers_prop -- --nocapture >target/parsers_prop.log 2
     tail -n 80 target/parsers_prop.log
     exit 1
 fi
-grep -E '^parsers_prop:|test result' target/parsers_prop.log
+grep -oE 'parsers_prop: .*|test result: .*' target/parsers_prop.log
 
 cargo build --release -q
 GPN="${CARGO_TARGET_DIR:-target}/release/gpn"
