@@ -62,9 +62,6 @@ fn text_field<'a>(v: &'a Json, key: &str) -> Result<&'a str, String> {
         .ok_or_else(|| format!("\"{key}\" is not a string"))
 }
 
-/// The most moves one agent can have chosen in a game record (games are capped far below).
-const MAX_CHOICES: u64 = 1 << 20;
-
 fn count_field(v: &Json, key: &str) -> Result<u64, String> {
     field(v, key)?
         .as_u64()
@@ -192,18 +189,22 @@ fn read_game(v: &Json) -> Result<GameRecord, String> {
         "0-1" => Outcome::win(Player(1), 2),
         other => return Err(format!("\"result\" '{other}' is not 1-0, 0-1 or 1/2-1/2")),
     };
+    // The counts and times come from a file: an agent chose at most once per ply (plus an
+    // illegal move), so a larger count is refused before it sizes anything, and a time must
+    // be one a Duration holds (`from_secs_f64` panics on 1e300 ms).
     let think = |agent: &str| -> Result<Vec<Duration>, String> {
         let key = format!("think_ms_{agent}");
         let ms = number_field(v, &key)?;
-        let each = Duration::try_from_secs_f64(ms.max(0.0) / 1e3)
-            .map_err(|_| format!("\"{key}\" is too large"))?;
+        let mean = Duration::try_from_secs_f64(ms.max(0.0) / 1e3)
+            .map_err(|_| format!("\"{key}\" {ms} is not a time"))?;
         let key = format!("choices_{agent}");
         let n = count_field(v, &key)?;
-        // More moves than any game of gpn's lasts is a damaged record, not an allocation.
-        if n > MAX_CHOICES {
-            return Err(format!("\"{key}\" is more than {MAX_CHOICES}"));
+        if n > u64::from(plies) + 1 {
+            return Err(format!(
+                "\"{key}\" {n} is more than the game's {plies} plies"
+            ));
         }
-        Ok(vec![each; n as usize])
+        Ok(vec![mean; n as usize])
     };
     Ok(GameRecord {
         index,
@@ -586,6 +587,33 @@ mod tests {
         assert!(lines[4].ends_with(" (one game)"), "{pairs}");
     }
 
+    /// A hostile count or time in a line is an error, not an abort: a count of choices used to
+    /// size a vector before anything checked it (1e12 choices: a 16 TB allocation) and a time
+    /// of 1e300 ms made `Duration::from_secs_f64` panic.
+    #[test]
+    fn hostile_counts_and_times_are_errors() {
+        let file = games_file(&config(None));
+        let first = file.text.lines().next().unwrap().to_string();
+        let swap = |key: &str, value: &str| {
+            let at = first.find(&format!("\"{key}\":")).unwrap() + key.len() + 3;
+            let end = at + first[at..].find(',').unwrap();
+            Source {
+                name: "hostile".into(),
+                text: format!("{}{value}{}\n", &first[..at], &first[end..]),
+            }
+        };
+        assert!(merge_match(&[swap("choices_a", "0")]).is_ok());
+        for (key, value) in [
+            ("choices_a", "1000000000000"),
+            ("choices_b", "18446744073709551615"),
+            ("think_ms_a", "1e300"),
+            ("think_ms_b", "1e25"),
+        ] {
+            let err = merge_match(&[swap(key, value)]).unwrap_err();
+            assert!(err.contains(key), "{key} {value}: {err}");
+        }
+    }
+
     #[test]
     fn the_sprt_is_computed_on_the_merged_totals() {
         let sprt = SprtConfig::new(-400.0, -300.0, 0.05, 0.05).ok();
@@ -641,26 +669,5 @@ mod tests {
         assert!(merge_match(&[broken])
             .unwrap_err()
             .contains(":1: not a JSON line"));
-    }
-
-    /// A record's numbers out of range are errors of that line, not a panic or an
-    /// allocation of the size they claim.
-    #[test]
-    fn huge_think_times_and_move_counts_are_errors() {
-        let good = games_file(&config(None));
-        let line = good.text.lines().next().unwrap().to_string();
-        let replace = |key: &str, value: &str| {
-            let at = line.find(&format!("\"{key}\":")).unwrap() + key.len() + 3;
-            let end = at + line[at..].find(',').unwrap();
-            Source {
-                name: "damaged".into(),
-                text: format!("{}{value}{}\n", &line[..at], &line[end..]),
-            }
-        };
-        let e = merge_match(&[replace("think_ms_a", "1e300")]).unwrap_err();
-        assert!(e.contains("think_ms_a"), "{e}");
-        let e = merge_match(&[replace("choices_b", "1000000000000000000")]).unwrap_err();
-        assert!(e.contains("choices_b"), "{e}");
-        assert!(merge_match(&[replace("think_ms_a", "12.5")]).is_ok());
     }
 }
