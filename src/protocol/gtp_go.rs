@@ -272,7 +272,14 @@ impl Controller {
             ),
         };
         let text = crate::files::read_text(std::path::Path::new(path), crate::files::TEXT_LIMIT)
-            .map_err(|e| format!("cannot load file: {e}"))?;
+            .map_err(|e| match e.kind() {
+                // What files.rs refused (not a regular file, too big, not UTF-8) says why; a
+                // file that cannot be opened gets GTP's plain answer.
+                std::io::ErrorKind::InvalidInput | std::io::ErrorKind::InvalidData => {
+                    format!("cannot load file: {e}")
+                }
+                _ => "cannot load file".to_string(),
+            })?;
         let record = sgf::parse(&text).map_err(|e| format!("cannot load file: {e}"))?;
         if record
             .komi
