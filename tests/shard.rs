@@ -337,7 +337,8 @@ fn an_interrupted_shard_keeps_its_finished_games_and_merges() {
         .expect("gpn runs");
     // stderr is a pipe: one progress line per game. Interrupt after 20 of them.
     let (out, _rest) = common::interrupt_after_games(child, 20);
-    assert_eq!(out.status.code(), Some(0));
+    // Kept and reported, then the status a shell gives a SIGINT death (128 + 2).
+    assert_eq!(out.status.code(), Some(130));
     let report = String::from_utf8_lossy(&out.stdout);
     let played: u64 = report
         .lines()
