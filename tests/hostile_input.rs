@@ -5,7 +5,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 mod common;
@@ -92,22 +91,7 @@ fn deep_sgf(depth: usize) -> PathBuf {
 impl Engine {
     /// Lines up to and including the first that satisfies `done`, within [`PROMPT`].
     fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + PROMPT;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let stop = done(&line);
-                    seen.push(line);
-                    if stop {
-                        return seen;
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => panic!("no answer in time; seen: {seen:#?}"),
-                Err(RecvTimeoutError::Disconnected) => panic!("gpn exited; seen: {seen:#?}"),
-            }
-        }
+        self.until_within(PROMPT, done)
     }
 
     /// One GTP exchange: the status line and the rest, up to the blank line.

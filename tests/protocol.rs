@@ -5,7 +5,6 @@
 
 use std::io::Write;
 use std::process::{Child, Command};
-use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 const TIMEOUT: Duration = Duration::from_secs(20);
@@ -16,35 +15,7 @@ use common::Engine;
 impl Engine {
     /// Lines up to and including the first that satisfies `done`.
     fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + TIMEOUT;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let stop = done(&line);
-                    seen.push(line);
-                    if stop {
-                        return seen;
-                    }
-                }
-                Err(e) => panic!("no matching line ({e:?}); seen: {seen:#?}"),
-            }
-        }
-    }
-
-    /// Everything printed within `wait`.
-    fn drain(&mut self, wait: Duration) -> Vec<String> {
-        let deadline = Instant::now() + wait;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => seen.push(line),
-                Err(RecvTimeoutError::Timeout) => return seen,
-                Err(RecvTimeoutError::Disconnected) => return seen,
-            }
-        }
+        self.until_within(TIMEOUT, done)
     }
 
     /// Sends `isready` and waits for `readyok`; returns what came before it.

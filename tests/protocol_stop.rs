@@ -6,7 +6,6 @@
 
 use std::io::Write;
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 mod common;
@@ -19,49 +18,14 @@ const PROMPT: Duration = Duration::from_secs(1);
 /// A perft that no test machine finishes (cfour from the start, 30 plies).
 const ENDLESS_PERFT: &str = "go perft 30";
 
-/// Lines up to and including the first that satisfies `done`, within `wait`.
-fn until_within(e: &mut Engine, wait: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
-    let deadline = Instant::now() + wait;
-    let mut seen = Vec::new();
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match e.lines.recv_timeout(left) {
-            Ok(line) => {
-                let stop = done(&line);
-                seen.push(line);
-                if stop {
-                    return seen;
-                }
-            }
-            Err(err) => {
-                let _ = e.child.kill();
-                panic!("no matching line within {wait:?} ({err:?}); seen: {seen:#?}");
-            }
-        }
-    }
-}
-
 fn until(e: &mut Engine, done: impl Fn(&str) -> bool) -> Vec<String> {
-    until_within(e, TIMEOUT, done)
-}
-
-/// Everything printed within `wait`.
-fn drain(e: &mut Engine, wait: Duration) -> Vec<String> {
-    let deadline = Instant::now() + wait;
-    let mut seen = Vec::new();
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match e.lines.recv_timeout(left) {
-            Ok(line) => seen.push(line),
-            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => return seen,
-        }
-    }
+    e.until_within(TIMEOUT, done)
 }
 
 /// Sends `isready`; the lines before `readyok`, which must come within `wait`.
 fn sync_within(e: &mut Engine, wait: Duration) -> Vec<String> {
     e.send("isready");
-    let mut lines = until_within(e, wait, |l| l == "readyok");
+    let mut lines = e.until_within(wait, |l| l == "readyok");
     lines.pop();
     lines
 }
@@ -113,7 +77,7 @@ fn perft_answers_isready_and_stop(e: &mut Engine) {
     );
     let t = Instant::now();
     e.send("stop");
-    let lines = until_within(e, PROMPT, |l| l.starts_with("info string perft stopped"));
+    let lines = e.until_within(PROMPT, |l| l.starts_with("info string perft stopped"));
     assert!(t.elapsed() < PROMPT, "stop took {:?}", t.elapsed());
     assert!(
         !lines.iter().any(|l| l.contains("Nodes searched")),
@@ -185,7 +149,7 @@ fn perft_ends_promptly_on_quit_and_on_end_of_input() {
     let took = wait_exit(&mut e.child, t);
     assert!(took < PROMPT, "end of input took {took:?}");
     // As a search does at the end of input, the cut perft is answered.
-    let rest = drain(&mut e, Duration::from_millis(200));
+    let rest = e.drain(Duration::from_millis(200));
     assert!(
         rest.iter()
             .any(|l| l.starts_with("info string perft stopped")),
@@ -244,7 +208,7 @@ fn display_during_an_infinite_search_leaves_it_running() {
         "{shown:#?}"
     );
     // Still searching: no bestmove until `stop`.
-    let meanwhile = drain(&mut e, Duration::from_millis(500));
+    let meanwhile = e.drain(Duration::from_millis(500));
     assert!(
         !meanwhile.iter().any(|l| l.starts_with("bestmove")),
         "d ended the search: {shown:#?} {meanwhile:#?}"
@@ -287,7 +251,7 @@ fn gtp_loadsgf_of_an_endless_file_is_an_error() {
     let mut e = Engine::start(&["--protocol", "gtp", "--game", "go"]);
     for bad in ["loadsgf /dev/zero", "loadsgf /"] {
         e.send(bad);
-        let answer = until_within(&mut e, PROMPT * 5, str::is_empty);
+        let answer = e.until_within(PROMPT * 5, str::is_empty);
         assert!(
             answer[0].starts_with("? cannot load file"),
             "{bad}: {answer:#?}"

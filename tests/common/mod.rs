@@ -5,7 +5,8 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Output, Stdio};
-use std::sync::mpsc::{channel, Receiver};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
 /// Waits until a `gpn match` whose stderr is a pipe (one progress line per game, starting with
 /// `[`) has printed `games` of them, interrupts it as Ctrl-C does (SIGINT), and returns its
@@ -65,6 +66,42 @@ impl Engine {
             child,
             stdin,
             lines,
+        }
+    }
+
+    /// Lines up to and including the first that satisfies `done`; the test fails (and the
+    /// engine is killed) when none comes within `wait`, so a hang fails rather than blocks.
+    pub fn until_within(&mut self, wait: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + wait;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let stop = done(&line);
+                    seen.push(line);
+                    if stop {
+                        return seen;
+                    }
+                }
+                Err(err) => {
+                    let _ = self.child.kill();
+                    panic!("no matching line within {wait:?} ({err:?}); seen: {seen:#?}");
+                }
+            }
+        }
+    }
+
+    /// Everything printed within `wait`.
+    pub fn drain(&mut self, wait: Duration) -> Vec<String> {
+        let deadline = Instant::now() + wait;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => seen.push(line),
+                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => return seen,
+            }
         }
     }
 
