@@ -740,6 +740,9 @@ impl<G: Game, const P: usize> Session for GameSession<G, P> {
         // One legal move: a very short search (pondering and infinite searches search as
         // usual), which reports the reused tree's value or proof for it.
         let forced = legal.len() == 1 && !control.unlimited();
+        // A `go nodes` search is reproducible (one thread, a fixed seed), so its forced move is
+        // cut by iterations only: the clock would make the count depend on the machine's load.
+        let forced_by_clock = forced && job.iterations.is_none();
         let depth_sample = MIN_ITERATIONS_FOR_DEPTH.max(4 * legal.len() as u64);
         self.search.restrict_root(&allowed);
         let limits = Limits {
@@ -763,7 +766,7 @@ impl<G: Game, const P: usize> Session for GameSession<G, P> {
                 }
                 if forced
                     && (iterations >= FORCED_MOVE_ITERATIONS
-                        || progress.elapsed >= FORCED_MOVE_TIME)
+                        || (forced_by_clock && progress.elapsed >= FORCED_MOVE_TIME))
                 {
                     return false;
                 }
