@@ -4,7 +4,7 @@
 //! fuzz of random and mutated lines after which the engine still answers.
 
 use std::io::Write;
-use std::process::{Child, Command};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 const TIMEOUT: Duration = Duration::from_secs(20);
@@ -73,20 +73,7 @@ impl Engine {
     fn close(mut self) -> Duration {
         let t = Instant::now();
         self.stdin = None;
-        wait_exit(&mut self.child, t)
-    }
-}
-
-fn wait_exit(child: &mut Child, t: Instant) -> Duration {
-    loop {
-        if child.try_wait().expect("wait").is_some() {
-            return t.elapsed();
-        }
-        if t.elapsed() > TIMEOUT {
-            let _ = child.kill();
-            panic!("the engine did not exit");
-        }
-        std::thread::sleep(Duration::from_millis(5));
+        common::wait_exit(&mut self.child, t)
     }
 }
 
@@ -303,7 +290,7 @@ fn quit_and_eof_during_a_search_exit_promptly() {
     std::thread::sleep(Duration::from_millis(100));
     e.send("quit");
     let t = Instant::now();
-    let took = wait_exit(&mut e.child, t);
+    let took = common::wait_exit(&mut e.child, t);
     assert!(took < Duration::from_secs(2), "{took:?}");
     let mut e = uci("minishogi");
     e.send("go infinite");
@@ -1011,7 +998,7 @@ fn gtp_end_of_input_finishes_the_queued_commands() {
         took >= Duration::from_millis(500),
         "both searched: {took:?}"
     );
-    wait_exit(&mut e.child, Instant::now());
+    common::wait_exit(&mut e.child, Instant::now());
 }
 
 #[test]
@@ -1028,7 +1015,7 @@ fn gtp_quit_during_genmove_answers_it_and_exits_at_once() {
         lines[0].starts_with("= ") && lines[0].len() == 6,
         "{lines:?}"
     );
-    let took = wait_exit(&mut e.child, t);
+    let took = common::wait_exit(&mut e.child, t);
     assert!(took < Duration::from_secs(5), "{took:?}");
     // A quit queued behind several genmoves: each is answered at once, then gpn exits.
     let mut e = Engine::start(&[]);
@@ -1043,7 +1030,7 @@ fn gtp_quit_during_genmove_answers_it_and_exits_at_once() {
         "{lines:?}"
     );
     assert_eq!(lines[lines.len() - 2], "=", "{lines:?}");
-    let took = wait_exit(&mut e.child, t);
+    let took = common::wait_exit(&mut e.child, t);
     assert!(took < Duration::from_secs(5), "{took:?}");
 }
 

@@ -5,7 +5,7 @@
 //! and a file that is not a regular file.
 
 use std::io::Write;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
@@ -28,20 +28,6 @@ fn sync_within(e: &mut Engine, wait: Duration) -> Vec<String> {
     let mut lines = e.until_within(wait, |l| l == "readyok");
     lines.pop();
     lines
-}
-
-/// Waits for the engine to exit; how long that took from `t`.
-fn wait_exit(child: &mut Child, t: Instant) -> Duration {
-    loop {
-        if child.try_wait().expect("wait").is_some() {
-            return t.elapsed();
-        }
-        if t.elapsed() > TIMEOUT {
-            let _ = child.kill();
-            panic!("the engine did not exit");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
 }
 
 /// A UCI engine playing cfour from its start position.
@@ -138,7 +124,7 @@ fn perft_ends_promptly_on_quit_and_on_end_of_input() {
     std::thread::sleep(Duration::from_millis(200));
     let t = Instant::now();
     e.send("quit");
-    let took = wait_exit(&mut e.child, t);
+    let took = common::wait_exit(&mut e.child, t);
     assert!(took < PROMPT, "quit took {took:?}");
 
     let mut e = uci_cfour();
@@ -146,7 +132,7 @@ fn perft_ends_promptly_on_quit_and_on_end_of_input() {
     std::thread::sleep(Duration::from_millis(200));
     let t = Instant::now();
     e.stdin = None;
-    let took = wait_exit(&mut e.child, t);
+    let took = common::wait_exit(&mut e.child, t);
     assert!(took < PROMPT, "end of input took {took:?}");
     // As a search does at the end of input, the cut perft is answered.
     let rest = e.drain(Duration::from_millis(200));
@@ -176,7 +162,7 @@ fn perft_ends_promptly_when_stdout_is_closed() {
     // The reader goes away while stdin stays open: nothing is written during a perft, yet the
     // engine must notice.
     drop(child.stdout.take());
-    let took = wait_exit(&mut child, Instant::now());
+    let took = common::wait_exit(&mut child, Instant::now());
     assert!(took < PROMPT, "a closed stdout took {took:?}");
     drop(stdin);
 }

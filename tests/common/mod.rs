@@ -32,6 +32,21 @@ pub fn signal_after_games(mut child: Child, games: usize, signal: &str) -> (Outp
     (child.wait_with_output().unwrap(), rest)
 }
 
+/// Waits for `child` to exit and returns how long that took from `t`; kills it and fails the
+/// test after 20 s.
+pub fn wait_exit(child: &mut Child, t: Instant) -> Duration {
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            return t.elapsed();
+        }
+        if t.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("the engine did not exit");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 /// A running engine (the real binary) whose stdout a thread reads line by line into `lines`.
 /// Each protocol test adds its own ways of waiting for answers.
 pub struct Engine {
