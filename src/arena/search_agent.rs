@@ -38,6 +38,7 @@ impl<G: Game, const P: usize> Agent<G> for SearchAgent<G, P> {
             // Should not happen (every move is observed), but never search the wrong position.
             self.search.set_position(record.position().clone());
         }
+        self.search.set_history(record.history());
         let stop = self.stop.as_ref().map(|s| s.0.clone());
         let limits = match *budget {
             Budget::Iterations(n) => Limits {

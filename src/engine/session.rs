@@ -207,9 +207,11 @@ impl<G: Game, const P: usize> GameSession<G, P> {
 }
 
 /// `moves` from the game's current position (`record`, the search root), written in
-/// `dialect`, cut after a move that ends the game by the record's rules: the search does not
-/// see the game's history, so its lines can run on past a repetition that ends the game
-/// (awari's first repetition since a capture).
+/// `dialect`, cut after a move that ends the game by the record's rules (the search does not
+/// see the length cap), and before a later move that loses by the repetition rule for the
+/// player who makes it: Minishogi's fourth repetition of a perpetual check, which
+/// Fairy-Stockfish and cutechess treat as an illegal move. The search avoids such moves; a line
+/// shows one only where every move of its first position loses.
 fn format_line<G: Game>(record: &Record<G>, moves: &[Move], dialect: Dialect) -> Vec<String> {
     let mut line = record.clone();
     let mut out = Vec::with_capacity(moves.len());
@@ -217,8 +219,15 @@ fn format_line<G: Game>(record: &Record<G>, moves: &[Move], dialect: Dialect) ->
         if line.outcome().is_some() {
             break;
         }
-        out.push(line.position().format_move_in(m, dialect));
+        let mover = line.position().to_move();
+        let text = line.position().format_move_in(m, dialect);
         line.play(m);
+        let self_loss =
+            line.ended_by_repetition() && line.outcome().is_some_and(|o| o.utility(mover) < 0.0);
+        if self_loss && !out.is_empty() {
+            break;
+        }
+        out.push(text);
     }
     out
 }
@@ -745,6 +754,7 @@ impl<G: Game, const P: usize> Session for GameSession<G, P> {
         let forced_by_clock = forced && job.iterations.is_none();
         let depth_sample = MIN_ITERATIONS_FOR_DEPTH.max(4 * legal.len() as u64);
         self.search.restrict_root(&allowed);
+        self.search.set_history(self.record.history());
         let limits = Limits {
             stop: Some(control.stop_flag()),
             // Exact when known at the start (the hook checks only every few iterations); a
@@ -971,8 +981,8 @@ mod tests {
 
     #[test]
     fn a_reported_line_stops_where_the_game_record_ends() {
-        // The search does not see the record's history rules (repetition, the length cap):
-        // a line that runs past the end of the game is cut after the move that ends it.
+        // The search does not see the record's length cap: a line that runs past the end of
+        // the game is cut after the move that ends it.
         let s = searched::<Ataxx>(3000);
         let pv = s.search.root_lines(1)[0].pv.clone();
         assert!(pv.len() >= 3, "a line of three plies");
@@ -991,5 +1001,36 @@ mod tests {
         s.set_position(Some("x5o/7/3-3/7/3-3/7/o5x x 0 1"), &[], Dialect::Native)
             .unwrap();
         assert_eq!(s.search.root_visits(), 0);
+    }
+
+    /// Minishogi: sente's rook checks gote's king back and forth (a5, b5); the position after
+    /// `b3a3` has occurred three times. A fourth time is a perpetual check, lost for sente
+    /// (the rule Fairy-Stockfish and cutechess enforce), so of the check and a rook blunder
+    /// (`b3b4`, taken by the gold) the search must choose the blunder, and no line may show the
+    /// check. The same position without its history must still choose the check: the history
+    /// is what decides.
+    #[test]
+    fn the_search_never_plays_into_a_lost_perpetual_check() {
+        let cycle = ["b3a3", "a5b5", "a3b3", "b5a5"];
+        let mut moves = vec!["c3a3", "a5b5", "a3b3", "b5a5"];
+        moves.extend(cycle);
+        moves.extend(cycle);
+        let job = SearchJob {
+            iterations: Some(3_000),
+            searchmoves: vec!["b3a3".to_string(), "b3b4".to_string()],
+            ..SearchJob::default()
+        };
+        let search = |start: &str, moves: &[&str]| {
+            let mut s = new_session("minishogi", SearchParams::default()).unwrap();
+            s.set_position(Some(start), moves, Dialect::Native).unwrap();
+            s.search(&job, &SearchControl::new(), &mut |_| {})
+        };
+        let without_history = search("k1g2/5/1R3/5/4K[-] w", &[]);
+        assert_eq!(without_history.best.as_deref(), Some("b3a3"));
+        let info = search("k1g2/5/2R2/5/4K[-] w", &moves);
+        assert_eq!(info.best.as_deref(), Some("b3b4"));
+        for line in &info.lines {
+            assert_ne!(line.pv[0], "b3a3", "{line:?}");
+        }
     }
 }

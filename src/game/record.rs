@@ -13,19 +13,80 @@ pub struct Repetition {
     pub perpetual_check_by: Option<Player>,
 }
 
-#[derive(Clone, Copy, Debug)]
-struct Entry {
+/// One position of a game's history, as repetition rules see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seen {
     hash: u64,
     progress: u32,
     to_move: Player,
     in_check: bool,
 }
 
+impl Seen {
+    /// What repetition rules need of `position`.
+    #[inline]
+    pub fn of<G: Game>(position: &G) -> Seen {
+        Seen {
+            hash: position.hash(),
+            progress: position.progress(),
+            to_move: position.to_move(),
+            in_check: position.in_check(),
+        }
+    }
+
+    /// The position's progress ([`Game::progress`]): positions of different progress never
+    /// repeat each other.
+    pub fn progress(&self) -> u32 {
+        self.progress
+    }
+}
+
+/// The outcome the repetition rule of `G` gives the last position of `history` (the current
+/// one, `position`), or `None` to play on. The search calls it for the positions of its tree,
+/// with the game's history up to the root in front of the tree's path.
+#[inline]
+pub fn repetition_end<G: Game>(history: &[Seen], position: &G) -> Option<Outcome> {
+    if !G::HAS_REPETITION_RULE || position.outcome().is_some() {
+        return None;
+    }
+    repetition::<G>(history).and_then(|rep| position.repetition_outcome(&rep))
+}
+
+/// Repetition facts for the last position of `history`, or `None` if it is new.
+fn repetition<G: Game>(history: &[Seen]) -> Option<Repetition> {
+    let (now, earlier) = history.split_last()?;
+    let mut count = 1;
+    let mut first = earlier.len();
+    for (i, e) in earlier.iter().enumerate().rev() {
+        if e.progress != now.progress {
+            break;
+        }
+        if e.hash == now.hash {
+            count += 1;
+            first = i;
+        }
+    }
+    if count < 2 {
+        return None;
+    }
+    // A player gives perpetual check if every position of the cycle with the opponent to
+    // move has the opponent in check.
+    let cycle = &history[first..];
+    let perpetual_check_by = (0..G::NUM_PLAYERS as u8).map(Player).find(|&p| {
+        let mut victim_entries = cycle.iter().filter(|e| e.to_move != p).peekable();
+        victim_entries.peek().is_some() && victim_entries.all(|e| e.in_check)
+    });
+    Some(Repetition {
+        count,
+        perpetual_check_by,
+    })
+}
+
 /// A position with its history, the ply count and the game-length cap.
 #[derive(Clone, Debug)]
 pub struct Record<G: Game> {
     position: G,
-    history: Vec<Entry>,
+    history: Vec<Seen>,
     plies: u32,
     max_plies: u32,
     repetition_end: Option<Outcome>,
@@ -63,6 +124,12 @@ impl<G: Game> Record<G> {
         &self.position
     }
 
+    /// The positions since the start, the current one last, for the repetition rule (empty in
+    /// games without one).
+    pub fn history(&self) -> &[Seen] {
+        &self.history
+    }
+
     /// Plies played since the record started.
     pub fn plies(&self) -> u32 {
         self.plies
@@ -78,9 +145,7 @@ impl<G: Game> Record<G> {
         self.plies += 1;
         let maybe_repeated = self.push_current();
         if maybe_repeated && self.position.outcome().is_none() {
-            if let Some(rep) = self.repetition() {
-                self.repetition_end = self.position.repetition_outcome(&rep);
-            }
+            self.repetition_end = repetition_end(&self.history, &self.position);
         }
     }
 
@@ -112,12 +177,7 @@ impl<G: Game> Record<G> {
         if !G::HAS_REPETITION_RULE {
             return false;
         }
-        let entry = Entry {
-            hash: self.position.hash(),
-            progress: self.position.progress(),
-            to_move: self.position.to_move(),
-            in_check: self.position.in_check(),
-        };
+        let entry = Seen::of(&self.position);
         if self
             .history
             .last()
@@ -130,42 +190,5 @@ impl<G: Game> Record<G> {
         self.seen[bit / 64] |= 1 << (bit % 64);
         self.history.push(entry);
         maybe_seen
-    }
-
-    /// Repetition facts for the current (last) position, or `None` if it is new.
-    fn repetition(&self) -> Option<Repetition> {
-        let (now, earlier) = self.history.split_last()?;
-        let mut count = 1;
-        let mut first = earlier.len();
-        for (i, e) in earlier.iter().enumerate().rev() {
-            if e.progress != now.progress {
-                break;
-            }
-            if e.hash == now.hash {
-                count += 1;
-                first = i;
-            }
-        }
-        if count < 2 {
-            return None;
-        }
-        // A player gives perpetual check if every position of the cycle with the opponent to
-        // move has the opponent in check.
-        let cycle = &self.history[first..];
-        let perpetual_check_by = (0..G::NUM_PLAYERS as u8).map(Player).find(|&p| {
-            let victim_entries = cycle.iter().filter(|e| e.to_move != p);
-            let mut any = false;
-            for e in victim_entries {
-                if !e.in_check {
-                    return false;
-                }
-                any = true;
-            }
-            any
-        });
-        Some(Repetition {
-            count,
-            perpetual_check_by,
-        })
     }
 }

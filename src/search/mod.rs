@@ -24,7 +24,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::game::{Game, Move, MoveList};
+use crate::game::record::{repetition_end, Seen};
+use crate::game::{Game, Move, MoveList, Outcome};
 pub use defaults::UserParams;
 pub(crate) use netleaf::NetLeaf;
 use node::{from_im, to_bound, to_im, Node, NodeId, Pn, NONE, PN_INF, TERMINAL};
@@ -111,6 +112,13 @@ pub struct Search<G: Game, const P: usize> {
     /// and selection stays among existing children, so every visit is still recorded on the
     /// path it took. Cleared when the root changes.
     frozen: bool,
+    /// Games with a repetition rule: the game's positions since its last irreversible move up
+    /// to the root (the first `root_history` entries), then those of the current descent down
+    /// to the node being expanded. A node whose position the rule ends (Minishogi's fourth
+    /// repetition, a threefold one in Los Alamos) is terminal: it depends on the path, and the
+    /// tree has one path to each node. Empty in other games.
+    history: Vec<Seen>,
+    root_history: usize,
 }
 
 /// What a descent found: where the iteration's backup starts, and the exact utilities when it
@@ -154,7 +162,56 @@ impl<G: Game, const P: usize> Search<G, P> {
             proof_player: 0,
             root_moves: Vec::new(),
             frozen: false,
+            history: Vec::new(),
+            root_history: 0,
         }
+    }
+
+    /// The game's history up to the root (the root last), for the repetition rule: without it
+    /// the search sees only the repetitions inside its tree. [`Search::advance`] extends it.
+    pub fn set_history(&mut self, history: &[Seen]) {
+        if !G::HAS_REPETITION_RULE {
+            return;
+        }
+        // Only positions since the last irreversible move can repeat.
+        let start = history.last().map_or(0, |last| {
+            history.len()
+                - history
+                    .iter()
+                    .rev()
+                    .take_while(|e| e.progress() == last.progress())
+                    .count()
+        });
+        self.history.clear();
+        self.history.extend_from_slice(&history[start..]);
+        self.root_history = self.history.len();
+    }
+
+    /// The history of the root alone (a position set without its history).
+    fn reset_history(&mut self) {
+        let root = [Seen::of(&self.root_position)];
+        self.set_history(&root);
+    }
+
+    /// Notes that the descent entered `position` (games with a repetition rule).
+    #[inline]
+    fn enter(history: &mut Vec<Seen>, position: &G) {
+        if G::HAS_REPETITION_RULE {
+            history.push(Seen::of(position));
+        }
+    }
+
+    /// The end the repetition rule gives `position`, one move below the last position of
+    /// `history`.
+    #[inline]
+    fn history_end(history: &mut Vec<Seen>, position: &G) -> Option<Outcome> {
+        if !G::HAS_REPETITION_RULE {
+            return None;
+        }
+        history.push(Seen::of(position));
+        let end = repetition_end(history, position);
+        history.pop();
+        end
     }
 
     /// Restricts the root to `moves` (UCI `searchmoves`); an empty list allows every move.
@@ -182,6 +239,7 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// seed, so the same position and limits give the same result.
     pub fn set_position(&mut self, root: G) {
         self.root_position = root;
+        self.reset_history();
         self.root_moves.clear();
         self.tree.clear();
         self.frozen = false;
@@ -192,6 +250,12 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// reclaiming the rest. Returns whether a subtree was kept.
     pub fn advance(&mut self, m: Move) -> bool {
         self.root_position.play(m);
+        if G::HAS_REPETITION_RULE {
+            self.history.truncate(self.root_history);
+            let mut history = std::mem::take(&mut self.history);
+            history.push(Seen::of(&self.root_position));
+            self.set_history(&history);
+        }
         self.root_moves.clear();
         let child = if self.tree.is_empty() {
             NONE
@@ -351,7 +415,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         }
         if self.tree.is_empty() {
             let position = self.root_position.clone();
-            return self.create_node(NONE, &position).is_some();
+            return self.create_node(NONE, &position, None).is_some();
         }
         true
     }
@@ -448,6 +512,7 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// it, until [`Search::finish`] backs the iteration up: other threads then spread out.
     fn descend(&mut self, virtual_loss: bool) -> (Descent<P>, G) {
         let mut position = self.root_position.clone();
+        self.history.truncate(self.root_history);
         let mut id = ROOT;
         let mut depth = 0u32;
         let mut created = false;
@@ -471,6 +536,7 @@ impl<G: Game, const P: usize> Search<G, P> {
                 let i = self.select_pn_mcts(id);
                 let edge = self.tree.edges(id)[i];
                 position.play(edge.mv);
+                Self::enter(&mut self.history, &position);
                 depth += 1;
                 id = edge.child;
                 if virtual_loss {
@@ -483,13 +549,15 @@ impl<G: Game, const P: usize> Search<G, P> {
             position.play(edge.mv);
             depth += 1;
             if edge.child != NONE {
+                Self::enter(&mut self.history, &position);
                 id = edge.child;
                 if virtual_loss {
                     self.add_virtual_loss(id, n.mover);
                 }
                 continue;
             }
-            match self.create_node(id, &position) {
+            let end = Self::history_end(&mut self.history, &position);
+            match self.create_node(id, &position, end) {
                 Some(child) => {
                     self.tree.edges_mut(id)[i].child = child;
                     created = true;
@@ -571,12 +639,18 @@ impl<G: Game, const P: usize> Search<G, P> {
 
     /// Allocates the node of `position` below `parent`, with its edges, its initial proof numbers
     /// (mobility initialisation) and bounds. `None` when the tree is full.
-    fn create_node(&mut self, parent: NodeId, position: &G) -> Option<NodeId> {
+    fn create_node(
+        &mut self,
+        parent: NodeId,
+        position: &G,
+        history_end: Option<Outcome>,
+    ) -> Option<NodeId> {
         let (node, unvisited_pn) = Self::prepare_node(
             &self.params,
             self.proof_player,
             parent,
             position,
+            history_end,
             &mut self.moves,
             &mut self.rollout.net,
         );
@@ -597,29 +671,31 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// evaluation ([`Node::im`]) is the network's value, or with [`SearchParams::pcn_init`] the
     /// value of its proof costs ([`crate::nn::pcn::cost_value`]). Also returns the per-player
     /// proof numbers its edges count as until their children exist ([`Tree::unvisited_pn`]).
+    /// `history_end`: the game ends here by its repetition rule, with this outcome.
     fn prepare_node(
         params: &SearchParams,
         proof_player: u8,
         parent: NodeId,
         position: &G,
+        history_end: Option<Outcome>,
         moves: &mut MoveList,
         net: &mut NetLeaf,
     ) -> (Node<P>, [Pn; P]) {
-        if !(params.forcing && position.forcing_moves(moves)) {
+        if history_end.is_some() {
+            moves.clear();
+        } else if !(params.forcing && position.forcing_moves(moves)) {
             position.legal_moves(moves);
         }
+        // A position without moves ends the game: by the rules, or drawn.
+        let end = || {
+            history_end
+                .or_else(|| position.outcome())
+                .unwrap_or_else(|| Outcome::draw(P))
+        };
         net.priors.clear();
         let mut node = Node::<P>::new(parent, position.to_move().0);
         if params.algorithm == Algorithm::PnMcts {
-            let outcome = if moves.is_empty() {
-                Some(
-                    position
-                        .outcome()
-                        .unwrap_or_else(|| crate::game::Outcome::draw(P)),
-                )
-            } else {
-                None
-            };
+            let outcome = moves.is_empty().then(end);
             Self::pn_mcts_init(proof_player, &mut node, outcome);
             if let Some(outcome) = outcome {
                 node.flags = TERMINAL;
@@ -630,9 +706,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             }
         } else if moves.is_empty() {
             node.flags = TERMINAL;
-            let outcome = position
-                .outcome()
-                .unwrap_or_else(|| crate::game::Outcome::draw(P));
+            let outcome = end();
             for p in 0..P {
                 let u = outcome.utility(crate::game::Player(p as u8));
                 node.lo[p] = to_bound(u);

@@ -45,7 +45,8 @@ use super::netleaf::NetLeaf;
 use super::node::{from_im, Node, NodeId, Pn, NONE};
 use super::rollout::Rollout;
 use super::{Algorithm, Descent, Limits, Progress, Search, CHECK_PERIOD, ROOT};
-use crate::game::{Game, MoveList};
+use crate::game::record::Seen;
+use crate::game::{Game, MoveList, Outcome};
 use crate::rng::Rng;
 
 /// The seed of thread `k`'s playouts in a run: distinct streams from one run seed.
@@ -160,6 +161,10 @@ impl<G: Game, const P: usize> Search<G, P> {
         let mut id = ROOT;
         let mut depth = 0u32;
         pending.path.clear();
+        pending.history.clear();
+        pending
+            .history
+            .extend_from_slice(&self.history[..self.root_history]);
         loop {
             let n = self.tree.node(id);
             if n.is_terminal() || (depth > 0 && self.node_solved(n)) {
@@ -169,6 +174,7 @@ impl<G: Game, const P: usize> Search<G, P> {
                     open_edge: None,
                     depth,
                     utilities: Some(self.solved_utilities(n)),
+                    history_end: None,
                     position,
                     new_node: None,
                 };
@@ -190,10 +196,12 @@ impl<G: Game, const P: usize> Search<G, P> {
                     open_edge: Some(i),
                     depth,
                     utilities: None,
+                    history_end: Self::history_end(&mut pending.history, &position),
                     position,
                     new_node: None,
                 };
             }
+            Self::enter(&mut pending.history, &position);
             id = edge.child;
         }
     }
@@ -270,6 +278,9 @@ struct Pending {
     here: Vec<(u16, u16)>,
     /// The current flight's (node, edge index) per depth.
     path: Vec<(NodeId, u16)>,
+    /// The game's history to the root, then the current flight's positions (games with a
+    /// repetition rule; see [`Search::set_history`]).
+    history: Vec<Seen>,
 }
 
 impl Pending {
@@ -319,6 +330,8 @@ struct Flight<G, const P: usize> {
     /// The exact utilities (terminal or solved node, or a terminal new node), else the
     /// playout's once it has run.
     utilities: Option<[f32; P]>,
+    /// The repetition rule ends the game at the new node, with this outcome.
+    history_end: Option<Outcome>,
     /// The position at the end of the path.
     position: G,
     /// The new node prepared outside the lock (its moves in the thread's move list of the same
@@ -616,6 +629,7 @@ fn work<G: Game, const P: usize, F>(
                     proof_player,
                     flight.node,
                     &flight.position,
+                    flight.history_end,
                     &mut moves[i],
                     &mut rollout.net,
                 );

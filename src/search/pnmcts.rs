@@ -46,7 +46,8 @@ impl<G: Game, const P: usize> Search<G, P> {
             }
             let mut child_position = position.clone();
             child_position.play(self.tree.edges(id)[i].mv);
-            match self.create_node(id, &child_position) {
+            let end = Self::history_end(&mut self.history, &child_position);
+            match self.create_node(id, &child_position, end) {
                 Some(child) => self.tree.edges_mut(id)[i].child = child,
                 None => return false,
             }

@@ -46,7 +46,7 @@ fn expand(s: &mut Search<TreeGame, 2>, id: NodeId, i: usize, u: [f32; 2]) -> Nod
         pos.play(m);
     }
     pos.play(s.tree.edges(id)[i].mv);
-    let child = s.create_node(id, &pos).unwrap();
+    let child = s.create_node(id, &pos, None).unwrap();
     s.tree.edges_mut(id)[i].child = child;
     s.backup(child, Some(&u), true);
     child
