@@ -1034,6 +1034,37 @@ fn gtp_quit_during_genmove_answers_it_and_exits_at_once() {
     assert!(took < Duration::from_secs(5), "{took:?}");
 }
 
+/// `quit`, `clear_board` and `boardsize` during a long `genmove` are answered within 10 ms, as
+/// UCI's `stop` is: the search stops the moment the command is read (it used to wait for the
+/// search's next report, up to a second), and the move it plays is followed by the tree later.
+/// The best of three tries counts, so that a loaded machine's scheduling does not decide.
+#[test]
+fn gtp_commands_that_end_a_genmove_are_answered_within_10_ms() {
+    for command in ["quit", "clear_board", "boardsize 9"] {
+        let mut best = Duration::MAX;
+        for _ in 0..3 {
+            let mut e = Engine::start(&["--protocol", "gtp", "--game", "go9"]);
+            gtp(&mut e, "gpn-setoption movetime 60000");
+            e.send("genmove b");
+            std::thread::sleep(Duration::from_millis(1000));
+            e.send(command);
+            let t = Instant::now();
+            let lines = e.until(|l| l == "=");
+            best = best.min(t.elapsed());
+            assert!(lines[0].starts_with("= "), "{command}: {lines:?}");
+            if command != "quit" {
+                e.until(|l| l.is_empty());
+                gtp(&mut e, "quit");
+            }
+            common::wait_exit(&mut e.child, Instant::now());
+            if best <= Duration::from_millis(10) {
+                break;
+            }
+        }
+        assert!(best <= Duration::from_millis(10), "{command}: {best:?}");
+    }
+}
+
 #[test]
 fn protocol_edge_cases_of_the_uci_family() {
     let mut e = uci("breakthrough");

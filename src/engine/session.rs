@@ -71,6 +71,10 @@ pub struct GameSession<G: Game, const P: usize> {
     moves: Vec<Move>,
     record: Record<G>,
     search: Search<G, P>,
+    /// Moves played since the search root that the tree has not followed yet (at most the
+    /// last one played). Following a move compacts the tree, a pass over it (a tenth of a
+    /// second for a big tree), so `play` leaves its move to the next `play` or search.
+    unfollowed: Vec<Move>,
 }
 
 impl<G: Game, const P: usize> GameSession<G, P> {
@@ -80,6 +84,15 @@ impl<G: Game, const P: usize> GameSession<G, P> {
             moves: Vec::new(),
             record: Record::new(G::start(), MAX_PLIES),
             search: Search::new(params, G::start()),
+            unfollowed: Vec::new(),
+        }
+    }
+
+    /// Moves the search root along the moves played since it was set ([`Self::unfollowed`]).
+    fn follow_moves(&mut self) {
+        if !self.unfollowed.is_empty() {
+            let moves = std::mem::take(&mut self.unfollowed);
+            self.sync_search(Some(&moves));
         }
     }
 
@@ -107,6 +120,7 @@ impl<G: Game, const P: usize> GameSession<G, P> {
         if start != self.start {
             self.record = Self::record_of(&start, &self.moves);
             self.start = start;
+            self.unfollowed.clear();
             self.search.set_position(self.position().clone());
         }
         true
@@ -492,6 +506,7 @@ impl<G: Game, const P: usize> Session for GameSession<G, P> {
     fn set_params(&mut self, params: SearchParams) {
         if params != *self.search.params() {
             self.search = Search::new(params, self.position().clone());
+            self.unfollowed.clear();
         }
     }
 
@@ -499,6 +514,7 @@ impl<G: Game, const P: usize> Session for GameSession<G, P> {
         self.start = G::start();
         self.moves.clear();
         self.record = Record::new(G::start(), MAX_PLIES);
+        self.unfollowed.clear();
         self.search.set_position(G::start());
     }
 
@@ -513,6 +529,7 @@ impl<G: Game, const P: usize> Session for GameSession<G, P> {
             Some(text) => G::parse_position_in(text, dialect)?,
         };
         let (record, played) = Self::replay(&start, moves, dialect)?;
+        self.follow_moves();
         // Same start and the old moves a prefix of the new ones: advance the tree along the
         // extra moves. Otherwise look for the position near the old root.
         let extends = start == self.start
@@ -579,7 +596,11 @@ impl<G: Game, const P: usize> Session for GameSession<G, P> {
         let written = self.position().format_move_in(m, dialect);
         self.record.play(m);
         self.moves.push(m);
-        self.sync_search(Some(&[m]));
+        // The move before is followed now, the latest one later: GTP's `genmove` answers
+        // without the tree's pass, and the opponent's `play` after it (off our clock) pays
+        // for both.
+        self.follow_moves();
+        self.unfollowed.push(m);
         Ok(written)
     }
 
@@ -588,6 +609,7 @@ impl<G: Game, const P: usize> Session for GameSession<G, P> {
             return false;
         }
         self.record = Self::record_of(&self.start, &self.moves);
+        self.unfollowed.clear();
         self.search.set_position(self.position().clone());
         true
     }
@@ -707,6 +729,7 @@ impl<G: Game, const P: usize> Session for GameSession<G, P> {
                 ..SearchInfo::default()
             };
         }
+        self.follow_moves();
         let mut legal = MoveList::new();
         if self.record.outcome().is_none() {
             self.position().legal_moves(&mut legal);

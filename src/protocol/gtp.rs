@@ -880,7 +880,8 @@ impl Controller {
     /// Waits for the running search to end by itself (GTP answers in order; input read
     /// meanwhile waits its turn). The end of input does not cut it short: a script that pipes
     /// `genmove`s in gets every one searched, as GNU Go and KataGo do. A `quit` read meanwhile
-    /// does: the search stops at once, is answered, and the `quit` follows.
+    /// does: the search stops at once, is answered, and the `quit` follows. So do `clear_board`
+    /// and `boardsize`, which abandon the game the search is for.
     fn finish_search(&mut self) -> SearchInfo {
         loop {
             if self.quit_queued {
@@ -888,18 +889,22 @@ impl Controller {
                     control.stop();
                 }
             }
+            // The search is stopped from inside the read: `next_search_event` returns only
+            // with the worker's next event, which may be a second away.
+            let control = self.conductor.control().cloned();
             let mut quit = false;
             let event = self.conductor.next_search_event(|e| {
                 if let Event::Line(line) = e {
-                    quit |= preprocess(line).is_some_and(|c| c.name == "quit");
+                    let name = preprocess(line).map(|c| c.name);
+                    let ends =
+                        matches!(name.as_deref(), Some("quit" | "clear_board" | "boardsize"));
+                    quit |= name.as_deref() == Some("quit");
+                    if let Some(control) = control.as_ref().filter(|_| ends) {
+                        control.stop();
+                    }
                 }
             });
-            if quit {
-                self.quit_queued = true;
-                if let Some(control) = self.conductor.control() {
-                    control.stop();
-                }
-            }
+            self.quit_queued |= quit;
             match event {
                 Some(w) => {
                     if let Outcome::Finished(info) = self.conductor.on_worker(w) {
