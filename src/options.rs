@@ -107,6 +107,16 @@ pub static OPTIONS: &[EngineOption] = &[
         help: "ms kept out of every time budget for transport and GUI lag",
     },
     EngineOption {
+        key: "slow_mover",
+        aliases: &[],
+        uci: "Slow Mover",
+        usi: "SlowMover",
+        kind: Kind::Int { min: 10, max: 1000 },
+        default: "100",
+        scope: Scope::Protocol,
+        help: "the optimum time of a move from the clock, in per cent of the usual (more: slower)",
+    },
+    EngineOption {
         key: "multipv",
         aliases: &[],
         uci: "MultiPV",

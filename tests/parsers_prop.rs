@@ -472,7 +472,7 @@ fn go_words_are_read_or_refused() {
         for p in [Protocol::Uci, Protocol::Usi, Protocol::Uai] {
             if let Ok(go) = Go::parse_in(&words, p) {
                 for side in 0..2 {
-                    let _ = go.budget(side, std::time::Duration::from_millis(30));
+                    let _ = go.budget(side, std::time::Duration::from_millis(30), 100);
                 }
             }
         }

@@ -253,6 +253,8 @@ pub struct SearchControl {
     /// Deadlines in microseconds since `epoch`; `u64::MAX` for none.
     soft_us: AtomicU64,
     hard_us: AtomicU64,
+    /// When the budget was set, in microseconds since `epoch`.
+    set_us: AtomicU64,
 }
 
 impl Default for SearchControl {
@@ -269,6 +271,7 @@ impl SearchControl {
             epoch: Instant::now(),
             soft_us: AtomicU64::new(u64::MAX),
             hard_us: AtomicU64::new(u64::MAX),
+            set_us: AtomicU64::new(0),
         }
     }
 
@@ -304,8 +307,28 @@ impl SearchControl {
             })
         };
         let (soft, hard) = budget.map_or((u64::MAX, u64::MAX), |b| (at(b.soft), at(b.hard)));
+        self.set_us.store(now.as_micros() as u64, Ordering::Relaxed);
         self.soft_us.store(soft, Ordering::Relaxed);
         self.hard_us.store(hard, Ordering::Relaxed);
+    }
+
+    /// The budget in force and the time since it was set; `None` without a time limit.
+    pub fn budget(&self) -> Option<(Budget, Duration)> {
+        let hard = self.hard_us.load(Ordering::Relaxed);
+        if hard == u64::MAX {
+            return None;
+        }
+        let set = self.set_us.load(Ordering::Relaxed);
+        let soft = self.soft_us.load(Ordering::Relaxed);
+        let now = self.epoch.elapsed().as_micros() as u64;
+        let length = |us: u64| Duration::from_micros(us.saturating_sub(set));
+        Some((
+            Budget {
+                soft: length(soft),
+                hard: length(hard),
+            },
+            length(now),
+        ))
     }
 
     /// Time until the soft and the hard deadline (`None` where there is none); zero once passed.

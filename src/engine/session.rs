@@ -4,6 +4,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use super::time::SearchShape;
 use super::{
     InfoLine, LineScorer, PerftCounts, SearchControl, SearchInfo, SearchJob, Session, SolveJob,
     SolveMode, Solved, Verdict,
@@ -24,8 +25,10 @@ const MAX_PLIES: u32 = 10_000;
 /// Iterations of the search that picks the move after a `go mate` without a win, when the `go`
 /// gave no time (with time, the search gets what the solver left of it).
 const MATE_FALLBACK_ITERATIONS: u64 = 50_000;
-/// Below this share of the soft budget, early stops are not considered (estimates are noise).
+/// Below this many iterations, early stops are not considered (estimates are noise).
 const MIN_ITERATIONS_FOR_EARLY_STOP: u64 = 256;
+/// An early stop (the best move cannot be overtaken) comes after 1/this of the target time.
+const EARLY_STOP_FLOOR: u32 = 2;
 /// A forced move (one legal move) still searches this long at most, so that its score is the
 /// best gpn knows (a reused tree's value or proof) rather than a blank.
 const FORCED_MOVE_TIME: Duration = Duration::from_millis(2);
@@ -75,6 +78,8 @@ pub struct GameSession<G: Game, const P: usize> {
     /// last one played). Following a move compacts the tree, a pass over it (a tenth of a
     /// second for a big tree), so `play` leaves its move to the next `play` or search.
     unfollowed: Vec<Move>,
+    /// Our last search's choice and value, for the time manager of the next one.
+    last_value: Option<LastValue>,
 }
 
 impl<G: Game, const P: usize> GameSession<G, P> {
@@ -85,6 +90,7 @@ impl<G: Game, const P: usize> GameSession<G, P> {
             record: Record::new(G::start(), MAX_PLIES),
             search: Search::new(params, G::start()),
             unfollowed: Vec::new(),
+            last_value: None,
         }
     }
 
@@ -594,12 +600,12 @@ impl<G: Game, const P: usize> Session for GameSession<G, P> {
         }
         let m = self.position().parse_move_in(text, dialect)?;
         let written = self.position().format_move_in(m, dialect);
-        self.record.play(m);
-        self.moves.push(m);
         // The move before is followed now, the latest one later: GTP's `genmove` answers
         // without the tree's pass, and the opponent's `play` after it (off our clock) pays
         // for both.
         self.follow_moves();
+        self.record.play(m);
+        self.moves.push(m);
         self.unfollowed.push(m);
         Ok(written)
     }
@@ -787,6 +793,15 @@ impl<G: Game, const P: usize> Session for GameSession<G, P> {
         };
         let mut last_info = Instant::now();
         let mut last_best = None;
+        let mover = self.position().to_move();
+        let plies = self.record.plies();
+        // The value of our previous move's search, when it was the move before this one of
+        // ours: how far the position fell since is worth more time.
+        let previous_value = self
+            .last_value
+            .filter(|v| v.player == mover && plies.checked_sub(v.plies) == Some(P as u32))
+            .map(|v| v.value);
+        let mut watch = BestMoveWatch::default();
         let record = &self.record;
         let report = self.search.run_with(&limits, |search, progress| {
             if !control.unlimited() {
@@ -808,17 +823,35 @@ impl<G: Game, const P: usize> Session for GameSession<G, P> {
                         return false;
                     }
                 }
-                let (soft, hard) = control.time_left();
-                if soft.is_some_and(|t| t.is_zero()) || hard.is_some_and(|t| t.is_zero()) {
-                    return false;
-                }
-                // The leader cannot be overtaken in the iterations left before the soft
-                // deadline: stop now.
-                if let Some(left) = soft {
-                    if iterations >= MIN_ITERATIONS_FOR_EARLY_STOP {
+                if let Some((budget, spent)) = control.budget() {
+                    if spent >= budget.hard || budget.soft.is_zero() {
+                        return false;
+                    }
+                    let (first, second) = search.root_top_two_visits();
+                    if progress.elapsed >= watch.next_look {
+                        watch.look(search, progress.elapsed, previous_value);
+                    }
+                    let shape = SearchShape {
+                        best_share: first as f32 / search.root_visits().max(1) as f32,
+                        last_change: watch.changed_at.as_secs_f32()
+                            / progress.elapsed.as_secs_f32().max(1e-6),
+                        value_drop: watch.value_drop,
+                    };
+                    let target = budget.target(&shape);
+                    if spent >= target {
+                        return false;
+                    }
+                    // The leader cannot be overtaken in the iterations left before the
+                    // target: stop now (the time saved stays on the clock). Not before half
+                    // the target: a reused tree's leader is often out of reach at once, and
+                    // a move searched for almost nothing leaves the clock unspent and the
+                    // tree shallow for the moves after it.
+                    if iterations >= MIN_ITERATIONS_FOR_EARLY_STOP
+                        && spent >= target / EARLY_STOP_FLOOR
+                    {
                         let rate = iterations as f64 / progress.elapsed.as_secs_f64().max(1e-6);
-                        let (first, second) = search.root_top_two_visits();
-                        if f64::from(first - second) > rate * left.as_secs_f64() {
+                        let left = (target - spent).as_secs_f64();
+                        if f64::from(first - second) > rate * left {
                             return false;
                         }
                     }
@@ -837,7 +870,60 @@ impl<G: Game, const P: usize> Session for GameSession<G, P> {
             }
             true
         });
+        if let Some((_, value)) = self.search.best_move_value() {
+            self.last_value = Some(LastValue {
+                plies,
+                player: mover,
+                value,
+            });
+        }
         snapshot(&self.search, &self.record, &report, job)
+    }
+}
+
+/// The value the search gave the move it chose, for the next search of the same player.
+#[derive(Clone, Copy, Debug)]
+struct LastValue {
+    /// Plies of the game when that search ran.
+    plies: u32,
+    player: Player,
+    value: f32,
+}
+
+/// What the time manager follows during a search: when the best move last changed, and how
+/// far its value fell since our previous move. Looked at every [`WATCH_PERIOD`], not at every
+/// check, since finding the best move scans the root.
+#[derive(Debug, Default)]
+struct BestMoveWatch {
+    best: Option<Move>,
+    /// Search time when the best move last changed.
+    changed_at: Duration,
+    value_drop: f32,
+    next_look: Duration,
+}
+
+/// How often [`BestMoveWatch`] looks at the root.
+const WATCH_PERIOD: Duration = Duration::from_millis(2);
+
+impl BestMoveWatch {
+    fn look<G: Game, const P: usize>(
+        &mut self,
+        search: &Search<G, P>,
+        elapsed: Duration,
+        previous_value: Option<f32>,
+    ) {
+        self.next_look = elapsed + WATCH_PERIOD;
+        let Some((best, value)) = search.best_move_value() else {
+            return;
+        };
+        if self.best != Some(best) {
+            // The first best move is no change.
+            if self.best.is_some() {
+                self.changed_at = elapsed;
+            }
+            self.best = Some(best);
+        }
+        self.value_drop = previous_value.map_or(0.0, |before| before - value);
     }
 }
 

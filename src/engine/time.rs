@@ -1,16 +1,27 @@
-//! Time management shared by every protocol: from a clock situation to a soft budget (stop after
-//! it) and a hard one (never go past it).
+//! Time management shared by every protocol, in the manner of Stockfish and lc0: from a clock
+//! situation, an optimum time for the move (`soft`) and a maximum (`hard`); during the search,
+//! the optimum is scaled ([`Budget::target`]) by how settled the best move is, how recently it
+//! changed and whether the root value fell since our last move. Time an early stop saves stays
+//! on the clock, so later moves get it.
 
 use std::time::Duration;
 
-/// Moves we expect still to play when the clock does not say (sudden death).
-pub const DEFAULT_MOVES_TO_GO: u32 = 30;
+/// Moves we expect still to play when the clock does not say (sudden death). Games against
+/// the specialists are often decided in 20-40 moves; tuned by matches (docs/time.md).
+pub const DEFAULT_MOVES_TO_GO: u32 = 20;
 /// The most of a fixed move time that the overhead may take: a short `movetime` (cutechess
 /// `st=0.05`) still searches most of it.
 pub const FIXED_OVERHEAD_SHARE: u32 = 10;
+/// The maximum time of a move, as a multiple of its optimum.
+const MAX_OVER_OPTIMUM: u32 = 4;
+/// The share of the remaining main time (per mille) that one move may take at most, unless it
+/// is the last before a time control.
+const MAX_SHARE_PER_MILLE: u32 = 300;
+/// The default of the `Slow Mover` option: the optimum time in per cent of the usual.
+pub const DEFAULT_SLOW_MOVER: u32 = 100;
 
 /// Our clock at the start of a move.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Clock {
     /// Main time left.
     pub remaining: Duration,
@@ -22,15 +33,43 @@ pub struct Clock {
     pub byoyomi: Duration,
     /// The most moves we can still have to play in this game (the game's bound, if any).
     pub moves_left: Option<u32>,
+    /// The optimum time in per cent of the usual (the `Slow Mover` option).
+    pub slow_mover: u32,
+}
+
+impl Default for Clock {
+    fn default() -> Clock {
+        Clock {
+            remaining: Duration::ZERO,
+            increment: Duration::ZERO,
+            moves_to_go: None,
+            byoyomi: Duration::ZERO,
+            moves_left: None,
+            slow_mover: DEFAULT_SLOW_MOVER,
+        }
+    }
 }
 
 /// How long one search may run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// Stop at the first check after this.
+    /// The optimum: the search stops at the first check after this, scaled by
+    /// [`Budget::target`] when the budget comes from a clock.
     pub soft: Duration,
     /// Never search longer than this.
     pub hard: Duration,
+}
+
+/// What the search looks like now, for [`Budget::target`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchShape {
+    /// The best root move's share of the root moves' visits, in [0, 1].
+    pub best_share: f32,
+    /// When the best move last changed, as a share of the time searched so far, in [0, 1].
+    pub last_change: f32,
+    /// How much the value of the best move (for the side to move, in [-1, 1]) fell since our
+    /// previous move's search; negative when it rose, 0 when unknown.
+    pub value_drop: f32,
 }
 
 impl Budget {
@@ -56,21 +95,40 @@ impl Budget {
             .clamp(1, 100);
         // The share of the main time for this move, plus most of the increment (which arrives
         // after the move, so only what is already on the clock may be spent).
-        let share = (usable / moves).saturating_add((clock.increment / 4 * 3).min(usable / 2));
+        let pace = clock.slow_mover.clamp(10, 1000);
+        let share = ((usable / moves).saturating_mul(pace) / 100)
+            .saturating_add((clock.increment / 4 * 3).min(usable / 2));
         // A cap on any single move: the last move before a time control may use most of what is
         // left; otherwise keep a reserve for the moves to come.
         let cap = if moves == 1 {
             usable / 5 * 4
         } else {
-            usable / 5 * 2
+            usable / 1000 * MAX_SHARE_PER_MILLE
         };
         let soft = share.min(cap).saturating_add(byoyomi);
         let hard = share
-            .saturating_mul(3)
+            .saturating_mul(MAX_OVER_OPTIMUM)
             .min(cap)
             .saturating_add(byoyomi)
             .max(soft);
         Budget { soft, hard }
+    }
+
+    /// When a search of this budget in the shape `shape` should stop: the optimum, scaled
+    /// - down to 0.6 when the best move has most of the visits (up to 1.4 when it has few),
+    /// - up to 1.6 when the best move changed late in the search,
+    /// - by 0.8 to 1.6 as the value of the best move fell since our previous move,
+    ///
+    /// and never past the maximum. A fixed budget (no clock: `soft` = `hard`) is not scaled.
+    pub fn target(&self, shape: &SearchShape) -> Duration {
+        if self.soft >= self.hard {
+            return self.hard;
+        }
+        let settled = (1.6 - 1.2 * shape.best_share.clamp(0.0, 1.0)).clamp(0.6, 1.4);
+        let unstable = 1.0 + 0.6 * shape.last_change.clamp(0.0, 1.0);
+        let falling = (1.0 + 2.0 * shape.value_drop).clamp(0.8, 1.6);
+        let scale = f64::from(settled * unstable * falling);
+        self.soft.mul_f64(scale).min(self.hard)
     }
 }
 
@@ -91,8 +149,9 @@ mod tests {
             },
             ms(50),
         );
-        assert_eq!(b.soft, ms(59_950) / 30);
-        assert!(b.hard >= b.soft && b.hard <= ms(59_950) / 5 * 2);
+        assert_eq!(b.soft, ms(59_950) / DEFAULT_MOVES_TO_GO);
+        assert_eq!(b.hard, b.soft * MAX_OVER_OPTIMUM);
+        assert!(b.hard <= ms(59_950) / 10 * 3);
     }
 
     #[test]
@@ -103,11 +162,11 @@ mod tests {
             ..Clock::default()
         };
         let usual = Budget::from_clock(&clock(None), ms(0));
-        assert_eq!(usual.soft, ms(10_000) / 30);
-        // Connect Four's start: at most 21 moves each.
+        assert_eq!(usual.soft, ms(10_000) / DEFAULT_MOVES_TO_GO);
+        // Connect Four after 18 plies: at most 12 moves each.
         assert_eq!(
-            Budget::from_clock(&clock(Some(21)), ms(0)).soft,
-            ms(10_000) / 21
+            Budget::from_clock(&clock(Some(12)), ms(0)).soft,
+            ms(10_000) / 12
         );
         // A longer bound changes nothing; the last move keeps a reserve all the same.
         assert_eq!(Budget::from_clock(&clock(Some(80)), ms(0)), usual);
@@ -150,7 +209,7 @@ mod tests {
                 hard: Duration::ZERO
             }
         );
-        // 20 ms + 0 with no overhead: a share of what is left, well under a millisecond.
+        // 20 ms + 0 with no overhead: a share of what is left, at most 30 % of it.
         let bullet = Budget::from_clock(
             &Clock {
                 remaining: ms(20),
@@ -159,7 +218,7 @@ mod tests {
             ms(0),
         );
         assert!(
-            bullet.hard < ms(2) && bullet.soft <= bullet.hard,
+            bullet.hard <= ms(6) && bullet.soft <= bullet.hard,
             "{bullet:?}"
         );
     }
@@ -206,6 +265,7 @@ mod tests {
                 moves_to_go: Some(1),
                 byoyomi: Duration::MAX,
                 moves_left: Some(0),
+                slow_mover: u32::MAX,
             },
             ms(0),
         );
@@ -218,5 +278,52 @@ mod tests {
         assert_eq!(Budget::fixed(ms(50), ms(50)).hard, ms(45));
         assert_eq!(Budget::fixed(ms(10), ms(30)).hard, ms(9));
         assert_eq!(Budget::fixed(ms(0), ms(30)).hard, ms(0));
+    }
+
+    #[test]
+    fn slow_mover_scales_the_optimum() {
+        let clock = |slow_mover| Clock {
+            remaining: ms(10_000),
+            slow_mover,
+            ..Clock::default()
+        };
+        let usual = Budget::from_clock(&clock(100), ms(0));
+        assert_eq!(Budget::from_clock(&clock(50), ms(0)).soft, usual.soft / 2);
+        assert_eq!(Budget::from_clock(&clock(200), ms(0)).soft, usual.soft * 2);
+        // Out of range: clamped, never a budget past the cap.
+        assert!(Budget::from_clock(&clock(0), ms(0)).soft > Duration::ZERO);
+        assert!(Budget::from_clock(&clock(100_000), ms(0)).hard <= ms(3_000));
+    }
+
+    #[test]
+    fn the_target_follows_the_shape_of_the_search() {
+        let b = Budget {
+            soft: ms(1_000),
+            hard: ms(4_000),
+        };
+        let shape = |best_share, last_change, value_drop| SearchShape {
+            best_share,
+            last_change,
+            value_drop,
+        };
+        let usual = b.target(&shape(0.5, 0.0, 0.0));
+        assert_eq!(usual, ms(1_000));
+        // One move has almost every visit: stop sooner.
+        assert!(b.target(&shape(0.95, 0.0, 0.0)) < ms(700));
+        // The best move just changed: search on.
+        assert!(b.target(&shape(0.5, 1.0, 0.0)) > ms(1_500));
+        // The position got worse since our last move: more time; better: a little less.
+        assert!(b.target(&shape(0.5, 0.0, 0.2)) > ms(1_300));
+        assert!(b.target(&shape(0.5, 0.0, -0.5)) >= ms(800));
+        // Everything at once is held at the maximum.
+        let short = Budget {
+            hard: ms(3_000),
+            ..b
+        };
+        assert_eq!(short.target(&shape(0.0, 1.0, 1.0)), ms(3_000));
+        // A fixed time is not scaled.
+        let fixed = Budget::fixed(ms(1_000), ms(0));
+        assert_eq!(fixed.target(&shape(0.99, 0.0, -1.0)), ms(1_000));
+        assert_eq!(fixed.target(&shape(0.0, 1.0, 1.0)), ms(1_000));
     }
 }

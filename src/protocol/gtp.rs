@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use super::conductor::{Conductor, Outcome};
 use super::{Event, Output, Settings};
-use crate::engine::time::{Budget, Clock};
+use crate::engine::time::{Budget, Clock, DEFAULT_SLOW_MOVER};
 use crate::engine::worker::Worker;
 use crate::engine::{
     new_session, SearchControl, SearchInfo, SearchJob, Session, SolveJob, SolveMode, Verdict,
@@ -114,6 +114,8 @@ struct Controller {
     /// The search options set with `gpn-setoption`, re-applied over each game's defaults.
     user: UserParams,
     overhead: Duration,
+    /// The `Slow Mover` option: the optimum time of a move in per cent of the usual.
+    slow_mover: u32,
     move_time: Duration,
     /// A cap on any move's time, whatever the clock allows (`gpn-setoption maxmovetime`).
     max_move_time: Option<Duration>,
@@ -284,6 +286,7 @@ pub fn run(settings: Settings, tx: Sender<Event>, rx: Receiver<Event>) {
         params,
         user: UserParams::default(),
         overhead: Duration::from_millis(50),
+        slow_mover: DEFAULT_SLOW_MOVER,
         move_time: DEFAULT_MOVE_TIME,
         max_move_time: None,
         komi: None,
@@ -491,6 +494,7 @@ impl Controller {
             "movetime" => self.move_time = ms(),
             "maxmovetime" => self.max_move_time = Some(ms()).filter(|t| !t.is_zero()),
             "move_overhead" => self.overhead = ms(),
+            "slow_mover" => self.slow_mover = value.parse().unwrap_or(DEFAULT_SLOW_MOVER),
             "solver" => self.solver = Algo::parse(&value).unwrap_or(Algo::Dfpn),
             "resign_threshold" => self.resign_threshold = value.parse().unwrap_or(0.0),
             "ponder" | "multipv" | "show_wdl" => {
@@ -686,6 +690,14 @@ impl Controller {
         }
     }
 
+    /// A clock with our pace (`Slow Mover`), to be filled in.
+    fn clock(&self) -> Clock {
+        Clock {
+            slow_mover: self.slow_mover,
+            ..Clock::default()
+        }
+    }
+
     /// The budget the time settings give the next move of `player`, who has at most
     /// `moves_left` moves still to play (the game's bound) in sudden death.
     fn clock_budget(&self, player: usize, moves_left: Option<u32>) -> Budget {
@@ -699,7 +711,7 @@ impl Controller {
                     &Clock {
                         remaining,
                         moves_left,
-                        ..Clock::default()
+                        ..self.clock()
                     },
                     self.overhead,
                 )
@@ -710,7 +722,7 @@ impl Controller {
                     &Clock {
                         remaining: t,
                         moves_to_go: Some(s),
-                        ..Clock::default()
+                        ..self.clock()
                     },
                     self.overhead,
                 ),
@@ -726,7 +738,7 @@ impl Controller {
                             } else {
                                 Duration::ZERO
                             },
-                            ..Clock::default()
+                            ..self.clock()
                         },
                         self.overhead,
                     )
@@ -737,7 +749,7 @@ impl Controller {
                 Some((t, p)) if p > 0 => Budget::from_clock(
                     &Clock {
                         byoyomi: t.min(period),
-                        ..Clock::default()
+                        ..self.clock()
                     },
                     self.overhead,
                 ),
@@ -745,7 +757,7 @@ impl Controller {
                     &Clock {
                         remaining: other.map_or(self.main_time, |(t, _)| t),
                         byoyomi: period,
-                        ..Clock::default()
+                        ..self.clock()
                     },
                     self.overhead,
                 ),

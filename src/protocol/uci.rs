@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use super::conductor::{Conductor, Outcome};
 use super::{Event, Output, Protocol, Settings};
-use crate::engine::time::{Budget, Clock};
+use crate::engine::time::{Budget, Clock, DEFAULT_SLOW_MOVER};
 use crate::engine::worker::Worker;
 use crate::engine::{
     centipawns, mate_moves, new_session, PerftCounts, SearchControl, SearchInfo, SearchJob,
@@ -161,7 +161,7 @@ impl Go {
     }
 
     /// The time budget of this move for `side` (`None`: no time limit).
-    pub fn budget(&self, side: usize, overhead: Duration) -> Option<Budget> {
+    pub fn budget(&self, side: usize, overhead: Duration, slow_mover: u32) -> Option<Budget> {
         if let Some(t) = self.movetime {
             return Some(Budget::fixed(t, overhead));
         }
@@ -176,6 +176,7 @@ impl Go {
                 moves_to_go: self.movestogo,
                 byoyomi: self.byoyomi,
                 moves_left: self.moves_left,
+                slow_mover,
             },
             overhead,
         ))
@@ -204,6 +205,8 @@ struct Controller {
     user: UserParams,
     ponder: bool,
     overhead: Duration,
+    /// The `Slow Mover` option: the optimum time of a move in per cent of the usual.
+    slow_mover: u32,
     multipv: usize,
     show_wdl: bool,
     /// The solver of `go mate`.
@@ -252,6 +255,7 @@ pub fn run(protocol: Protocol, settings: Settings, tx: Sender<Event>, rx: Receiv
         user: UserParams::default(),
         ponder: false,
         overhead: Duration::from_millis(50),
+        slow_mover: DEFAULT_SLOW_MOVER,
         multipv: 1,
         show_wdl: false,
         solver: Algo::Dfpn,
@@ -432,6 +436,7 @@ impl Controller {
             }
             "ponder" => self.ponder = value == "true",
             "move_overhead" => self.overhead = Duration::from_millis(value.parse().unwrap_or(50)),
+            "slow_mover" => self.slow_mover = value.parse().unwrap_or(DEFAULT_SLOW_MOVER),
             "multipv" => self.multipv = value.parse().unwrap_or(1),
             "show_wdl" => self.show_wdl = value == "true",
             "solver" => self.solver = Algo::parse(&value).unwrap_or(Algo::Dfpn),
@@ -556,7 +561,7 @@ impl Controller {
         let unlimited = go.ponder || go.infinite || go.usi_mate == Some(None);
         control.set_unlimited(unlimited && go.usi_mate.is_none());
         if !go.ponder {
-            control.set_budget(go.budget(side, self.overhead));
+            control.set_budget(go.budget(side, self.overhead, self.slow_mover));
         }
         let hold = go.ponder || go.infinite;
         self.begin(go, side, job, control, hold);
@@ -583,7 +588,7 @@ impl Controller {
     }
 
     fn ponderhit(&mut self) {
-        let overhead = self.overhead;
+        let (overhead, slow_mover) = (self.overhead, self.slow_mover);
         let Some(cur) = self.current.as_mut().filter(|c| c.pondering) else {
             return;
         };
@@ -591,7 +596,7 @@ impl Controller {
         let infinite = cur.go.infinite;
         if let Some(control) = self.conductor.control() {
             // The clock starts now, from the limits of the `go ponder`.
-            control.set_budget(cur.go.budget(cur.side, overhead));
+            control.set_budget(cur.go.budget(cur.side, overhead, slow_mover));
             control.set_unlimited(infinite);
         }
         if !infinite {

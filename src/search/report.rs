@@ -68,6 +68,25 @@ impl<G: Game, const P: usize> Search<G, P> {
         self.best_edge(ROOT).map(|i| self.tree.edges(ROOT)[i].mv)
     }
 
+    /// The best move and its value for the side to move at the root, in [-1, 1] (exact where
+    /// known, else the mean of its playouts): what the time manager watches.
+    pub fn best_move_value(&self) -> Option<(Move, f32)> {
+        if self.tree.is_empty() {
+            return None;
+        }
+        let i = self.best_edge(ROOT)?;
+        let edge = self.tree.edges(ROOT)[i];
+        if edge.child == NONE {
+            return Some((edge.mv, 0.0));
+        }
+        let mover = self.tree.node(ROOT).mover as usize;
+        let child = self.tree.node(edge.child);
+        let value = self
+            .known_value(child, mover)
+            .map_or(child.mean(mover), super::node::from_bound);
+        Some((edge.mv, value))
+    }
+
     /// Index of the best edge of node `id`, by the final-move rule.
     fn best_edge(&self, id: NodeId) -> Option<usize> {
         if self.params.algorithm == super::Algorithm::PnMcts {
