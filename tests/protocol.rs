@@ -1065,6 +1065,28 @@ fn gtp_commands_that_end_a_genmove_are_answered_within_10_ms() {
     }
 }
 
+/// Minishogi through UCI, as cutechess plays it: sente's rook has checked gote's king back and
+/// forth three times; playing the check once more repeats the position a fourth time, a
+/// perpetual check that loses (cutechess flags it as an illegal move). Between that check and a
+/// rook blunder gpn must choose the blunder, and no `info` line may show the check. Without the
+/// history the same position gets the check: the game's history decides.
+#[test]
+fn uci_minishogi_never_plays_or_shows_a_fourth_perpetual_check() {
+    let cycle = "b3a3 a5b5 a3b3 b5a5";
+    let mut e = uci("minishogi");
+    e.send(&format!(
+        "position fen k1g2/5/2R2/5/4K[-] w 0 1 moves c3a3 a5b5 a3b3 b5a5 {cycle} {cycle}"
+    ));
+    e.send("go nodes 3000 searchmoves b3a3 b3b4");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert!(lines.last().unwrap().starts_with("bestmove b3b4"), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.contains(" pv b3a3")), "{lines:?}");
+    e.send("position fen k1g2/5/1R3/5/4K[-] w 0 1");
+    e.send("go nodes 3000 searchmoves b3a3 b3b4");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert!(lines.last().unwrap().starts_with("bestmove b3a3"), "{lines:?}");
+}
+
 #[test]
 fn protocol_edge_cases_of_the_uci_family() {
     let mut e = uci("breakthrough");
