@@ -6,7 +6,10 @@ time of a game over the time it had: base + increment x its moves), the share of
 more than half the clock unused, the longest move, the least time left, time losses; and engine
 A's score with a 95 % interval. Standard library only.
 
-Usage: scripts/clock_use.py FILE.json [FILE.json ...]
+go_gnugo.py's JSON Lines files (gpn on a sudden-death clock against GNU Go) are read too: one
+row per file, with gpn's clock use (its time spent over the game's time).
+
+Usage: scripts/clock_use.py FILE.json|FILE.jsonl [...]
 """
 import collections
 import json
@@ -14,9 +17,29 @@ import math
 import sys
 
 
+def go_rows(path):
+    """gpn's clock use and score over one go_gnugo.py file."""
+    rows = [json.loads(line) for line in open(path) if line.strip()]
+    rows = [r for r in rows if "spent" in r]
+    if not rows:
+        return
+    use = []
+    for r in rows:
+        spent = sum(r["spent"])
+        if spent + r["clock_left"] > 0:
+            use.append(spent / (spent + r["clock_left"]))
+    score = sum(r["gpn_score"] for r in rows) / len(rows)
+    losses = sum(1 for r in rows if r.get("end") == "time" and r.get("by", "").startswith("gpn"))
+    print(f"| {path.split('/')[-1]} | {len(rows)} games vs GNU Go | gpn score {100 * score:.0f} % "
+          f"| gpn clock use {100 * sum(use) / len(use):.0f} % | time losses {losses} |")
+
+
 def main(paths):
     groups = collections.OrderedDict()
     for path in paths:
+        if path.endswith(".jsonl"):
+            go_rows(path)
+            continue
         with open(path) as f:
             d = json.load(f)
         cfg = d["config"]

@@ -114,7 +114,8 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Int { min: 10, max: 1000 },
         default: "100",
         scope: Scope::Protocol,
-        help: "the optimum time of a move from the clock, in per cent of the usual (more: slower)",
+        help: "the optimum time of a move from a clock, in per cent of the usual \
+               (protocol/README.md, Time management); a fixed `movetime` is not affected",
     },
     EngineOption {
         key: "multipv",

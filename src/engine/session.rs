@@ -521,6 +521,7 @@ impl<G: Game, const P: usize> Session for GameSession<G, P> {
         self.moves.clear();
         self.record = Record::new(G::start(), MAX_PLIES);
         self.unfollowed.clear();
+        self.last_value = None;
         self.search.set_position(G::start());
     }
 
