@@ -9,17 +9,24 @@ A's score with a 95 % interval. Standard library only.
 go_gnugo.py's JSON Lines files (gpn on a sudden-death clock against GNU Go) are read too: one
 row per file, with gpn's clock use (its time spent over the game's time).
 
-Usage: scripts/clock_use.py FILE.json|FILE.jsonl [...]
+Usage: scripts/clock_use.py FILE.json|FILE.jsonl [...]   (each may be gzip-compressed: .gz)
 """
 import collections
+import gzip
 import json
 import math
 import sys
 
 
+def opened(path):
+    """A text file, gzip-compressed when its name ends in .gz (the committed data)."""
+    return gzip.open(path, "rt") if path.endswith(".gz") else open(path)
+
+
 def go_rows(path):
     """gpn's clock use and score over one go_gnugo.py file."""
-    rows = [json.loads(line) for line in open(path) if line.strip()]
+    with opened(path) as f:
+        rows = [json.loads(line) for line in f if line.strip()]
     rows = [r for r in rows if "spent" in r]
     if not rows:
         return
@@ -37,10 +44,10 @@ def go_rows(path):
 def main(paths):
     groups = collections.OrderedDict()
     for path in paths:
-        if path.endswith(".jsonl"):
+        if path.endswith((".jsonl", ".jsonl.gz")):
             go_rows(path)
             continue
-        with open(path) as f:
+        with opened(path) as f:
             d = json.load(f)
         cfg = d["config"]
         game = cfg["variant"] if cfg["mode"] == "uci" else cfg["gtp_game"]

@@ -1079,12 +1079,18 @@ fn uci_minishogi_never_plays_or_shows_a_fourth_perpetual_check() {
     ));
     e.send("go nodes 3000 searchmoves b3a3 b3b4");
     let lines = e.until(|l| l.starts_with("bestmove"));
-    assert!(lines.last().unwrap().starts_with("bestmove b3b4"), "{lines:?}");
+    assert!(
+        lines.last().unwrap().starts_with("bestmove b3b4"),
+        "{lines:?}"
+    );
     assert!(!lines.iter().any(|l| l.contains(" pv b3a3")), "{lines:?}");
     e.send("position fen k1g2/5/1R3/5/4K[-] w 0 1");
     e.send("go nodes 3000 searchmoves b3a3 b3b4");
     let lines = e.until(|l| l.starts_with("bestmove"));
-    assert!(lines.last().unwrap().starts_with("bestmove b3a3"), "{lines:?}");
+    assert!(
+        lines.last().unwrap().starts_with("bestmove b3a3"),
+        "{lines:?}"
+    );
 }
 
 #[test]

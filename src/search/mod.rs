@@ -168,23 +168,33 @@ impl<G: Game, const P: usize> Search<G, P> {
     }
 
     /// The game's history up to the root (the root last), for the repetition rule: without it
-    /// the search sees only the repetitions inside its tree. [`Search::advance`] extends it.
+    /// the search sees only the repetitions inside its tree. [`Search::advance`] extends it. A
+    /// history other than the tree's (the same position reached another way) drops the tree:
+    /// the nodes it ended by repetition were ended for the old history.
     pub fn set_history(&mut self, history: &[Seen]) {
         if !G::HAS_REPETITION_RULE {
             return;
         }
-        // Only positions since the last irreversible move can repeat.
-        let start = history.last().map_or(0, |last| {
+        let start = Self::repeatable_start(history);
+        if history[start..] != self.history[..self.root_history] {
+            self.tree.clear();
+            self.frozen = false;
+        }
+        self.history.clear();
+        self.history.extend_from_slice(&history[start..]);
+        self.root_history = self.history.len();
+    }
+
+    /// Where the positions that can still repeat begin: those since the last irreversible move.
+    fn repeatable_start(history: &[Seen]) -> usize {
+        history.last().map_or(0, |last| {
             history.len()
                 - history
                     .iter()
                     .rev()
                     .take_while(|e| e.progress() == last.progress())
                     .count()
-        });
-        self.history.clear();
-        self.history.extend_from_slice(&history[start..]);
-        self.root_history = self.history.len();
+        })
     }
 
     /// The history of the root alone (a position set without its history).
@@ -252,9 +262,10 @@ impl<G: Game, const P: usize> Search<G, P> {
         self.root_position.play(m);
         if G::HAS_REPETITION_RULE {
             self.history.truncate(self.root_history);
-            let mut history = std::mem::take(&mut self.history);
-            history.push(Seen::of(&self.root_position));
-            self.set_history(&history);
+            self.history.push(Seen::of(&self.root_position));
+            let start = Self::repeatable_start(&self.history);
+            self.history.drain(..start);
+            self.root_history = self.history.len();
         }
         self.root_moves.clear();
         let child = if self.tree.is_empty() {
