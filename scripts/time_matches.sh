@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # New against old time management, same engine otherwise: resumable chunks of match.py games
 # (real clocks, pyffish/OpenSpiel referee, seats swapped every game, a fresh opening seed per
-# chunk). Each chunk writes its JSON when it ends; a rerun skips the chunks already written.
+# chunk). Each chunk writes its JSON when it ends; a rerun skips the chunks already written
+# (also when compressed to .json.gz, as the committed data is).
 #   usage: scripts/time_matches.sh NEW_BIN OLD_BIN VARIANT TC CHUNKS OUT_DIR [PYTHON]
 #   e.g.   scripts/time_matches.sh /work/bin/gpn-new2 /work/bin/gpn-old minishogi 10+0.1 20 \
 #              docs/experiments/data/time target/ext-venv/bin/python
@@ -12,7 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 for k in $(seq 1 "$chunks"); do
     f="$out/$variant-$tc-$k.json"
-    [[ -s $f ]] && continue
+    [[ -s $f || -s $f.gz ]] && continue
     "$py" "$here/external/match.py" uci --a "$new --protocol uci" --b "$old --protocol uci" \
         --variant "$variant" --games 20 --tc "$tc" --opening-plies 4 --seed "$k" --quiet \
         --json "$f.part" >/dev/null

@@ -3,7 +3,7 @@
 # controls in the games of docs/experiments/time-management.md: UCI games through match.py
 # (real clocks, referee), Othello through match.py's GTP mode (absolute time), 9x9 Go against
 # GNU Go level 1 through go_gnugo.py (gpn's clock only, absolute time). Resumable: a file that
-# exists is skipped.
+# exists (or its .gz) is skipped.
 #   usage: scripts/time_survey.sh NEW_BIN OLD_BIN OUT_DIR [PYTHON] [GAMES]
 set -euo pipefail
 new=$1 old=$2 out=$3 py=${4:-python3} games=${5:-2}
@@ -11,7 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 run() { # file, command...
     local f=$1; shift
-    [[ -s $f ]] && return 0
+    [[ -s $f || -s $f.gz ]] && return 0
     "$@" >/dev/null && [[ -s $f.part ]] && mv "$f.part" "$f"
 }
 for tc in 10+0.1 60+0.6; do
@@ -27,7 +27,7 @@ for tc in 10+0.1 60+0.6; do
     for who in new old; do
         bin=$new; [[ $who == old ]] && bin=$old
         f="$out/survey-go9-$who-$base.jsonl"
-        [[ -s $f ]] && continue
+        [[ -s $f || -s $f.gz ]] && continue
         "$py" "$here/external/go_gnugo.py" match --level 1 --games "$games" --game-time "$base" \
             --gpn "$bin" --out "$f.part" >/dev/null && mv "$f.part" "$f"
     done
