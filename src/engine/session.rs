@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use super::time::SearchShape;
+use super::time::BestMoveWatch;
 use super::{
     InfoLine, LineScorer, PerftCounts, SearchControl, SearchInfo, SearchJob, Session, SolveJob,
     SolveMode, Solved, Verdict,
@@ -829,15 +829,10 @@ impl<G: Game, const P: usize> Session for GameSession<G, P> {
                         return false;
                     }
                     let (first, second) = search.root_top_two_visits();
-                    if progress.elapsed >= watch.next_look {
-                        watch.look(search, progress.elapsed, previous_value);
+                    if watch.due(progress.elapsed) {
+                        watch.look(search.best_move_value(), progress.elapsed, previous_value);
                     }
-                    let shape = SearchShape {
-                        best_share: first as f32 / search.root_visits().max(1) as f32,
-                        last_change: watch.changed_at.as_secs_f32()
-                            / progress.elapsed.as_secs_f32().max(1e-6),
-                        value_drop: watch.value_drop,
-                    };
+                    let shape = watch.shape(first, search.root_visits(), progress.elapsed);
                     let target = budget.target(&shape);
                     if spent >= target {
                         return false;
@@ -889,43 +884,6 @@ struct LastValue {
     plies: u32,
     player: Player,
     value: f32,
-}
-
-/// What the time manager follows during a search: when the best move last changed, and how
-/// far its value fell since our previous move. Looked at every [`WATCH_PERIOD`], not at every
-/// check, since finding the best move scans the root.
-#[derive(Debug, Default)]
-struct BestMoveWatch {
-    best: Option<Move>,
-    /// Search time when the best move last changed.
-    changed_at: Duration,
-    value_drop: f32,
-    next_look: Duration,
-}
-
-/// How often [`BestMoveWatch`] looks at the root.
-const WATCH_PERIOD: Duration = Duration::from_millis(2);
-
-impl BestMoveWatch {
-    fn look<G: Game, const P: usize>(
-        &mut self,
-        search: &Search<G, P>,
-        elapsed: Duration,
-        previous_value: Option<f32>,
-    ) {
-        self.next_look = elapsed + WATCH_PERIOD;
-        let Some((best, value)) = search.best_move_value() else {
-            return;
-        };
-        if self.best != Some(best) {
-            // The first best move is no change.
-            if self.best.is_some() {
-                self.changed_at = elapsed;
-            }
-            self.best = Some(best);
-        }
-        self.value_drop = previous_value.map_or(0.0, |before| before - value);
-    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,8 @@
 
 use std::time::Duration;
 
+use crate::game::Move;
+
 /// Moves we expect still to play when the clock does not say (sudden death). Games against
 /// the specialists are often decided in 20-40 moves; measured by matches in
 /// docs/experiments/time-management.md.
@@ -130,6 +132,59 @@ impl Budget {
         let falling = (1.0 + 2.0 * shape.value_drop).clamp(0.8, 1.6);
         let scale = f64::from(settled * unstable * falling);
         self.soft.mul_f64(scale).min(self.hard)
+    }
+}
+
+/// What the time manager follows during a search: when the best move last changed, and how
+/// far its value fell since our previous move. It looks every [`WATCH_PERIOD`], not at every
+/// check of the clock, since finding the best move scans the root.
+#[derive(Debug, Default)]
+pub struct BestMoveWatch {
+    best: Option<Move>,
+    /// Search time when the best move last changed.
+    changed_at: Duration,
+    value_drop: f32,
+    next_look: Duration,
+}
+
+/// How often [`BestMoveWatch`] looks at the root.
+const WATCH_PERIOD: Duration = Duration::from_millis(2);
+
+impl BestMoveWatch {
+    /// Whether the search, `elapsed` into it, is due for a look.
+    pub fn due(&self, elapsed: Duration) -> bool {
+        elapsed >= self.next_look
+    }
+
+    /// Notes the search's best move and its value (for the side to move), `elapsed` into the
+    /// search; `previous_value` is our previous move's value, if known.
+    pub fn look(
+        &mut self,
+        best_value: Option<(Move, f32)>,
+        elapsed: Duration,
+        previous_value: Option<f32>,
+    ) {
+        self.next_look = elapsed + WATCH_PERIOD;
+        let Some((best, value)) = best_value else {
+            return;
+        };
+        if self.best != Some(best) {
+            // The first best move is no change.
+            if self.best.is_some() {
+                self.changed_at = elapsed;
+            }
+            self.best = Some(best);
+        }
+        self.value_drop = previous_value.map_or(0.0, |before| before - value);
+    }
+
+    /// The search's shape now: the best move has `best_visits` of the root's `root_visits`.
+    pub fn shape(&self, best_visits: u32, root_visits: u32, elapsed: Duration) -> SearchShape {
+        SearchShape {
+            best_share: best_visits as f32 / root_visits.max(1) as f32,
+            last_change: self.changed_at.as_secs_f32() / elapsed.as_secs_f32().max(1e-6),
+            value_drop: self.value_drop,
+        }
     }
 }
 
