@@ -1,10 +1,46 @@
-//! A small JSON reader (RFC 8259) for reading back the JSON Lines gpn writes (`gpn merge`).
+//! A small JSON reader (RFC 8259) for reading back the JSON Lines gpn writes (`gpn merge`), and
+//! the two writers of its scalars ([`json_string`], [`json_number`]).
 //!
-//! gpn writes its JSON by hand (`arena::output`), so it reads it without a serialisation crate
-//! too: one value type, a recursive-descent parser with a depth limit, and errors that say where
+//! gpn writes its JSON by hand (`arena::output`, `arena::records`), so it reads it without a
+//! serialisation crate too: one value type, a recursive-descent parser with a depth limit, and errors that say where
 //! the text went wrong. Numbers are kept as `f64` (the integers gpn writes are far below 2^53).
 
 use std::collections::BTreeMap;
+
+/// A JSON string literal.
+pub fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A JSON number; infinities as the strings `"+inf"` / `"-inf"`, NaN as `null`.
+pub fn json_number(x: f64) -> String {
+    if x.is_finite() {
+        // Rust prints finite floats without exponents, which JSON accepts; -0 is printed as 0.
+        if x == 0.0 {
+            "0".to_string()
+        } else {
+            format!("{x}")
+        }
+    } else if x.is_nan() {
+        "null".to_string()
+    } else {
+        json_string(if x > 0.0 { "+inf" } else { "-inf" })
+    }
+}
 
 /// A JSON value.
 #[derive(Clone, Debug, PartialEq)]
@@ -273,7 +309,6 @@ impl Parser<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::output::{json_number, json_string};
 
     #[test]
     fn reads_what_gpn_writes() {
@@ -326,5 +361,22 @@ mod tests {
         ] {
             assert!(Json::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn json_strings_are_escaped() {
+        assert_eq!(json_string("a\"b\\c"), "\"a\\\"b\\\\c\"");
+        assert_eq!(json_string("x\ny\tz\u{1}"), "\"x\\ny\\tz\\u0001\"");
+        assert_eq!(json_string("P@d1 é"), "\"P@d1 é\"");
+    }
+
+    #[test]
+    fn json_numbers_are_valid() {
+        assert_eq!(json_number(0.7), "0.7");
+        assert_eq!(json_number(-0.0), "0");
+        assert_eq!(json_number(1e-7), "0.0000001");
+        assert_eq!(json_number(f64::INFINITY), "\"+inf\"");
+        assert_eq!(json_number(f64::NEG_INFINITY), "\"-inf\"");
+        assert_eq!(json_number(f64::NAN), "null");
     }
 }

@@ -24,6 +24,9 @@ pub enum Kind {
     File,
 }
 
+/// The most search threads an option accepts.
+pub const MAX_THREADS: usize = 256;
+
 /// Who the option configures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scope {
@@ -81,7 +84,7 @@ pub static OPTIONS: &[EngineOption] = &[
         aliases: &[],
         uci: "Threads",
         usi: "Threads",
-        kind: Kind::Int { min: 1, max: crate::search::params::MAX_THREADS as i64 },
+        kind: Kind::Int { min: 1, max: MAX_THREADS as i64 },
         default: "1",
         scope: Scope::Search,
         help: "search threads on one shared tree (tree parallelism with virtual loss, `docs/threads.md`); 1 is the deterministic search (same seed, same result); proofs, bounds and the Hash cap are the same with any number",

@@ -1,4 +1,4 @@
-//! Property tests of every parser over arbitrary and mutated input (issue 40, item 7): position
+//! Property tests of every parser over arbitrary and mutated input: position
 //! strings and moves of every registered game in every dialect, the protocol's position and move
 //! handling of a session, `go` words and option values, SGF, network files, sample files, JSON
 //! and JSON Lines records. Each must answer with an error, never a panic, and what it accepts must
@@ -18,7 +18,7 @@ use gpn::game::registry::{self, GameVisitor, GAMES};
 use gpn::game::{sgf, Dialect, Game, MoveList};
 use gpn::json::Json;
 use gpn::nn::data::{read_samples, GameRecord, SampleWriter};
-use gpn::nn::train::{Episode, Sample};
+use gpn::nn::sample::{Episode, Sample};
 use gpn::nn::{Network, Shape};
 use gpn::options::OPTIONS;
 use gpn::protocol::uci::Go;

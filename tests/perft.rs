@@ -1,5 +1,5 @@
 //! Perft counts of every game against `tests/data/*.perft`, which hold the counts of peer
-//! programs (shared/reference/PERFT.md) with move lists translated into our notation.
+//! programs (the conventions are in `docs/design.md`, "Games") with move lists translated into our notation.
 //!
 //! Data format, one directive per line (`#` starts a comment):
 //! `game <name>` selects the game; `case start` or `case position <string>` starts a case;

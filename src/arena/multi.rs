@@ -24,10 +24,11 @@ use crate::game::record::Record;
 use crate::game::{Game, MoveList, Outcome, Player};
 use crate::json::Json;
 
-use super::output::{json_budget, json_number, json_string};
 use super::play::{derive_seed, random_opening, termination_of};
+use super::records::json_budget;
 use super::stats::{score_interval, Interval};
 use super::{AgentFactory, GameResult, MatchConfig, StopFlag, Termination, Wdl};
+use crate::json::{json_number, json_string};
 
 /// Seed streams (those of the two-player arena are 1 to 3).
 const STREAM_OPENING: u64 = 11;

@@ -6,13 +6,12 @@
 
 use std::io::{self, Write};
 
-use crate::game::{Outcome, Player};
+use crate::game::Player;
+use crate::json::{json_number, json_string};
 
-use super::stats::{self, format_elo, Interval, SprtConfig, Wdl};
-use super::{records, Budget, GameRecord, MatchReport, SprtReport, Termination};
-
-/// Agent labels by agent index (0 = A, 1 = B).
-pub(super) const LABELS: [&str; 2] = ["A", "B"];
+use super::records::{self, json_budget, json_sprt_config, LABELS};
+use super::stats::{self, format_elo, Interval, Wdl};
+use super::{GameRecord, MatchReport, SprtReport, Termination};
 
 /// The stderr line for a finished game: index, seats, result, length, running statistics.
 pub fn progress_line(
@@ -190,15 +189,6 @@ fn margin_text(wdl: &Wdl) -> String {
     }
 }
 
-/// The result from player 0's point of view, PGN style: `1-0`, `0-1` or `1/2-1/2`.
-pub fn result_for_first(outcome: &Outcome) -> &'static str {
-    match outcome.rank(Player(0)).cmp(&outcome.rank(Player(1))) {
-        std::cmp::Ordering::Less => "1-0",
-        std::cmp::Ordering::Equal => "1/2-1/2",
-        std::cmp::Ordering::Greater => "0-1",
-    }
-}
-
 /// A CSV field, quoted when it holds a comma, quote or line break (RFC 4180).
 fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
@@ -244,41 +234,6 @@ pub fn write_csv_row<W: Write>(g: &GameRecord, w: &mut W) -> io::Result<()> {
     )
 }
 
-/// A JSON string literal.
-pub fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// A JSON number; infinities as the strings `"+inf"` / `"-inf"`, NaN as `null`.
-pub fn json_number(x: f64) -> String {
-    if x.is_finite() {
-        // Rust prints finite floats without exponents, which JSON accepts; -0 is printed as 0.
-        if x == 0.0 {
-            "0".to_string()
-        } else {
-            format!("{x}")
-        }
-    } else if x.is_nan() {
-        "null".to_string()
-    } else {
-        json_string(&format_elo(x))
-    }
-}
-
 fn json_wdl(wdl: &Wdl) -> String {
     format!(
         "{{\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{}}}",
@@ -296,28 +251,6 @@ fn json_interval(i: &Interval) -> String {
         json_number(i.low),
         json_number(i.high)
     )
-}
-
-/// A budget as JSON: `{"iterations":N}` or `{"time_ms":T}`.
-pub fn json_budget(budget: Budget) -> String {
-    match budget {
-        Budget::Iterations(n) => format!("{{\"iterations\":{n}}}"),
-        Budget::Time(d) => format!("{{\"time_ms\":{}}}", json_number(d.as_secs_f64() * 1e3)),
-    }
-}
-
-/// SPRT bounds as JSON: `{"elo0":..,"elo1":..,"alpha":..,"beta":..}` or `null`.
-pub fn json_sprt_config(sprt: Option<&SprtConfig>) -> String {
-    match sprt {
-        Some(s) => format!(
-            "{{\"elo0\":{},\"elo1\":{},\"alpha\":{},\"beta\":{}}}",
-            json_number(s.elo0),
-            json_number(s.elo1),
-            json_number(s.alpha),
-            json_number(s.beta)
-        ),
-        None => "null".to_string(),
-    }
 }
 
 /// The summary and every game as one JSON object (see the README for the fields).
@@ -419,33 +352,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn json_strings_are_escaped() {
-        assert_eq!(json_string("a\"b\\c"), "\"a\\\"b\\\\c\"");
-        assert_eq!(json_string("x\ny\tz\u{1}"), "\"x\\ny\\tz\\u0001\"");
-        assert_eq!(json_string("P@d1 é"), "\"P@d1 é\"");
-    }
-
-    #[test]
-    fn json_numbers_are_valid() {
-        assert_eq!(json_number(0.7), "0.7");
-        assert_eq!(json_number(-0.0), "0");
-        assert_eq!(json_number(1e-7), "0.0000001");
-        assert_eq!(json_number(f64::INFINITY), "\"+inf\"");
-        assert_eq!(json_number(f64::NEG_INFINITY), "\"-inf\"");
-        assert_eq!(json_number(f64::NAN), "null");
-    }
-
-    #[test]
     fn csv_fields_are_quoted_when_needed() {
         assert_eq!(csv_field("a2a3 b7b6"), "a2a3 b7b6");
         assert_eq!(csv_field("4,4"), "\"4,4\"");
         assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
-    }
-
-    #[test]
-    fn results_for_the_first_player() {
-        assert_eq!(result_for_first(&Outcome::win(Player(0), 2)), "1-0");
-        assert_eq!(result_for_first(&Outcome::win(Player(1), 2)), "0-1");
-        assert_eq!(result_for_first(&Outcome::draw(2)), "1/2-1/2");
     }
 }

@@ -10,10 +10,44 @@
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use super::output::{
-    json_budget, json_number, json_sprt_config, json_string, result_for_first, LABELS,
-};
+use super::stats::SprtConfig;
 use super::{Budget, GameRecord, MatchConfig, Termination};
+use crate::game::{Outcome, Player};
+use crate::json::{json_number, json_string};
+
+/// Agent labels by agent index (0 = A, 1 = B).
+pub const LABELS: [&str; 2] = ["A", "B"];
+
+/// The result from player 0's point of view, PGN style: `1-0`, `0-1` or `1/2-1/2`.
+pub fn result_for_first(outcome: &Outcome) -> &'static str {
+    match outcome.rank(Player(0)).cmp(&outcome.rank(Player(1))) {
+        std::cmp::Ordering::Less => "1-0",
+        std::cmp::Ordering::Equal => "1/2-1/2",
+        std::cmp::Ordering::Greater => "0-1",
+    }
+}
+
+/// A budget as JSON: `{"iterations":N}` or `{"time_ms":T}`.
+pub fn json_budget(budget: Budget) -> String {
+    match budget {
+        Budget::Iterations(n) => format!("{{\"iterations\":{n}}}"),
+        Budget::Time(d) => format!("{{\"time_ms\":{}}}", json_number(d.as_secs_f64() * 1e3)),
+    }
+}
+
+/// SPRT bounds as JSON: `{"elo0":..,"elo1":..,"alpha":..,"beta":..}` or `null`.
+pub fn json_sprt_config(sprt: Option<&SprtConfig>) -> String {
+    match sprt {
+        Some(s) => format!(
+            "{{\"elo0\":{},\"elo1\":{},\"alpha\":{},\"beta\":{}}}",
+            json_number(s.elo0),
+            json_number(s.elo1),
+            json_number(s.alpha),
+            json_number(s.beta)
+        ),
+        None => "null".to_string(),
+    }
+}
 
 /// How `--games-file` writes each game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -380,5 +414,12 @@ mod tests {
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
         assert_eq!(civil_from_days(20_417), (2025, 11, 25));
         assert_eq!(pgn_date_today().len(), 10);
+    }
+
+    #[test]
+    fn results_for_the_first_player() {
+        assert_eq!(result_for_first(&Outcome::win(Player(0), 2)), "1-0");
+        assert_eq!(result_for_first(&Outcome::win(Player(1), 2)), "0-1");
+        assert_eq!(result_for_first(&Outcome::draw(2)), "1/2-1/2");
     }
 }

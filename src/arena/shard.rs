@@ -11,8 +11,8 @@ use std::fmt;
 
 use crate::rng::mix64;
 
-use super::output::json_string;
 use super::{Budget, MatchConfig};
+use crate::json::json_string;
 
 /// Shard `index` of `count` (`0 <= index < count`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -11,7 +11,7 @@ use super::{note, CliError};
 use crate::game::registry::{self, GameVisitor};
 use crate::game::{Game, GameError, MoveList, Player};
 use crate::nn::data::{GameRecord, SampleWriter};
-use crate::nn::train::{Episode, Sample};
+use crate::nn::sample::{Episode, Sample};
 use crate::rng::{mix64, Rng};
 use crate::search::{Limits, Search, SearchParams};
 use crate::solve::{self, Algo, SolveConfig, Value};

@@ -269,7 +269,7 @@ fn stop_text(why: Option<&str>) -> String {
 
 /// One solve as a JSON object (a line of `--json`).
 fn json_line(line: &SolveLine, cfg: &SolveConfig, extra: &str) -> String {
-    use crate::arena::output::{json_number, json_string};
+    use crate::json::{json_number, json_string};
     let r = &line.result;
     let opt = |x: Option<u64>| x.map_or("null".to_string(), |v| v.to_string());
     format!(
@@ -642,12 +642,12 @@ fn run_batch(path: &std::path::Path, a: &SolveArgs, out: &mut dyn Write) -> Resu
             if a.json {
                 let extra = format!(
                     "\"run\":{},\"index\":{index},\"positions\":{batch_size},\"shard\":{},\"line\":{line_no},\"game\":{},\"expected\":{},\"match\":{},",
-                    crate::arena::output::json_string(&run),
-                    a.shard.map_or("null".to_string(), |s| crate::arena::output::json_string(
+                    crate::json::json_string(&run),
+                    a.shard.map_or("null".to_string(), |s| crate::json::json_string(
                         &s.to_string()
                     )),
-                    crate::arena::output::json_string(game),
-                    want.map_or("null".to_string(), |w| crate::arena::output::json_string(
+                    crate::json::json_string(game),
+                    want.map_or("null".to_string(), |w| crate::json::json_string(
                         w.name()
                     )),
                     match verdict {

@@ -382,7 +382,7 @@ impl Ataxx {
 }
 
 /// No network encoding yet.
-impl crate::nn::Features for Ataxx {}
+impl crate::game::Features for Ataxx {}
 
 impl Game for Ataxx {
     const INFO: GameInfo = GameInfo {

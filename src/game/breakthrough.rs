@@ -223,7 +223,7 @@ impl<const N: usize> Breakthrough<N> {
 /// both move up): one feature per pawn, its square (row * N + column) for the mover's pawns and
 /// N * N plus it for the opponent's. Policy: the origin square times 3 plus the direction
 /// (0 left, 1 straight, 2 right, in files). Symmetry: the left-right mirror.
-impl<const N: usize> crate::nn::Features for Breakthrough<N> {
+impl<const N: usize> crate::game::Features for Breakthrough<N> {
     const INPUTS: usize = 2 * N * N;
     const POLICY: usize = 3 * N * N;
     const SYMMETRIES: usize = 2;
@@ -606,7 +606,11 @@ mod tests {
                 q.hash = q.compute_hash();
                 q
             };
-            crate::nn::check::check_encoding::<Breakthrough<N>>(3, 30, &[(0, &flip), (1, &mirror)]);
+            crate::game::features::check::check_encoding::<Breakthrough<N>>(
+                3,
+                30,
+                &[(0, &flip), (1, &mirror)],
+            );
         }
         images::<8>();
         images::<6>();

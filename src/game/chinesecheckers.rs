@@ -454,7 +454,7 @@ impl<const P: usize> ChineseCheckers<P> {
     }
 }
 
-impl<const P: usize> crate::nn::Features for ChineseCheckers<P> {}
+impl<const P: usize> crate::game::Features for ChineseCheckers<P> {}
 
 impl<const P: usize> Game for ChineseCheckers<P> {
     const INFO: GameInfo = info(P);
@@ -462,7 +462,7 @@ impl<const P: usize> Game for ChineseCheckers<P> {
     /// 200 moves each with three players, 150 with four: far more than a race takes.
     const MAX_PLIES: u32 = 600;
 
-    fn with_players<V: super::registry::PlayersVisitor>(visitor: V) -> V::Output {
+    fn with_players<V: super::PlayersVisitor>(visitor: V) -> V::Output {
         visitor.visit::<Self, P>()
     }
 

@@ -435,7 +435,7 @@ impl Game for ConnectFour {
 
 /// Network inputs: one feature per stone, the side to move's stones first (cell = column * 6 +
 /// row), then the opponent's; one policy output per column; the left-right mirror as symmetry.
-impl crate::nn::Features for ConnectFour {
+impl crate::game::Features for ConnectFour {
     const INPUTS: usize = 2 * COLS * ROWS;
     const POLICY: usize = COLS;
     const SYMMETRIES: usize = 2;
@@ -499,7 +499,7 @@ mod tests {
 
     #[test]
     fn network_features_follow_the_mover_and_the_mirror() {
-        use crate::nn::Features;
+        use crate::game::Features;
         let mut rng = Rng::new(5);
         let mut buf = MoveList::new();
         let (mut f, mut g) = (Vec::new(), Vec::new());

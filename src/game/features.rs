@@ -1,8 +1,8 @@
 //! What a game shows a network: binary input features and a policy index per move.
 
-use crate::game::Move;
+use super::Move;
 
-/// A game's encoding for [`super::Network`]s; every [`crate::game::Game`] has one, and a game
+/// A game's encoding for [`crate::nn::Network`]s; every [`crate::game::Game`] has one, and a game
 /// without a network keeps the defaults (`INPUTS` = 0: no encoding). Features are seen from the
 /// side to move (its pieces and the opponent's, not white's and black's), so one network plays
 /// both colours.

@@ -751,7 +751,7 @@ impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
 /// N x N on), and feature 2 N x N when White is to move (Killall-Go's sides have different
 /// goals, and Go's komi favours White); a move's policy index is its point's `row * N + column`,
 /// the pass N x N; the eight symmetries of the square keep the rules.
-impl<const N: usize, const CELLS: usize, const K: bool> crate::nn::Features for Go<N, CELLS, K> {
+impl<const N: usize, const CELLS: usize, const K: bool> crate::game::Features for Go<N, CELLS, K> {
     const INPUTS: usize = 2 * N * N + 1;
     const POLICY: usize = N * N + 1;
     const SYMMETRIES: usize = 8;
@@ -795,7 +795,7 @@ impl<const N: usize, const CELLS: usize, const K: bool> crate::nn::Features for 
         if p == N * N {
             return p;
         }
-        let (row, col) = crate::nn::square_symmetry(s, p / N, p % N, N);
+        let (row, col) = crate::game::square_symmetry(s, p / N, p % N, N);
         row * N + col
     }
 }

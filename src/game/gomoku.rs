@@ -323,7 +323,7 @@ impl<const EXACT: bool> Gomoku<EXACT> {
 /// opponent's (225-449), and feature 450 when Black is to move (the first player's game is not
 /// the second's); a move's policy index is its point's `row * 15 + column`; the eight symmetries
 /// of the square keep the rules.
-impl<const EXACT: bool> crate::nn::Features for Gomoku<EXACT> {
+impl<const EXACT: bool> crate::game::Features for Gomoku<EXACT> {
     const INPUTS: usize = 2 * POINTS + 1;
     const POLICY: usize = POINTS;
     const SYMMETRIES: usize = 8;
@@ -360,7 +360,7 @@ impl<const EXACT: bool> crate::nn::Features for Gomoku<EXACT> {
     }
 
     fn map_policy(s: usize, p: usize) -> usize {
-        let (row, col) = crate::nn::square_symmetry(s, p / SIZE, p % SIZE, SIZE);
+        let (row, col) = crate::game::square_symmetry(s, p / SIZE, p % SIZE, SIZE);
         row * SIZE + col
     }
 }
@@ -750,7 +750,7 @@ mod tests {
             for row in 0..SIZE {
                 for col in 0..SIZE {
                     if has_stone(&p.stones[side], point(row, col) as i32) {
-                        let (r, c) = crate::nn::square_symmetry(s, row, col, SIZE);
+                        let (r, c) = crate::game::square_symmetry(s, row, col, SIZE);
                         let i = point(r, c);
                         out[i >> 6] |= 1 << (i & 63);
                     }
@@ -770,12 +770,12 @@ mod tests {
     #[test]
     fn network_encoding_follows_the_mover_and_the_eight_symmetries() {
         let images: Vec<_> = (1..8).map(|s| move |p: &Free| image(p, s)).collect();
-        let all: Vec<crate::nn::check::Image<'_, Free>> = images
+        let all: Vec<crate::game::features::check::Image<'_, Free>> = images
             .iter()
             .enumerate()
             .map(|(k, f)| (k + 1, f as &dyn Fn(&Free) -> Free))
             .collect();
-        crate::nn::check::check_encoding::<Free>(5, 12, &all);
+        crate::game::features::check::check_encoding::<Free>(5, 12, &all);
     }
 
     #[test]

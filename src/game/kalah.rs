@@ -176,7 +176,7 @@ impl Kalah {
 }
 
 /// No network encoding yet.
-impl crate::nn::Features for Kalah {}
+impl crate::game::Features for Kalah {}
 
 impl Game for Kalah {
     const INFO: GameInfo = GameInfo {

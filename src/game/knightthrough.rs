@@ -149,7 +149,7 @@ impl Knightthrough {
 }
 
 /// No network encoding yet.
-impl crate::nn::Features for Knightthrough {}
+impl crate::game::Features for Knightthrough {}
 
 impl Game for Knightthrough {
     const INFO: GameInfo = GameInfo {

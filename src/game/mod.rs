@@ -12,6 +12,7 @@ pub mod check;
 pub mod chess;
 pub mod chinesecheckers;
 pub mod connect4;
+pub mod features;
 pub mod fen;
 pub mod go;
 pub mod gomoku;
@@ -28,6 +29,8 @@ pub mod sgf;
 pub mod sowing;
 pub mod surakarta;
 pub mod zobrist;
+
+pub use features::{square_symmetry, Features};
 
 use std::fmt;
 
@@ -343,6 +346,19 @@ pub struct GameInfo {
     pub start: &'static str,
 }
 
+/// Something to do with a concrete game type.
+pub trait GameVisitor {
+    type Output;
+    fn visit<G: Game>(self) -> Self::Output;
+}
+
+/// Something to do with a concrete game type and its player count as a constant `P`
+/// (= `G::NUM_PLAYERS`), through [`Game::with_players`].
+pub trait PlayersVisitor {
+    type Output;
+    fn visit<G: Game, const P: usize>(self) -> Self::Output;
+}
+
 /// A two-or-more-player, perfect-information, deterministic game.
 ///
 /// Contract, checked for every game by `tests/games_random.rs`:
@@ -351,9 +367,7 @@ pub struct GameInfo {
 /// * `hash()` (kept incrementally) equals `compute_hash()` (from scratch), and equal positions
 ///   hash equally;
 /// * `parse_position(to_position())` and `parse_move(format_move(m))` round-trip exactly.
-pub trait Game:
-    Clone + PartialEq + Send + Sync + fmt::Debug + crate::nn::Features + 'static
-{
+pub trait Game: Clone + PartialEq + Send + Sync + fmt::Debug + Features + 'static {
     /// Name, aliases, board and notation.
     const INFO: GameInfo;
     /// Number of players; the search must not assume two.
@@ -367,7 +381,7 @@ pub trait Game:
     /// Hands `visitor` this game with its player count as a constant, so that code generic
     /// over the count (the search, `Search<G, P>`) is built only for the count each game has:
     /// two-player games keep this default, games of more players return `visit::<Self, P>`.
-    fn with_players<V: registry::PlayersVisitor>(visitor: V) -> V::Output {
+    fn with_players<V: PlayersVisitor>(visitor: V) -> V::Output {
         visitor.visit::<Self, 2>()
     }
 

@@ -1,6 +1,6 @@
 //! Perft: the number of move sequences of exactly `depth` plies, for checking move generators.
 //!
-//! Conventions as `shared/reference/PERFT.md`: forced passes are plies, a finished game has no
+//! Conventions of the peer programs whose counts `tests/data/*.perft` hold: forced passes are plies, a finished game has no
 //! children, and repetition or n-move rules are not applied.
 
 use std::sync::atomic::{AtomicBool, Ordering};

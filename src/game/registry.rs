@@ -4,19 +4,7 @@
 //! implements [`GameVisitor`] and is handed the concrete type by [`visit`].
 
 use super::{Game, GameError, GameInfo};
-
-/// Something to do with a concrete game type.
-pub trait GameVisitor {
-    type Output;
-    fn visit<G: Game>(self) -> Self::Output;
-}
-
-/// Something to do with a concrete game type and its player count as a constant `P`
-/// (= `G::NUM_PLAYERS`), through [`Game::with_players`].
-pub trait PlayersVisitor {
-    type Output;
-    fn visit<G: Game, const P: usize>(self) -> Self::Output;
-}
+pub use super::{GameVisitor, PlayersVisitor};
 
 fn matches(info: &GameInfo, key: &str) -> bool {
     info.name == key || info.aliases.contains(&key)
@@ -32,7 +20,7 @@ macro_rules! registry {
 
         /// Each registered game's name and its network input count (0: no encoding).
         const NETWORK_INPUTS: &[(&str, usize)] =
-            &[$((<$game as Game>::INFO.name, <$game as crate::nn::Features>::INPUTS)),*];
+            &[$((<$game as Game>::INFO.name, <$game as crate::game::Features>::INPUTS)),*];
 
         /// Calls `visitor` with the game registered under `name` or one of its aliases
         /// (case-insensitive).
@@ -122,7 +110,7 @@ pub fn two_player_games() -> impl Iterator<Item = &'static GameInfo> {
         .map(|(info, _)| info)
 }
 
-/// The games with a network encoding ([`crate::nn::Features`]), in listing order.
+/// The games with a network encoding ([`crate::game::Features`]), in listing order.
 pub fn network_games() -> impl Iterator<Item = &'static str> {
     NETWORK_INPUTS
         .iter()

@@ -230,7 +230,7 @@ impl<const N: usize, const P: usize> Rolit<N, P> {
     }
 }
 
-impl<const N: usize, const P: usize> crate::nn::Features for Rolit<N, P> {}
+impl<const N: usize, const P: usize> crate::game::Features for Rolit<N, P> {}
 
 impl<const N: usize, const P: usize> Game for Rolit<N, P> {
     const INFO: GameInfo = info(N, P);
@@ -238,7 +238,7 @@ impl<const N: usize, const P: usize> Game for Rolit<N, P> {
     /// One placement per empty square: the game ends after exactly N * N - 4 plies.
     const MAX_PLIES: u32 = (N * N) as u32;
 
-    fn with_players<V: super::registry::PlayersVisitor>(visitor: V) -> V::Output {
+    fn with_players<V: super::PlayersVisitor>(visitor: V) -> V::Output {
         visitor.visit::<Self, P>()
     }
 

@@ -205,7 +205,7 @@ impl Surakarta {
 }
 
 /// No network encoding yet.
-impl crate::nn::Features for Surakarta {}
+impl crate::game::Features for Surakarta {}
 
 impl Game for Surakarta {
     const INFO: GameInfo = GameInfo {

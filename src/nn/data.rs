@@ -21,7 +21,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
-use super::train::{Episode, Sample};
+use super::sample::{Episode, Sample};
 
 const MAGIC: &[u8; 4] = b"GPNS";
 /// The version new files get; version 1 (no episodes) is still read and appended to.

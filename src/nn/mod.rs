@@ -1,5 +1,5 @@
 //! Small learned networks: a multilayer perceptron over a game's binary input features, with a
-//! win/draw/loss value head and a policy head over the game's moves (issue 19).
+//! win/draw/loss value head and a policy head over the game's moves.
 //!
 //! - [`Features`]: what a game exposes to a network (active input features from the side to
 //!   move's view, a policy index per move, the board's symmetries).
@@ -17,14 +17,12 @@
 
 pub mod builtin;
 pub mod data;
-mod features;
-#[cfg(test)]
-pub(crate) use features::check;
 mod file;
 mod net;
 pub mod pcn;
+pub mod sample;
 pub mod train;
 
-pub use features::{square_symmetry, Features};
+pub use crate::game::{square_symmetry, Features};
 pub use file::{NetworkFile, BUILTIN};
 pub use net::{Network, NetworkError, Scratch, Shape, Wdl};

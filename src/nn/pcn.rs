@@ -15,7 +15,7 @@
 //! over [`BINS`] bins `BIN_STEP` apart (two-hot targets, as MuZero's categorical values), and
 //! [`decode`] turns one back into a cost.
 
-use super::train::Sample;
+use super::sample::Sample;
 
 /// Bins of a cost head: ln(cost) = 0, 0.5, ..., 8 (cost 1 to about 2,981).
 pub const BINS: usize = 17;
@@ -134,7 +134,7 @@ pub fn cost_value(own: f32, other: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nn::train::Episode;
+    use crate::nn::sample::Episode;
 
     #[test]
     fn cost_values_favour_the_side_with_the_cheaper_proof() {

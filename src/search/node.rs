@@ -1,6 +1,6 @@
 //! Tree nodes and edges: compact, `Copy`, indexed by `u32` into the arena of `tree.rs`.
 //!
-//! Layout (ARCHITECTURE.md 2.3, "Layout B"): a node owns a contiguous block of 8-byte edges, one
+//! Layout (`docs/design.md`, "The search tree"): a node owns a contiguous block of 8-byte edges, one
 //! per legal move, allocated when the node is created; the child node behind an edge is created
 //! only when the edge is first selected. An edge whose child does not exist yet counts as proof
 //! number 1 and bounds [loss, win], as in the GPN reference.

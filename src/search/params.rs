@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 pub use crate::nn::NetworkFile;
 
-/// The search algorithms (ALGORITHM.md section 5).
+/// The search algorithms (`docs/design.md`, "Search algorithms").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Algorithm {
     /// Plain UCT: UCB1 selection, random playouts, no solver.
@@ -51,7 +51,8 @@ impl Algorithm {
     }
 }
 
-/// How a child's proof number becomes a selection bonus (ALGORITHM.md 1.7).
+/// How a child's proof number becomes a selection bonus (`docs/design.md`, "The proof-number
+/// bonus").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bias {
     /// The paper's PNRank: `1 - rank / n` with competition ranking.
@@ -267,8 +268,8 @@ impl SearchParams {
     }
 }
 
-/// The most search threads an option accepts.
-pub const MAX_THREADS: usize = 256;
+/// The most search threads an option accepts (declared with the options, which check it).
+pub use crate::options::MAX_THREADS;
 
 /// A rejected option or value.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,4 +1,4 @@
-//! PN-MCTS (ALGORITHM.md section 2): proof and disproof numbers relative to the root player,
+//! PN-MCTS (Kowalski et al.; `docs/design.md`, "Search algorithms"): proof and disproof numbers relative to the root player,
 //! all children created when selection first passes through a node, unvisited children tried
 //! first in random order, then UCT plus the rank of each child's proof (OR) or disproof (AND)
 //! number; the F, S and U enhancements are switches of `pn_flags`.

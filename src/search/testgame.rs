@@ -43,7 +43,7 @@ fn tree() -> TreeSpec {
 pub struct TreeGame<const P: usize = 2>(pub u16);
 
 /// No network encoding yet.
-impl<const P: usize> crate::nn::Features for TreeGame<P> {}
+impl<const P: usize> crate::game::Features for TreeGame<P> {}
 
 impl<const P: usize> Game for TreeGame<P> {
     const INFO: GameInfo = GameInfo {

@@ -1,4 +1,4 @@
-//! Search tests: the hand-checked vectors of ALGORITHM.md 1.13 (adapted to section 5), the bias
+//! Search tests: the hand-checked vectors of `docs/design.md` ("Search algorithms"), the bias
 //! formulas, bound propagation on hand-built trees, exactness against exhaustive minimax, tree
 //! reuse, the memory cap and determinism.
 

@@ -13,7 +13,6 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::guide::Guide;
-use super::pns::{combine_min_sum, select_min, solved_pn, terminal_pn};
 use super::{terminal, Budget, Goal, ProofRun, SolveConfig, TIME_CHECK};
 use crate::game::{Game, Move, MoveList, Player};
 use crate::rng::Rng;
@@ -333,4 +332,58 @@ fn proof_size<R: Rule>(tree: &[Node], rule: &R, proven: bool) -> u64 {
         }
     }
     size
+}
+
+/// Proof and disproof numbers as f64 (exact for integers below 2^53); infinity is `INFINITY`.
+pub const INF: f64 = f64::INFINITY;
+
+/// The MIN/SUM rules of PNS, shared with MCPNS (which differs only in its leaf values).
+pub(crate) fn combine_min_sum(or: bool, children: &[Node]) -> (f64, f64) {
+    let mut min = INF;
+    let mut sum = 0.0;
+    for c in children {
+        // OR: pn = min pn, dn = sum dn; AND: pn = sum pn, dn = min dn.
+        let (m, s) = if or { (c.a, c.b) } else { (c.b, c.a) };
+        if m < min {
+            min = m;
+        }
+        sum += s;
+    }
+    if or {
+        (min, sum)
+    } else {
+        (sum, min)
+    }
+}
+
+/// The most-proving child: least proof number at OR nodes, least disproof number at AND nodes.
+pub(crate) fn select_min(or: bool, children: &[Node]) -> usize {
+    let mut best = 0;
+    let mut best_v = INF;
+    for (i, c) in children.iter().enumerate() {
+        let v = if or { c.a } else { c.b };
+        if v < best_v {
+            best_v = v;
+            best = i;
+        }
+    }
+    best
+}
+
+pub(crate) fn terminal_pn(success: bool) -> (f64, f64) {
+    if success {
+        (0.0, INF)
+    } else {
+        (INF, 0.0)
+    }
+}
+
+pub(crate) fn solved_pn(pn: f64, dn: f64) -> Option<bool> {
+    if pn == 0.0 {
+        Some(true)
+    } else if dn == 0.0 {
+        Some(false)
+    } else {
+        None
+    }
 }

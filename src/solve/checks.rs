@@ -56,7 +56,7 @@ impl<G: Game> Checks<G> {
 }
 
 /// The mate search's move generator plays without a network.
-impl<G: Game> crate::nn::Features for Checks<G> {}
+impl<G: Game> crate::game::Features for Checks<G> {}
 
 impl<G: Game> Game for Checks<G> {
     const INFO: GameInfo = G::INFO;

@@ -63,7 +63,7 @@ impl<G: Game> Paranoid<G> {
 }
 
 /// The paranoid solvers play without a network.
-impl<G: Game> crate::nn::Features for Paranoid<G> {}
+impl<G: Game> crate::game::Features for Paranoid<G> {}
 
 impl<G: Game> Game for Paranoid<G> {
     const INFO: GameInfo = G::INFO;

@@ -237,7 +237,7 @@ fn count_bytes(row_high_bits: u64) -> u32 {
 }
 
 /// No network encoding yet.
-impl crate::nn::Features for Awari {}
+impl crate::game::Features for Awari {}
 
 impl Game for Awari {
     const INFO: GameInfo = GameInfo {

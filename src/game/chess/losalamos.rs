@@ -52,7 +52,7 @@ impl LosAlamos {
 /// 36 rook and knight promotions, `1296 + (from file * 3 + direction) * 2 + (knight)`.
 /// Symmetry: the left-right mirror (no castling, so the rules keep it). The fifty-move counter
 /// is not an input.
-impl crate::nn::Features for LosAlamos {
+impl crate::game::Features for LosAlamos {
     const INPUTS: usize = 2 * 5 * 36;
     const POLICY: usize = 36 * 36 + 36;
     const SYMMETRIES: usize = 2;
@@ -321,10 +321,14 @@ mod tests {
             let rows: Vec<String> = rows.iter().map(|r| r.chars().rev().collect()).collect();
             pos(&format!("{} {}", rows.join("/"), rest.join(" ")))
         };
-        crate::nn::check::check_encoding::<LosAlamos>(6, 30, &[(0, &flip), (1, &mirror)]);
+        crate::game::features::check::check_encoding::<LosAlamos>(
+            6,
+            30,
+            &[(0, &flip), (1, &mirror)],
+        );
         // Promotions: one index per piece, the queen's that of the plain move.
         let p = pos("4k1/1P4/6/6/6/K5 w - - 0 1");
-        use crate::nn::Features;
+        use crate::game::Features;
         let index = |m: &str| p.policy_index(p.parse_move(m).unwrap());
         assert_eq!(index("b5b6q"), (4 * 6 + 1) * 36 + 5 * 6 + 1);
         assert_eq!(index("b5b6r"), 36 * 36 + (3 + 1) * 2);

@@ -88,7 +88,7 @@ impl ReachChess {
 }
 
 /// No network encoding yet.
-impl crate::nn::Features for ReachChess {}
+impl crate::game::Features for ReachChess {}
 
 impl Game for ReachChess {
     const INFO: GameInfo = GameInfo {

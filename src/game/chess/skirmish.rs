@@ -45,7 +45,7 @@ impl Skirmish {
 }
 
 /// No network encoding yet.
-impl crate::nn::Features for Skirmish {}
+impl crate::game::Features for Skirmish {}
 
 impl Game for Skirmish {
     const INFO: GameInfo = GameInfo {

@@ -194,7 +194,7 @@ fn image(pos: &KillallGo, s: usize) -> KillallGo {
             match c.to_digit(10) {
                 Some(d) => col += d as usize,
                 None => {
-                    let (r, c2) = crate::nn::square_symmetry(s, 8 - i, col, 9);
+                    let (r, c2) = crate::game::square_symmetry(s, 8 - i, col, 9);
                     grid[8 - r][c2] = c;
                     col += 1;
                 }
@@ -211,7 +211,7 @@ fn image(pos: &KillallGo, s: usize) -> KillallGo {
             let v = rest.next().unwrap();
             let col = COLUMNS.iter().position(|&c| c == v.as_bytes()[0]).unwrap();
             let row: usize = v[1..].parse::<usize>().unwrap() - 1;
-            let (r, c) = crate::nn::square_symmetry(s, row, col, 9);
+            let (r, c) = crate::game::square_symmetry(s, row, col, 9);
             out.push_str(&format!(" {}{}", COLUMNS[c] as char, r + 1));
         }
     }
@@ -221,10 +221,10 @@ fn image(pos: &KillallGo, s: usize) -> KillallGo {
 #[test]
 fn network_encoding_follows_the_mover_and_the_eight_symmetries() {
     let images: Vec<_> = (1..8).map(|s| move |p: &KillallGo| image(p, s)).collect();
-    let all: Vec<crate::nn::check::Image<'_, KillallGo>> = images
+    let all: Vec<crate::game::features::check::Image<'_, KillallGo>> = images
         .iter()
         .enumerate()
         .map(|(k, f)| (k + 1, f as &dyn Fn(&KillallGo) -> KillallGo))
         .collect();
-    crate::nn::check::check_encoding::<KillallGo>(7, 6, &all);
+    crate::game::features::check::check_encoding::<KillallGo>(7, 6, &all);
 }

@@ -1,6 +1,6 @@
 //! Lines of Action on 8x8 (`loa`) and 7x7 (`loa7`), with u64 bitboards.
 //!
-//! Rules (RULES.md §1): a piece moves along one of the 8 directions exactly as many squares as
+//! Rules: a piece moves along one of the 8 directions exactly as many squares as
 //! there are pieces of both colours on the whole line (row, column or diagonal) through it; it
 //! may jump its own pieces but not enemy ones, may not land on its own piece and captures an
 //! enemy piece by landing on it. A player whose pieces form one 8-connected group wins (a single
@@ -358,7 +358,7 @@ impl<const N: usize> Loa<N> {
 }
 
 /// No network encoding yet.
-impl<const N: usize> crate::nn::Features for Loa<N> {}
+impl<const N: usize> crate::game::Features for Loa<N> {}
 
 impl<const N: usize> Game for Loa<N> {
     const INFO: GameInfo = if N == 8 {

@@ -782,7 +782,7 @@ const HAND_VALUES: [i32; HAND_KINDS] = [11, 55, 88, 110, 66];
 /// (i+1)-th piece of a kind in hand (P S B R G). Policy: board moves `(from * 25 + to) * 2 +
 /// promotion`, drops `1250 + kind * 25 + to`. Symmetry: the left-right mirror (the rules keep it;
 /// the start position does not). Repetitions are not inputs.
-impl crate::nn::Features for Minishogi {
+impl crate::game::Features for Minishogi {
     const INPUTS: usize = 2 * KINDS * SQUARES + 2 * HAND_KINDS * SET_SIZE as usize;
     const POLICY: usize = SQUARES * SQUARES * 2 + HAND_KINDS * SQUARES;
     const SYMMETRIES: usize = 2;

@@ -656,5 +656,5 @@ fn network_encoding_follows_the_mover_and_the_mirror() {
             .collect();
         join(&rows, &hand, &rest)
     };
-    crate::nn::check::check_encoding::<Minishogi>(8, 40, &[(0, &flip), (1, &mirror)]);
+    crate::game::features::check::check_encoding::<Minishogi>(8, 40, &[(0, &flip), (1, &mirror)]);
 }

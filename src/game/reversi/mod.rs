@@ -395,7 +395,7 @@ impl Reversi {
 /// Network inputs, from the side to move: one feature per disc, its square (row * 8 + column)
 /// for the mover's discs and 64 plus it for the opponent's. Policy: the square of a placement,
 /// 64 for a pass. Symmetries: the eight of the square (the rules and the scoring keep them all).
-impl crate::nn::Features for Reversi {
+impl crate::game::Features for Reversi {
     const INPUTS: usize = 128;
     const POLICY: usize = 65;
     const SYMMETRIES: usize = 8;
@@ -427,10 +427,10 @@ impl crate::nn::Features for Reversi {
     }
 }
 
-/// Square `sq` under symmetry `s` of the square board ([`crate::nn::square_symmetry`]).
+/// Square `sq` under symmetry `s` of the square board ([`crate::game::square_symmetry`]).
 #[inline]
 fn symmetric_square(s: usize, sq: usize) -> usize {
-    let (row, col) = crate::nn::square_symmetry(s, sq / 8, sq % 8, 8);
+    let (row, col) = crate::game::square_symmetry(s, sq / 8, sq % 8, 8);
     row * 8 + col
 }
 

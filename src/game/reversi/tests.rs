@@ -357,9 +357,9 @@ fn network_encoding_follows_the_mover_and_the_eight_symmetries() {
         }
     };
     let images: Vec<_> = (1..8).map(image).collect();
-    let mut all: Vec<crate::nn::check::Image<'_, Reversi>> = vec![(0, &flip)];
+    let mut all: Vec<crate::game::features::check::Image<'_, Reversi>> = vec![(0, &flip)];
     for (k, f) in images.iter().enumerate() {
         all.push((k + 1, f));
     }
-    crate::nn::check::check_encoding::<Reversi>(4, 20, &all);
+    crate::game::features::check::check_encoding::<Reversi>(4, 20, &all);
 }
