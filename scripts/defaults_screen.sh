@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 15 item 4, first screen: the current default search (sb-gpn, rank bias, C_pn 1,
+# Per-game defaults, first screen: the current default search (sb-gpn, rank bias, C_pn 1,
 # constant bias) and the same with the decaying bias (pn_decay=10) against sb-uct, per game, at
 # a fixed number of iterations per move (machine-independent). Resumable: a cell whose JSON
 # exists is skipped. Writes docs/experiments/data/defaults/<game>-<label>-<iters>it.json.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 15 item 4: the per-game defaults table (`default`, src/search/defaults.rs) against sb-uct,
+# The per-game defaults table (`default`, src/search/defaults.rs) against sb-uct,
 # per game, at one budget. Resumable: a game whose JSON exists is skipped. Writes
 # docs/experiments/data/defaults/<game>-table-<budget>.json (the report's engine label holds the
 # row that played).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 7's new result: sb-gpn with implicit minimax (and informed playouts where they help)
+# The heuristics' result: sb-gpn with implicit minimax (and informed playouts where they help)
 # against each parent, sb-gpn alone (same bias settings) and sb-uct with the same knowledge, at
 # equal time per move, seats swapped, 2 random opening plies per pair.
 # Writes docs/experiments/data/combo[-v2]-<game>-<parent>-<ms>ms.json.

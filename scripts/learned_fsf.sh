@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 19: gpn (its defaults, with the variant's network where it has one) against
+# Learned networks: gpn (its defaults, with the variant's network where it has one) against
 # Fairy-Stockfish through cutechess-cli, one variant, 10+0.1, colours swapped per pair.
 # The PGN and cutechess's log land in docs/experiments/data/learned/fsf-<variant>.{pgn,log}.
 #

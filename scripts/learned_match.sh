@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 19's strength measurement: the game's defaults row with a network against the same row
+# The learned networks' strength measurement: the game's defaults row with a network against the same row
 # without one, at equal time per move, colours swapped per pair, 2 random opening plies.
 # Resumable: a rerun continues the games file. Results in docs/experiments/data/learned/.
 #

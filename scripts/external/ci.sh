@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Real opponents for CI (issue 4): gpn vs Fairy-Stockfish over UCI (breakthrough, 5+0.05, gpn
+# Real opponents for CI: gpn vs Fairy-Stockfish over UCI (breakthrough, 5+0.05, gpn
 # pondering) and gpn vs gtp-rhino over GTP (Othello, 20 s per side), 20 games each, every move
 # checked by an independent referee (pyffish, OpenSpiel); gpn driven over UAI by a real UAI
 # client, python-ataxx's `ataxx.uai.Engine` (Ataxx, 20 games of gpn vs gpn, 3+0.05, every move

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The cutechess-cli stage of CI (issue 17): cutechess-cli 1.5.1, built from the source in
+# The cutechess-cli stage of CI: cutechess-cli 1.5.1, built from the source in
 # ../shared/tools/cutechess/ (cached in target/cutechess/), referees gpn over UCI, each move
 # checked by cutechess's own move generator:
 #   gpn vs Fairy-Stockfish in losalamos (tc 2+0.02, both pondering) and minishogi (tc 10+0.1),

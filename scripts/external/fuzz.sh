@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The hostile-input stage of CI (issue 40, item 7): the parsers' property tests with their case
+# The hostile-input stage of CI: the parsers' property tests with their case
 # counts shown, then random protocol sessions (UCI, USI, UAI, GTP: valid commands, mutated and
 # garbage lines) against the release binary for a fixed time and seed; fails on any abort, hang
 # or malformed answer, leaving reproducers in target/fuzz.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Random protocol sessions against the gpn binary (issue 40, item 7): UCI, USI, UAI and GTP.
+"""Random protocol sessions against the gpn binary: UCI, USI, UAI and GTP.
 
 Each session starts `gpn --protocol P`, and with a fixed seed mixes valid commands, played as
 a GUI would (moves taken from the engine's own `d` / `gpn-legal_moves` output and from its
