@@ -3,7 +3,6 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
-use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -220,12 +219,14 @@ const PROGRESS_EVERY: Duration = Duration::from_secs(2);
 fn solve_watched<G: Game>(game: &G, mut cfg: SolveConfig) -> SolveResult {
     let progress = Arc::new(Progress::default());
     cfg.progress = Some(Arc::clone(&progress));
-    let (done, finished) = mpsc::channel::<()>();
+    let (done, finished) = crossbeam_channel::bounded::<()>(1);
     let algo = cfg.algo;
     std::thread::scope(|scope| {
         scope.spawn(move || {
             let start = Instant::now();
-            while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(PROGRESS_EVERY) {
+            while let Err(crossbeam_channel::RecvTimeoutError::Timeout) =
+                finished.recv_timeout(PROGRESS_EVERY)
+            {
                 let secs = start.elapsed().as_secs_f64();
                 let nodes = progress.nodes.load(Ordering::Relaxed);
                 let (pn, dn) = progress.root();

@@ -2,8 +2,9 @@
 //! the session back with the result. Ownership travels through channels, so the controller
 //! never shares the tree with a running search.
 
-use std::sync::mpsc::{channel, Sender};
 use std::sync::Arc;
+
+use crossbeam_channel::{unbounded, Receiver, Sender};
 use std::thread::JoinHandle;
 
 use super::{SearchControl, SearchInfo, SearchJob, Session};
@@ -29,13 +30,16 @@ pub type Unstarted = (Box<dyn Session>, SearchJob);
 /// current search (the process does not wait for it).
 pub struct Worker {
     jobs: Option<Sender<Job>>,
+    /// The thread's reports, in order; disconnected when the thread could not start or ended.
+    events: Receiver<WorkerEvent>,
     thread: Option<JoinHandle<()>>,
 }
 
 impl Worker {
-    /// Starts the thread; its events go to `events`, wrapped by `From`.
-    pub fn spawn<E: From<WorkerEvent> + Send + 'static>(events: Sender<E>) -> Worker {
-        let (jobs, queue) = channel::<Job>();
+    /// Starts the thread; its reports come through [`Worker::events`].
+    pub fn spawn() -> Worker {
+        let (jobs, queue) = unbounded::<Job>();
+        let (events, reports) = unbounded::<WorkerEvent>();
         let thread = std::thread::Builder::new()
             .name("search".into())
             .stack_size(crate::solve::STACK_BYTES)
@@ -47,13 +51,10 @@ impl Worker {
                 } in queue
                 {
                     let mut emit = |info: SearchInfo| {
-                        let _ = events.send(WorkerEvent::Info(info).into());
+                        let _ = events.send(WorkerEvent::Info(info));
                     };
                     let info = session.search(&job, &control, &mut emit);
-                    if events
-                        .send(WorkerEvent::Done(session, info).into())
-                        .is_err()
-                    {
+                    if events.send(WorkerEvent::Done(session, info)).is_err() {
                         break;
                     }
                 }
@@ -61,8 +62,14 @@ impl Worker {
             .ok();
         Worker {
             jobs: Some(jobs),
+            events: reports,
             thread,
         }
+    }
+
+    /// The worker's reports: snapshots of the running search, then its end.
+    pub fn events(&self) -> &Receiver<WorkerEvent> {
+        &self.events
     }
 
     /// Starts a search; the session comes back in [`WorkerEvent::Done`]. If the thread could

@@ -3,8 +3,9 @@
 //! guarantees one result per started search.
 
 use std::collections::VecDeque;
-use std::sync::mpsc::Receiver;
 use std::sync::Arc;
+
+use crossbeam_channel::{select_biased, Receiver};
 
 use super::Event;
 use crate::engine::worker::{Worker, WorkerEvent};
@@ -19,12 +20,16 @@ struct Running {
     held: Option<SearchInfo>,
 }
 
-/// Owns the session while idle, the worker, and the event stream (stdin lines and worker events).
+/// Owns the session while idle, the worker, and the two event sources: input lines and the
+/// worker's reports.
 pub struct Conductor {
     session: Option<Box<dyn Session>>,
     worker: Worker,
     running: Option<Running>,
-    events: Receiver<Event>,
+    /// Lines from the stdin reader, then `Eof`; disconnected after that.
+    input: Receiver<Event>,
+    /// Whether `input` may still deliver (it is not asked again once disconnected).
+    input_open: bool,
     /// Events read while waiting for a search to end, handled afterwards in order.
     queue: VecDeque<Event>,
     /// The result of a search that ran on this thread (no worker thread could start).
@@ -42,14 +47,47 @@ pub enum Outcome {
 }
 
 impl Conductor {
-    pub fn new(session: Box<dyn Session>, worker: Worker, events: Receiver<Event>) -> Conductor {
+    /// `first`: a line already read (to detect the protocol), handled before the rest of `input`.
+    pub fn new(
+        session: Box<dyn Session>,
+        worker: Worker,
+        input: Receiver<Event>,
+        first: Option<String>,
+    ) -> Conductor {
         Conductor {
             session: Some(session),
             worker,
             running: None,
-            events,
-            queue: VecDeque::new(),
+            input,
+            input_open: true,
+            queue: first.map(Event::Line).into_iter().collect(),
             inline_done: None,
+        }
+    }
+
+    /// The next event from the input or the worker, whichever comes first (the worker's when
+    /// both are waiting: a search's end is never delayed behind a pipe of input). `None` once
+    /// both sources are gone.
+    fn receive(&mut self) -> Option<Event> {
+        loop {
+            let worker = self.worker.events();
+            if !self.input_open {
+                return worker.recv().ok().map(Event::Worker);
+            }
+            select_biased! {
+                recv(worker) -> w => match w {
+                    Ok(w) => return Some(Event::Worker(w)),
+                    // No worker thread (it could not start): only input is left.
+                    Err(_) => return self.input.recv().ok().or_else(|| {
+                        self.input_open = false;
+                        None
+                    }),
+                },
+                recv(self.input) -> e => match e {
+                    Ok(e) => return Some(e),
+                    Err(_) => self.input_open = false,
+                },
+            }
         }
     }
 
@@ -61,7 +99,7 @@ impl Conductor {
         if let Some(e) = self.queue.pop_front() {
             return e;
         }
-        self.events.recv().unwrap_or(Event::Eof)
+        self.receive().unwrap_or(Event::Eof)
     }
 
     /// The next event of the running search, leaving the input read meanwhile queued, in order,
@@ -73,13 +111,13 @@ impl Conductor {
             return Some(w);
         }
         loop {
-            match self.events.recv() {
-                Ok(Event::Worker(w)) => return Some(w),
-                Ok(other) => {
+            match self.receive() {
+                Some(Event::Worker(w)) => return Some(w),
+                Some(other) => {
                     read(&other);
                     self.queue.push_back(other);
                 }
-                Err(_) => return None,
+                None => return None,
             }
         }
     }
@@ -200,14 +238,14 @@ impl Conductor {
             }
         }
         loop {
-            match self.events.recv() {
-                Ok(Event::Worker(w)) => {
+            match self.receive() {
+                Some(Event::Worker(w)) => {
                     if let Outcome::Finished(info) = self.on_worker(w) {
                         return Some(info);
                     }
                 }
-                Ok(other) => self.queue.push_back(other),
-                Err(_) => {
+                Some(other) => self.queue.push_back(other),
+                None => {
                     self.running = None;
                     return None;
                 }

@@ -9,7 +9,7 @@ mod go;
 #[path = "gtp_rules.rs"]
 mod rules;
 
-use std::sync::mpsc::{Receiver, Sender};
+use crossbeam_channel::Receiver;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -270,7 +270,7 @@ fn board_size(board: &str) -> Option<u32> {
 }
 
 /// Runs GTP until `quit` or end of input.
-pub fn run(settings: Settings, tx: Sender<Event>, rx: Receiver<Event>) {
+pub fn run(settings: Settings, input: Receiver<Event>, first: Option<String>) {
     let game = settings
         .game
         .clone()
@@ -279,10 +279,10 @@ pub fn run(settings: Settings, tx: Sender<Event>, rx: Receiver<Event>) {
         return;
     };
     let params = session.params().clone();
-    let worker = Worker::spawn(tx);
+    let worker = Worker::spawn();
     let mut c = Controller {
         out: Output::new(),
-        conductor: Conductor::new(session, worker, rx),
+        conductor: Conductor::new(session, worker, input, first),
         params,
         user: UserParams::default(),
         overhead: Duration::from_millis(50),

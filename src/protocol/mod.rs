@@ -7,7 +7,8 @@ pub mod gtp;
 pub mod uci;
 
 use std::io::{self, BufRead, IsTerminal, Read, Write};
-use std::sync::mpsc::{channel, Sender};
+
+use crossbeam_channel::{unbounded, Receiver, Sender};
 
 use crate::engine::worker::WorkerEvent;
 
@@ -67,12 +68,6 @@ pub enum Event {
     /// End of input.
     Eof,
     Worker(WorkerEvent),
-}
-
-impl From<WorkerEvent> for Event {
-    fn from(e: WorkerEvent) -> Event {
-        Event::Worker(e)
-    }
 }
 
 /// Start-up settings from the command line.
@@ -249,8 +244,8 @@ fn spawn_stdout_watcher() {
 
 /// Runs the protocol loop until `quit` or end of input.
 pub fn run(settings: Settings) {
-    let (tx, rx) = channel::<Event>();
-    spawn_reader(tx.clone());
+    let (tx, rx) = unbounded::<Event>();
+    spawn_reader(tx);
     spawn_stdout_watcher();
     let protocol = match settings.protocol {
         Some(p) => p,
@@ -284,36 +279,18 @@ pub fn run(settings: Settings) {
                 }
             }
             let first = first.unwrap_or_default();
-            let p = Protocol::detect(first.trim());
-            let (tx2, rx2) = channel::<Event>();
-            // Re-inject the first line ahead of the rest.
-            let _ = tx2.send(Event::Line(first));
-            let forward = tx2.clone();
-            let _ = std::thread::Builder::new()
-                .name("forward".into())
-                .spawn(move || {
-                    for e in rx {
-                        if forward.send(e).is_err() {
-                            break;
-                        }
-                    }
-                });
-            return start(p, settings, tx2, rx2);
+            // The first line is handled by the controller, ahead of the rest of the input.
+            return start(Protocol::detect(first.trim()), settings, rx, Some(first));
         }
     };
-    start(protocol, settings, tx, rx)
+    start(protocol, settings, rx, None)
 }
 
-fn start(
-    protocol: Protocol,
-    settings: Settings,
-    tx: Sender<Event>,
-    rx: std::sync::mpsc::Receiver<Event>,
-) {
+fn start(protocol: Protocol, settings: Settings, input: Receiver<Event>, first: Option<String>) {
     log::info!("protocol {protocol:?}");
     match protocol {
-        Protocol::Uci | Protocol::Usi | Protocol::Uai => uci::run(protocol, settings, tx, rx),
-        Protocol::Gtp => gtp::run(settings, tx, rx),
+        Protocol::Uci | Protocol::Usi | Protocol::Uai => uci::run(protocol, settings, input, first),
+        Protocol::Gtp => gtp::run(settings, input, first),
     }
 }
 

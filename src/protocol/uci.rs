@@ -4,7 +4,7 @@
 //! UAI (Ataxx) is UCI with `uai`/`uaiok`/`uainewgame`, the game fixed to ataxx, and `btime` the
 //! clock of the first player `x` (as in USI, and as cuteataxx and python-ataxx send it).
 
-use std::sync::mpsc::{Receiver, Sender};
+use crossbeam_channel::Receiver;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -218,7 +218,7 @@ struct Controller {
 const UAI_GAME: &str = "ataxx";
 
 /// Runs UCI (or USI, or UAI) until `quit` or end of input.
-pub fn run(protocol: Protocol, settings: Settings, tx: Sender<Event>, rx: Receiver<Event>) {
+pub fn run(protocol: Protocol, settings: Settings, input: Receiver<Event>, first: Option<String>) {
     let usi = protocol == Protocol::Usi;
     let out = Output::new();
     let game = match protocol {
@@ -244,13 +244,13 @@ pub fn run(protocol: Protocol, settings: Settings, tx: Sender<Event>, rx: Receiv
         }
     };
     let params = session.params().clone();
-    let worker = Worker::spawn(tx);
+    let worker = Worker::spawn();
     let mut c = Controller {
         protocol,
         usi,
         dialect: if usi { Dialect::Usi } else { Dialect::Native },
         out,
-        conductor: Conductor::new(session, worker, rx),
+        conductor: Conductor::new(session, worker, input, first),
         params,
         user: UserParams::default(),
         ponder: false,
