@@ -802,6 +802,10 @@ mod testgame;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_knowledge;
+#[cfg(test)]
+mod tests_memory;
+#[cfg(test)]
 mod tests_multi;
 #[cfg(test)]
 mod tests_net;

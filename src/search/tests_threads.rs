@@ -5,10 +5,8 @@
 use std::collections::HashMap;
 
 use super::node::NONE;
-use super::tests::{
-    assert_tree_consistent, assert_tree_values_exact, minimax, params, proven_value,
-    solved_connect_four, value_after,
-};
+use super::tests::{assert_tree_consistent, minimax, params, proven_value, value_after};
+use super::tests_memory::{assert_tree_values_exact, solved_connect_four};
 use super::*;
 use crate::game::breakthrough::Breakthrough;
 use crate::game::connect4::ConnectFour;

@@ -1,0 +1,303 @@
+//! Search tests of heuristic knowledge: implicit minimax backups against the tree's minimax,
+//! informed and epsilon-greedy playouts, node priors, and the decaying proof-number biases.
+
+use super::node::NONE;
+use super::testgame::{use_evals, Spec, TreeGame};
+use super::tests::{expand, params, search_tree};
+use super::*;
+use crate::game::Game;
+
+const A: u8 = 0;
+const B: u8 = 1;
+
+// A depth-3 tree for implicit minimax: A moves at 0, B at 1 and 2, A at 3-6; 7-14 are leaves
+// (draws) whose evaluations differ.
+static IM_TREE: &[Spec] = &[
+    Spec::Inner(A, &[1, 2]),
+    Spec::Inner(B, &[3, 4]),
+    Spec::Inner(B, &[5, 6]),
+    Spec::Inner(A, &[7, 8]),
+    Spec::Inner(A, &[9, 10]),
+    Spec::Inner(A, &[11, 12]),
+    Spec::Inner(A, &[13, 14]),
+    Spec::End(None),
+    Spec::End(None),
+    Spec::End(None),
+    Spec::End(None),
+    Spec::End(None),
+    Spec::End(None),
+    Spec::End(None),
+    Spec::End(None),
+];
+static IM_EVALS: &[f32] = &[
+    0.0, 0.3, -0.2, 0.5, -0.1, 0.4, 0.6, 0.9, -0.5, 0.2, 0.1, -0.8, 0.7, 0.3, 0.35,
+];
+
+/// Minimax of the evaluations over the nodes the search has created below `id` (a node without
+/// created children counts its own evaluation; a finished one its exact value), for A.
+fn tree_minimax(s: &Search<TreeGame, 2>, id: NodeId, pos: &TreeGame) -> f32 {
+    let node = s.tree.node(id);
+    if let Some(o) = pos.outcome() {
+        return o.utility(crate::game::Player(0));
+    }
+    let mut values = Vec::new();
+    for e in s.tree.edges(id) {
+        if e.child != NONE {
+            let mut next = pos.clone();
+            next.play(e.mv);
+            values.push(tree_minimax(s, e.child, &next));
+        }
+    }
+    if values.is_empty() {
+        pos.evaluate(crate::game::Player(0))
+    } else if node.mover == A {
+        values.into_iter().fold(f32::NEG_INFINITY, f32::max)
+    } else {
+        values.into_iter().fold(f32::INFINITY, f32::min)
+    }
+}
+
+fn assert_minimax_values(s: &Search<TreeGame, 2>, id: NodeId, pos: &TreeGame) {
+    let want = tree_minimax(s, id, pos);
+    let got = s.tree.node(id).im as f32 / node::IM_SCALE;
+    assert!(
+        (got - want).abs() < 1e-4,
+        "node {}: im {got}, minimax {want}",
+        pos.0
+    );
+    for e in s.tree.edges(id) {
+        if e.child != NONE {
+            let mut next = pos.clone();
+            next.play(e.mv);
+            assert_minimax_values(s, e.child, &next);
+        }
+    }
+}
+
+#[test]
+fn implicit_minimax_values_equal_the_minimax_of_the_tree_after_every_iteration() {
+    for algo in ["uct", "sb-uct", "gpn", "sb-gpn"] {
+        let mut s = search_tree(&format!("{algo} im=0.5"), IM_TREE);
+        use_evals(IM_EVALS);
+        s.ensure_root();
+        for _ in 0..40 {
+            s.iterate();
+            assert_minimax_values(&s, ROOT, &TreeGame(0));
+        }
+        // The root's value is the full minimax over the leaves' exact values (all draws). The
+        // plain algorithms built the whole tree; the score-bounded ones stopped growing it once
+        // the draw was proven.
+        if !algo.starts_with("sb") {
+            assert_eq!(s.tree.len(), IM_TREE.len(), "{algo}");
+        }
+        assert_eq!(s.minimax_value(s.tree.node(ROOT), 0), 0.0, "{algo}");
+    }
+}
+
+#[test]
+fn partial_trees_back_up_evaluations_by_hand() {
+    // Expand 0 -> 1 -> 3 by hand: 3 evaluates 0.5 for A, so 1 (B to move, one created child)
+    // is 0.5, and so is the root.
+    let mut s = search_tree("uct im=0.5", IM_TREE);
+    use_evals(IM_EVALS);
+    s.ensure_root();
+    let n1 = expand(&mut s, ROOT, 0, [0.0, 0.0]);
+    s.backup_minimax(n1);
+    assert_eq!(s.tree.node(n1).im, node::to_im(0.3));
+    assert_eq!(s.tree.node(ROOT).im, node::to_im(0.3));
+    let n3 = expand(&mut s, n1, 0, [0.0, 0.0]);
+    s.backup_minimax(n3);
+    assert_eq!(s.tree.node(n1).im, node::to_im(0.5));
+    assert_eq!(s.tree.node(ROOT).im, node::to_im(0.5));
+    // 4 evaluates -0.1: B prefers it, so 1 becomes -0.1; the root has only child 1: -0.1.
+    let n4 = expand(&mut s, n1, 1, [0.0, 0.0]);
+    s.backup_minimax(n4);
+    assert_eq!(s.tree.node(n1).im, node::to_im(-0.1));
+    assert_eq!(s.tree.node(ROOT).im, node::to_im(-0.1));
+    // 2 evaluates -0.2 and the root (A) keeps the better -0.1.
+    let n2 = expand(&mut s, ROOT, 1, [0.0, 0.0]);
+    s.backup_minimax(n2);
+    assert_eq!(s.tree.node(ROOT).im, node::to_im(-0.1));
+}
+
+#[test]
+fn implicit_minimax_steers_selection_towards_the_better_evaluation() {
+    // With alpha = 1 and no exploration, selection follows the minimax values alone: after both
+    // root moves are tried, the one whose subtree evaluates better for A is chosen every time.
+    let mut s = search_tree("uct im=1 c=0", IM_TREE);
+    use_evals(IM_EVALS);
+    s.ensure_root();
+    for _ in 0..30 {
+        s.iterate();
+    }
+    let root = s.tree.node(ROOT);
+    let values: Vec<(u32, f32)> = s
+        .tree
+        .edges(ROOT)
+        .iter()
+        .map(|e| {
+            let c = s.tree.node(e.child);
+            (c.visits, s.minimax_value(c, 0))
+        })
+        .collect();
+    let best = if values[0].1 >= values[1].1 { 0 } else { 1 };
+    assert!(
+        values[best].0 > values[1 - best].0,
+        "{values:?} after {}",
+        root.visits
+    );
+}
+
+#[test]
+fn informed_playouts_take_a_win_in_one_and_early_terminations_score_the_evaluation() {
+    use crate::game::connect4::ConnectFour;
+    // x to move with three in a row on the first rank: the informed policy wins at once.
+    let pos = ConnectFour::parse_position("7/7/7/7/7/ooo1xxx w").unwrap();
+    let mut s: Search<ConnectFour, 2> = Search::new(params("uct policy=ipp"), pos.clone());
+    for _ in 0..20 {
+        assert_eq!(
+            s.rollout.informed_playout::<_, 2>(&s.params, pos.clone()),
+            [1.0, -1.0]
+        );
+    }
+    // fet 0 plies away is the position's own evaluation; det 0.01 ends at once on any lead.
+    let mut s: Search<TreeGame, 2> = search_tree("uct fet=1", IM_TREE);
+    use_evals(IM_EVALS);
+    let after_one = s
+        .rollout
+        .informed_playout::<_, 2>(&s.params, TreeGame::<2>(1));
+    assert!(
+        after_one == [0.5, -0.5] || after_one == [-0.1, 0.1],
+        "{after_one:?}"
+    );
+    let mut s: Search<TreeGame, 2> = search_tree("uct det=0.25", IM_TREE);
+    use_evals(IM_EVALS);
+    assert_eq!(
+        s.rollout
+            .informed_playout::<_, 2>(&s.params, TreeGame::<2>(1)),
+        [1.0, -1.0]
+    );
+    assert_eq!(
+        s.rollout
+            .informed_playout::<_, 2>(&s.params, TreeGame::<2>(5)),
+        [1.0, -1.0]
+    );
+}
+
+#[test]
+fn epsilon_greedy_playouts_pick_the_best_evaluated_move() {
+    // ege 0 would be off: a tiny epsilon is greedy almost always. At the root (A to move), 1
+    // evaluates 0.3 for A and 2 -0.2; at 1 (B to move), 4 (-0.1 for A) beats 3 (0.5).
+    let mut s = search_tree("uct ege=0.000001", IM_TREE);
+    use_evals(IM_EVALS);
+    for _ in 0..20 {
+        assert_eq!(
+            s.rollout.playout_move(&s.params, &TreeGame::<2>(0)),
+            Some(Move(0))
+        );
+        assert_eq!(
+            s.rollout.playout_move(&s.params, &TreeGame::<2>(1)),
+            Some(Move(1))
+        );
+        // B at 2 prefers 5 (0.4 for A) over 6 (0.6 for A).
+        assert_eq!(
+            s.rollout.playout_move(&s.params, &TreeGame::<2>(2)),
+            Some(Move(0))
+        );
+    }
+}
+
+#[test]
+fn node_priors_start_a_new_node_at_its_evaluation() {
+    // Node 1 evaluates 0.3 for A: with np=10 it is created with 10 virtual visits at mean 0.3
+    // for A (-0.3 for B); the backed-up playout (a win for A) then counts as the 11th visit.
+    let mut s = search_tree("uct np=10", IM_TREE);
+    use_evals(IM_EVALS);
+    s.ensure_root();
+    assert_eq!(s.tree.node(ROOT).visits, 0, "the root gets no prior");
+    let n1 = expand(&mut s, ROOT, 0, [1.0, -1.0]);
+    let node = s.tree.node(n1);
+    assert_eq!(node.visits, 11);
+    assert!((node.mean(0) - (10.0 * 0.3 + 1.0) / 11.0).abs() < 1e-6);
+    assert!((node.mean(1) + (10.0 * 0.3 + 1.0) / 11.0).abs() < 1e-6);
+    // Without priors the same expansion holds only the playout.
+    let mut plain = search_tree("uct", IM_TREE);
+    use_evals(IM_EVALS);
+    plain.ensure_root();
+    let p1 = expand(&mut plain, ROOT, 0, [1.0, -1.0]);
+    assert_eq!(plain.tree.node(p1).visits, 1);
+    assert_eq!(plain.tree.node(p1).mean(0), 1.0);
+    // PN-MCTS keeps its first-visit playout: no priors there.
+    let mut pn = search_tree("pn-mcts np=10", IM_TREE);
+    use_evals(IM_EVALS);
+    pn.ensure_root();
+    for _ in 0..10 {
+        pn.iterate();
+    }
+    for e in pn.tree.edges(ROOT) {
+        if e.child != NONE {
+            assert!(pn.tree.node(e.child).visits < 10, "a prior in PN-MCTS");
+        }
+    }
+}
+
+// Root A to move: move 0 leads to a node where B has 2 moves (A's proof number 2), move 1 to one
+// where B has 4 (A's proof number 4), so move 0 has the better proof-number rank.
+static DECAY_TREE: &[Spec] = &[
+    Spec::Inner(A, &[1, 2]),
+    Spec::Inner(B, &[3, 3]),
+    Spec::Inner(B, &[3, 3, 3, 3]),
+    Spec::End(None),
+];
+
+#[test]
+fn a_decaying_proof_number_bias_hands_a_well_visited_child_over_to_its_value() {
+    // Move 0: rank bonus 1/2, but 1000 visits at mean -0.2 for A. Move 1: no bonus, 1 visit at
+    // mean 0. No exploration (c = 0), so only the value and the bias decide.
+    let pick = |spec: &str| {
+        let mut s = search_tree(spec, DECAY_TREE);
+        s.ensure_root();
+        let good_rank = expand(&mut s, ROOT, 0, [0.0, 0.0]);
+        expand(&mut s, ROOT, 1, [0.0, 0.0]);
+        s.rebuild_bias_terms(ROOT);
+        let n = s.tree.node_mut(good_rank);
+        n.visits = 1000;
+        n.total = [-200.0, 200.0];
+        s.tree.node_mut(ROOT).visits = 1002;
+        s.select(ROOT)
+    };
+    // Constant bias: -0.2 + 0.5 beats 0.
+    assert_eq!(pick("gpn c=0 c_pn=1"), 0);
+    // Halved at 100 visits: the bonus left after 1000 is 0.5 * 100 / 1100 = 0.045 < 0.2.
+    assert_eq!(pick("gpn c=0 c_pn=1 pn_decay=100"), 1);
+    // Halved only at 100000 visits: the bonus is still 0.495.
+    assert_eq!(pick("gpn c=0 c_pn=1 pn_decay=100000"), 0);
+    let s = search_tree("gpn pn_decay=100", DECAY_TREE);
+    assert_eq!((s.pn_weight(0), s.pn_weight(100)), (1.0, 0.5));
+}
+
+#[test]
+fn a_bias_on_the_exploration_term_orders_equal_children_and_fades_with_visits() {
+    // Both children with `visits` visits; move 0 (rank bonus 1/2) at `mean0` for A, move 1 (no
+    // bonus) at 0. No plain exploration (c = 0): only the values and the bias decide.
+    let pick = |spec: &str, visits: u32, mean0: f32| {
+        let mut s = search_tree(spec, DECAY_TREE);
+        s.ensure_root();
+        let good_rank = expand(&mut s, ROOT, 0, [0.0, 0.0]);
+        let other = expand(&mut s, ROOT, 1, [0.0, 0.0]);
+        s.rebuild_bias_terms(ROOT);
+        for (id, mean) in [(good_rank, mean0), (other, 0.0)] {
+            let n = s.tree.node_mut(id);
+            n.visits = visits;
+            n.total = [mean * visits as f32, -mean * visits as f32];
+        }
+        s.tree.node_mut(ROOT).visits = 2 * visits;
+        s.select(ROOT)
+    };
+    // Equal values: the better rank gets the larger exploration term.
+    assert_eq!(pick("gpn c=0 c_pn=1 pn_explore=true", 1, 0.0), 0);
+    // After 1000 visits each, 0.5 * sqrt(ln 2000 / 1000) = 0.044 no longer covers a 0.2 gap...
+    assert_eq!(pick("gpn c=0 c_pn=1 pn_explore=true", 1000, -0.2), 1);
+    // ...which the constant bias (+0.5) overrides however long the search runs.
+    assert_eq!(pick("gpn c=0 c_pn=1", 1000, -0.2), 0);
+}
