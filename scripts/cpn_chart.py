@@ -32,8 +32,8 @@ def load(data_dir, game):
 
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
-    data_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "../docs/experiments/data")
-    out = sys.argv[2] if len(sys.argv) > 2 else os.path.join(here, "../docs/experiments/cpn-sweep.svg")
+    data_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "../experiments/data")
+    out = sys.argv[2] if len(sys.argv) > 2 else os.path.join(here, "../experiments/cpn-sweep.svg")
     games = sys.argv[3:] or ["breakthrough", "loa7"]
     series = [(g, load(data_dir, g)) for g in games]
     series = [(g, p) for g, p in series if p]

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Experiment (b) of the GPN paper: sb-gpn with C_pn in {0, 0.1, 0.5, 1, 2, 5} against sb-uct, for
 # two games, at a fixed iteration budget per move close to the paper's Ludii iteration counts.
-# Seats swapped, 2 random opening plies per pair. Writes docs/experiments/data/cpn-<game>-<c>.json;
-# scripts/cpn_chart.py turns them into docs/experiments/cpn-sweep.svg.
+# Seats swapped, 2 random opening plies per pair. Writes experiments/data/cpn-<game>-<c>.json;
+# scripts/cpn_chart.py turns them into experiments/cpn-sweep.svg.
 # Usage: scripts/cpn_sweep.sh [iterations] [games] [concurrency] [game:bias ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +13,7 @@ shift $(( $# < 3 ? $# : 3 ))
 pairs=("$@")
 [ ${#pairs[@]} -gt 0 ] || pairs=("breakthrough:rank" "loa7:rank")
 cargo build --release -q
-out=docs/experiments/data
+out=experiments/data
 mkdir -p "$out"
 for pair in "${pairs[@]}"; do
   game=${pair%%:*}

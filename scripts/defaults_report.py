@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Markdown table of the defaults experiments (docs/experiments/defaults.md): one row per game, one column
-per engine label and budget found in docs/experiments/data/defaults/<game>-<label>-<budget>.json,
+"""Markdown table of the defaults experiments (experiments/defaults.md): one row per game, one column
+per engine label and budget found in experiments/data/defaults/<game>-<label>-<budget>.json,
 each cell the score of the engine against its opponent with the 95 % interval and games played.
 
     scripts/defaults_report.py [label ...]      (default: every label found)

@@ -2,7 +2,7 @@
 # Per-game defaults, first screen: the current default search (sb-gpn, rank bias, C_pn 1,
 # constant bias) and the same with the decaying bias (pn_decay=10) against sb-uct, per game, at
 # a fixed number of iterations per move (machine-independent). Resumable: a cell whose JSON
-# exists is skipped. Writes docs/experiments/data/defaults/<game>-<label>-<iters>it.json.
+# exists is skipped. Writes experiments/data/defaults/<game>-<label>-<iters>it.json.
 # BASELINE replaces the opponent (sb-uct).
 # Usage: scripts/defaults_screen.sh [iterations] [games] [concurrency] [game ...]
 set -euo pipefail
@@ -18,7 +18,7 @@ if [ ${#list[@]} -eq 0 ]; then
         surakarta reachchess skirmish breakthrough6 breakthrough7 gomoku gomokufreestyle)
 fi
 cargo build --release -q
-out=docs/experiments/data/defaults
+out=experiments/data/defaults
 mkdir -p "$out"
 # SPECS="label|spec;label|spec" replaces the two engines screened by default.
 IFS=';' read -r -a specs <<< "${SPECS:-constant|sb-gpn;decay10|sb-gpn pn_decay=10}"

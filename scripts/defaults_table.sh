@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The per-game defaults table (`default`, src/search/defaults.rs) against sb-uct,
 # per game, at one budget. Resumable: a game whose JSON exists is skipped. Writes
-# docs/experiments/data/defaults/<game>-table-<budget>.json (the report's engine label holds the
+# experiments/data/defaults/<game>-table-<budget>.json (the report's engine label holds the
 # row that played).
 # Usage: scripts/defaults_table.sh <budget: 2000it | 100ms | 1000ms> [games] [concurrency] [game ...]
 # BASELINE replaces the opponent (sb-uct), LABEL the file's "table" part. CHUNK=k plays the games
@@ -25,7 +25,7 @@ case $budget in
   *) echo "budget must end in it or ms" >&2; exit 2 ;;
 esac
 cargo build --release -q
-out=${OUT:-docs/experiments/data/defaults}
+out=${OUT:-experiments/data/defaults}
 mkdir -p "$out"
 for game in "${list[@]}"; do
   file="$out/$game-${LABEL:-table}-$budget.json"

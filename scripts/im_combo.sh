@@ -2,11 +2,11 @@
 # The heuristics' result: sb-gpn with implicit minimax (and informed playouts where they help)
 # against each parent, sb-gpn alone (same bias settings) and sb-uct with the same knowledge, at
 # equal time per move, seats swapped, 2 random opening plies per pair.
-# Writes docs/experiments/data/combo[-v2]-<game>-<parent>-<ms>ms.json.
+# Writes experiments/data/combo[-v2]-<game>-<parent>-<ms>ms.json.
 # Usage: [COMBO_SET=v1|v2] [SEED=n] scripts/im_combo.sh [movetime_ms] [games] [concurrency] [game ...]
 #   v1: the first run, the papers' constant proof-number bias and each game's paper knowledge.
 #   v2 (default): a decaying bias (pn_decay) where the constant one lost to sb-uct, and the
-#       knowledge that helped sb-gpn in the screens of docs/experiments/implicit-minimax.md.
+#       knowledge that helped sb-gpn in the screens of experiments/implicit-minimax.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ms=${1:-20}
@@ -17,7 +17,7 @@ set_name=${COMBO_SET:-v2}
 seed=${SEED:-1}
 cargo build --release -q
 gpn=${CARGO_TARGET_DIR:-target}/release/gpn
-out=docs/experiments/data
+out=experiments/data
 mkdir -p "$out"
 # game | sb-gpn settings | knowledge
 case "$set_name" in

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Learned networks: gpn (its defaults, with the variant's network where it has one) against
 # Fairy-Stockfish through cutechess-cli, one variant, 10+0.1, colours swapped per pair.
-# The PGN and cutechess's log land in docs/experiments/data/learned/fsf-<variant>.{pgn,log}.
+# The PGN and cutechess's log land in experiments/data/learned/fsf-<variant>.{pgn,log}.
 #
 #   CUTECHESS=/path/to/cutechess-cli scripts/learned_fsf.sh VARIANT [GAMES] [extra gpn options]
 #   TAG=nonet scripts/learned_fsf.sh cfour 20 option.EvalFile=none   # (TAG names the outputs)
@@ -11,7 +11,7 @@ variant=$1 games=${2:-10}
 shift $(($# < 2 ? $# : 2))
 CC=${CUTECHESS:-target/cutechess/cutechess-cli}
 FSF=${FSF:-/usr/games/fairy-stockfish}
-out=docs/experiments/data/learned/fsf-$variant${TAG:+-$TAG}
+out=experiments/data/learned/fsf-$variant${TAG:+-$TAG}
 # Debian's Fairy-Stockfish 11.1 has no cfour: it reads the variant from an ini file.
 fsf_init=()
 if [[ $variant == cfour ]]; then

@@ -9,7 +9,7 @@ appended to the output file as it finishes; measurements already there are skipp
 interrupted run resumes.
 
     scripts/memory.py [--seconds 60] [--plies 300] [--movetime 200] [--hash 16 64 256 1024]
-                      [--games cfour breakthrough] [--out docs/experiments/data/memory.jsonl]
+                      [--games cfour breakthrough] [--out experiments/data/memory.jsonl]
 """
 import argparse
 import json
@@ -124,7 +124,7 @@ def main():
     ap.add_argument("--movetime", type=int, default=200)
     ap.add_argument("--hash", type=int, nargs="+", default=[16, 64, 256, 1024])
     ap.add_argument("--games", nargs="+", default=["cfour", "breakthrough"])
-    ap.add_argument("--out", default="docs/experiments/data/memory.jsonl")
+    ap.add_argument("--out", default="experiments/data/memory.jsonl")
     args = ap.parse_args()
     done = set()
     if os.path.exists(args.out):

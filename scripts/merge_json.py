@@ -3,7 +3,7 @@
 scripts/time_odds.sh): W/D/L from A's view, the score with its 95 % interval (normal
 approximation, as gpn match reports it), mean think time per move of each side.
 
-    scripts/merge_json.py docs/experiments/data/odds/cfour-hash4-100ms-s*.json
+    scripts/merge_json.py experiments/data/odds/cfour-hash4-100ms-s*.json
 """
 import json
 import math

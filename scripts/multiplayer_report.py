@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The tables of docs/experiments/multiplayer.md from the match summaries that
-scripts/multiplayer_matches.sh writes (docs/experiments/data/multiplayer/*.json).
+"""The tables of experiments/multiplayer.md from the match summaries that
+scripts/multiplayer_matches.sh writes (experiments/data/multiplayer/*.json).
 
 Usage: scripts/multiplayer_report.py [DIR]   (prints Markdown on stdout)
 """
@@ -21,7 +21,7 @@ def mean(m, digits=3):
 
 
 def main():
-    folder = sys.argv[1] if len(sys.argv) > 1 else "docs/experiments/data/multiplayer"
+    folder = sys.argv[1] if len(sys.argv) > 1 else "experiments/data/multiplayer"
     runs = []
     for path in sorted(glob.glob(os.path.join(folder, "*.json"))):
         with open(path) as f:

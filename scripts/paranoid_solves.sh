@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Paranoid solves of Rolit's start positions for every player, with every solver kind and
-# thread count (docs/experiments/multiplayer.md, "Paranoid solving"). Resumable: a row already
+# thread count (experiments/multiplayer.md, "Paranoid solving"). Resumable: a row already
 # in the output file is not run again. Usage:
 #   scripts/paranoid_solves.sh [out-file] [max-seconds per solve]
 # Runs target/release/gpn; one solve at a time (the 2-thread rows use both cores of the
 # machine the report's figures come from).
 set -euo pipefail
-out=${1:-docs/experiments/data/multiplayer/paranoid-solves.tsv}
+out=${1:-experiments/data/multiplayer/paranoid-solves.tsv}
 limit=${2:-300}
 gpn=${GPN:-target/release/gpn}
 mkdir -p "$(dirname "$out")"

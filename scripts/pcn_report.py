@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""The tables of docs/experiments/pcn.md from the JSON Lines files that scripts/pcn_problems.sh
-writes (docs/experiments/data/pcn/<set>-<algo>[-TAG]-<seconds>s.jsonl), and of
-docs/experiments/killallgo.md from scripts/killallgo_problems.sh's: per run, the problems proved
+"""The tables of experiments/pcn.md from the JSON Lines files that scripts/pcn_problems.sh
+writes (experiments/data/pcn/<set>-<algo>[-TAG]-<seconds>s.jsonl), and of
+experiments/killallgo.md from scripts/killallgo_problems.sh's: per run, the problems proved
 (the side to move wins: Black in Gomoku, White in Killall-Go), disproved, unknown, the median
 time and nodes of the proved ones, and their numbers.
 
@@ -13,7 +13,7 @@ import sys
 
 
 def main():
-    files = sys.argv[1:] or sorted(glob.glob("docs/experiments/data/pcn/*.jsonl"))
+    files = sys.argv[1:] or sorted(glob.glob("experiments/data/pcn/*.jsonl"))
     print("| run | problems | proved (win) | disproved | unknown | median s / nodes of the proved | proved |")
     print("|---|---|---|---|---|---|---|")
     for f in files:

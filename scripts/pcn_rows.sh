@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Every row of docs/experiments/pcn.md at 2 s per problem, with the networks of
-# docs/experiments/data/pcn/nets/: scripts/pcn_rows.sh K runs shard K of 2 (run K = 0 and K = 1
+# Every row of experiments/pcn.md at 2 s per problem, with the networks of
+# experiments/data/pcn/nets/: scripts/pcn_rows.sh K runs shard K of 2 (run K = 0 and K = 1
 # side by side, one per core). Resumable: scripts/pcn_problems.sh skips the problems done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export SHARD=${1:?usage: $0 K (0 or 1)}/2
-nets=docs/experiments/data/pcn/nets
+nets=experiments/data/pcn/nets
 for set in killallgo gomoku; do
   if [ $set = killallgo ]; then variants="x"; else variants="ndk 4t"; fi
   for v in $variants; do

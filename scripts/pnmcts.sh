@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # PN-MCTS against UCT (the PN-MCTS paper's Tables II and IV): the FSU variant on LOA 7x7 and
 # Awari, and the double layer with contempt 0.2 on Awari. Seats swapped, 2 random opening plies
-# per pair. Writes $OUT/pnmcts-<name>-<budget>.json (OUT defaults to docs/experiments/data).
+# per pair. Writes $OUT/pnmcts-<name>-<budget>.json (OUT defaults to experiments/data).
 # Resumable: a pairing whose JSON exists is skipped.
 # Usage: scripts/pnmcts.sh [loa7 budget] [awari budget] [games]
 #   a budget is a number of ms (100, 100ms) or of iterations (1000it)
@@ -11,7 +11,7 @@ loa_budget=${1:-100}
 awari_budget=${2:-50}
 games=${3:-200}
 cargo build --release -q
-out=${OUT:-docs/experiments/data}
+out=${OUT:-experiments/data}
 mkdir -p "$out"
 run() { # game budget name spec
   local budget=$2 flag

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# The PPNS paper's experiment (docs/experiments/solving.md): Connect Four 12-ply positions with
+# The PPNS paper's experiment (experiments/solving.md): Connect Four 12-ply positions with
 # 35M nodes or 420 s per position, and Othello positions after 18/26/32/36/40 plies with 8M nodes
-# or 600 s, for every solver. Writes CSV files and summaries to docs/experiments/data/solving/.
+# or 600 s, for every solver. Writes CSV files and summaries to experiments/data/solving/.
 # Usage: scripts/solving.sh [cfour-all|cfour-subset|othello] ...   (default: all three)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -q
 gpn=target/release/gpn
-data=docs/experiments/data
+data=experiments/data
 out=$data/solving
 mkdir -p "$out"
 run() { # name file nodes seconds args...

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPN paper's Table 1 on every game gpn has: sb-gpn (the paper's best bias and C_pn for the
 # game, score-bounded row) against sb-uct, equal time per move, seats swapped, 2 random opening
-# plies per pair. Writes $OUT/table1-<game>-<budget>.json (OUT defaults to docs/experiments/data)
+# plies per pair. Writes $OUT/table1-<game>-<budget>.json (OUT defaults to experiments/data)
 # and prints the scores. Resumable: a game whose JSON exists is skipped.
 # Usage: scripts/table1.sh [budget: 100 | 100ms | 2000it] [games] [concurrency] [game ...]
 set -euo pipefail
@@ -17,7 +17,7 @@ games=${2:-200}
 conc=${3:-2}
 shift $(( $# < 3 ? $# : 3 ))
 cargo build --release -q
-out=${OUT:-docs/experiments/data}
+out=${OUT:-experiments/data}
 mkdir -p "$out"
 # game | sb-gpn options (the paper's best SB row: bias, C_pn)
 specs=(

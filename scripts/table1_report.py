@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The GPN paper's Table 1 rerun (docs/experiments/gpn-table1.md): one markdown row per game from
+"""The GPN paper's Table 1 rerun (experiments/gpn-table1.md): one markdown row per game from
 the table1-<game>-<budget>.json files of a data folder, with the paper's figure and whether the
 cell meets it (its interval reaches the paper's score or lies above it).
 

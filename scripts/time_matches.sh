@@ -7,7 +7,7 @@
 # CHUNKS is a count (chunks 1..N) or a range FIRST-LAST, so that several runs of one variant
 # can share the machine without playing the same chunk.
 #   e.g.   scripts/time_matches.sh /work/bin/gpn-new2 /work/bin/gpn-old minishogi 10+0.1 20 \
-#              docs/experiments/data/time target/ext-venv/bin/python
+#              experiments/data/time target/ext-venv/bin/python
 # Summarise with scripts/clock_use.py OUT_DIR/*.json.
 set -euo pipefail
 new=$1 old=$2 variant=$3 tc=$4 chunks=$5 out=$6 py=${7:-python3}

@@ -3,7 +3,7 @@
 # 4x the time against itself (gpn match --odds 4), in a Hash small enough to be recycled several
 # times per move, and the same pairing in a large Hash. Resumable: the games run in chunks of
 # 20 (one seed each); a chunk whose JSON exists is skipped.
-# Writes docs/experiments/data/odds/<game>-hash<H>-<ms>ms-s<seed>.json.
+# Writes experiments/data/odds/<game>-hash<H>-<ms>ms-s<seed>.json.
 # AGENT="default " plays the game's defaults row (written ...-default-hash<H>-...) instead of the
 # generic sb-gpn.
 # Usage: scripts/time_odds.sh [movetime_ms] [chunks] [concurrency] [game:hash ...]
@@ -18,7 +18,7 @@ if [ ${#cells[@]} -eq 0 ]; then
   cells=(cfour:4 breakthrough:4 reversi:1 cfour:1024 breakthrough:1024 reversi:1024)
 fi
 cargo build --release -q
-out=docs/experiments/data/odds
+out=experiments/data/odds
 mkdir -p "$out"
 for cell in "${cells[@]}"; do
   game=${cell%%:*}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Clock use of two gpn builds (NEW as engine A, OLD as engine B, the same games) at two time
-# controls in the games of docs/experiments/time-management.md: UCI games through match.py
+# controls in the games of experiments/time-management.md: UCI games through match.py
 # (real clocks, referee), Othello through match.py's GTP mode (absolute time), 9x9 Go against
 # GNU Go level 1 through go_gnugo.py (gpn's clock only, absolute time). Resumable: a file that
 # exists (or its .gz) is skipped.

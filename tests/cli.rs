@@ -863,7 +863,7 @@ fn a_closed_stdout_ends_quietly_with_success() {
 #[test]
 fn sgf_records_set_up_killallgo_problems_and_bad_ones_are_clear_errors() {
     // Problem 26 of the PCN paper's set: its final position, White to move (the same line as
-    // docs/experiments/data/killallgo/problems.txt holds).
+    // experiments/data/killallgo/problems.txt holds).
     let out = gpn(&[
         "show",
         "killallgo",
@@ -871,7 +871,7 @@ fn sgf_records_set_up_killallgo_problems_and_bad_ones_are_clear_errors() {
         "tests/data/killallgo-pcn-26.sgf",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let batch = include_str!("../docs/experiments/data/killallgo/problems.txt");
+    let batch = include_str!("../experiments/data/killallgo/problems.txt");
     let want = batch.lines().nth(25).unwrap();
     let want = want
         .strip_prefix("killallgo ")

@@ -4,7 +4,7 @@ game's moves over GTP, asks `final_score`, and compares it with the score gnugo 
 game (the record's `scores`). A check of gpn's dead-stone judge on fixed games, without
 replaying the matches:
 
-  scripts/external/go_rescore.py docs/experiments/data/go/selfplay-gnugo-referee-200ms.jsonl
+  scripts/external/go_rescore.py experiments/data/go/selfplay-gnugo-referee-200ms.jsonl
 """
 import argparse
 import json

@@ -10,7 +10,7 @@ use crate::game::Move;
 
 /// Moves we expect still to play when the clock does not say (sudden death). Games against
 /// the specialists are often decided in 20-40 moves; measured by matches in
-/// docs/experiments/time-management.md.
+/// experiments/time-management.md.
 pub const DEFAULT_MOVES_TO_GO: u32 = 20;
 /// The most of a fixed move time that the overhead may take: a short `movetime` (cutechess
 /// `st=0.05`) still searches most of it.

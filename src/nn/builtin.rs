@@ -15,7 +15,7 @@ const EMBEDDED: &[(&str, &[u8])] = &[
     ("reversi", include_bytes!("../../nets/reversi.gpnn")),
     ("minishogi", include_bytes!("../../nets/minishogi.gpnn")),
     ("losalamos", include_bytes!("../../nets/losalamos.gpnn")),
-    // Proof-cost networks for the solvers (docs/experiments/pcn.md); the play defaults of
+    // Proof-cost networks for the solvers (experiments/pcn.md); the play defaults of
     // these games do not use them.
     (
         "gomokufreestyle",

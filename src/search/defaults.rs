@@ -2,7 +2,7 @@
 //! user set over them.
 //!
 //! The table is data keyed by the registry's game names; the search itself never reads it. Each
-//! row is a spec applied over [`SearchParams::default`]; `docs/experiments/defaults.md` has the
+//! row is a spec applied over [`SearchParams::default`]; `experiments/defaults.md` has the
 //! matches that chose every row and the rule they must meet (at least 50 % against `sb-uct`, and
 //! against `sb-uct` with the same knowledge, at 2,000 iterations, 100 ms and 1 s per move).
 
@@ -19,7 +19,7 @@ pub struct GameDefaults {
 
 /// Every game's defaults. A game without a row plays the generic defaults.
 /// Every game's defaults, in the registry's order (a game without a row would play the generic
-/// defaults). `docs/experiments/defaults.md` has the measurements behind each row.
+/// defaults). `experiments/defaults.md` has the measurements behind each row.
 pub const GAME_DEFAULTS: &[GameDefaults] = &[
     // Any lasting bias loses with the budget (constant 2 %, on exploration 39 % at 100 ms): the
     // bias only guides a child's first visits. The embedded network (docs/learned.md) wins
@@ -121,7 +121,7 @@ pub const GAME_DEFAULTS: &[GameDefaults] = &[
         spec: "algorithm=sb-uct policy=game c=0.6",
     },
     // The other sizes take 9x9's row: measured on 9x9 only, but neither the bias's loss nor the
-    // knowledge's gain there depends on the board's size (docs/experiments/defaults.md).
+    // knowledge's gain there depends on the board's size (experiments/defaults.md).
     GameDefaults {
         game: "go5",
         spec: "algorithm=sb-uct policy=game c=0.6",

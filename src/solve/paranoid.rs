@@ -5,7 +5,7 @@
 //! nodes are OR nodes, everyone else's AND nodes), but sb-gpn's score bounds and the parallel
 //! split of the root's questions into the opponent's are two-player: with three players a
 //! non-mover's optimistic bound is the best the others could hand it, so a root's bounds never
-//! meet (docs/experiments/multiplayer.md). Rather than a second, paranoid pair of bounds in
+//! meet (experiments/multiplayer.md). Rather than a second, paranoid pair of bounds in
 //! every node of the playing search, those solvers search [`Paranoid<G>`]: the same positions
 //! and moves, with two players, the prover (player 0) and the coalition (player 1), and the
 //! prover's result as the game's (a sole first place a win, a shared one a draw, anything else

@@ -96,7 +96,7 @@ fn solves_of_more_players_are_paranoid_proofs_with_every_solver() {
     };
     let control = SearchControl::new();
     // Red cannot take even a shared first place at the start of 4x4 Rolit with three
-    // players if yellow and green play together (docs/experiments/multiplayer.md).
+    // players if yellow and green play together (experiments/multiplayer.md).
     for algo in [Algo::Dfpn, Algo::SbGpn] {
         for threads in [1, 2] {
             let info = s.search(&job(algo, threads), &control, &mut |_| {});
