@@ -20,6 +20,7 @@ mod play;
 pub mod records;
 pub mod search_agent;
 pub mod shard;
+pub mod spec;
 pub mod stats;
 
 use std::collections::BTreeSet;

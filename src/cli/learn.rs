@@ -7,8 +7,8 @@ use std::time::Instant;
 
 use clap::{Args, FromArgMatches};
 
-use super::match_cmd::{agent_factory, parse_agent_spec};
 use super::{note, CliError};
+use crate::arena::spec::{agent_factory, parse_agent_spec};
 use crate::arena::stats::{elo_from_score, score_interval};
 use crate::arena::{self, Budget, MatchConfig, StopFlag, Wdl};
 use crate::game::registry::{self, GameVisitor};

@@ -12,16 +12,12 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{count, interrupt, positive, CliError};
-use crate::arena::agents::RandomAgent;
 use crate::arena::multi::{self, MultiRecord};
 use crate::arena::records::{self, RecordFormat};
-use crate::arena::search_agent::SearchAgent;
-use crate::arena::{
-    self, output, shard, AgentFactory, Budget, MatchConfig, Shard, SprtConfig, StopFlag,
-};
+use crate::arena::spec::{agent_factory, check_agent, parse_agent_spec, AgentSpec};
+use crate::arena::{self, output, shard, Budget, MatchConfig, Shard, SprtConfig, StopFlag};
 use crate::game::registry::{self, GameVisitor, PlayersVisitor};
 use crate::game::Game;
-use crate::search::SearchParams;
 
 pub const AFTER_HELP: &str = "\
 Agents: `random` (uniformly random legal moves), `default` (the engine's search with the game's
@@ -135,85 +131,6 @@ fn parse_agent(text: &str) -> Result<Agent, String> {
         name: text.split_whitespace().collect::<Vec<_>>().join(" "),
         spec: parse_agent_spec(text)?,
     })
-}
-
-/// An agent named on the command line (`--engine1`, `--engine2`).
-#[derive(Clone, Debug, PartialEq)]
-pub enum AgentSpec {
-    /// Uniformly random legal moves ([`RandomAgent`]).
-    Random,
-    /// The search with these parameters ([`SearchAgent`]).
-    Search(SearchParams),
-    /// The search with the game's row of the defaults table, then these options
-    /// (`default [key=value ...]`).
-    Defaults(String),
-}
-
-/// Reads an agent spec: a kind followed by optional space-separated `key=value` options (one
-/// quoted argument, e.g. `"sb-gpn c_pn=1 bias=rank"`). This and [`agent_factory`] are the one
-/// place where agent kinds are added.
-pub fn parse_agent_spec(text: &str) -> Result<AgentSpec, String> {
-    let mut tokens = text.split_whitespace();
-    let kind = tokens.next().ok_or("empty agent spec")?;
-    let mut options: Vec<(&str, &str)> = Vec::new();
-    for token in tokens {
-        match token.split_once('=') {
-            Some((key, value)) if !key.is_empty() && !value.is_empty() => {
-                options.push((key, value))
-            }
-            _ => return Err(format!("agent option '{token}' is not key=value")),
-        }
-    }
-    match kind.to_ascii_lowercase().as_str() {
-        "random" => match options.first() {
-            Some((key, _)) => Err(format!("agent 'random' has no option '{key}'")),
-            None => Ok(AgentSpec::Random),
-        },
-        "default" => {
-            let extra = text.trim_start()[kind.len()..].trim().to_string();
-            let mut check = SearchParams::default();
-            check
-                .apply_spec(&extra)
-                .map_err(|e| format!("agent '{text}': {e}"))?;
-            Ok(AgentSpec::Defaults(extra))
-        }
-        _ => SearchParams::parse(text).map(AgentSpec::Search).map_err(|e| {
-            format!("agent '{text}': {e} (agents: random, default, or uct / sb-uct / gpn / sb-gpn / pn-mcts with key=value options)")
-        }),
-    }
-}
-
-/// Whether `spec` can play `G`: a network in it must be one of `G`'s encoding.
-pub fn check_agent<G: Game>(spec: &AgentSpec) -> Result<(), String> {
-    let params = match spec {
-        AgentSpec::Random => return Ok(()),
-        AgentSpec::Search(params) => params.clone(),
-        AgentSpec::Defaults(extra) => {
-            let mut params = SearchParams::for_game(G::INFO.name);
-            params.apply_spec(extra).map_err(|e| e.to_string())?;
-            params
-        }
-    };
-    params.check_network_for::<G>().map_err(|e| e.to_string())
-}
-
-/// The factory that builds `spec`'s agent for each game of `G`, a game of `P` players.
-pub fn agent_factory<G: Game, const P: usize>(spec: &AgentSpec) -> Box<AgentFactory<G>> {
-    match spec {
-        AgentSpec::Random => Box::new(|seed| Box::new(RandomAgent::new(seed))),
-        AgentSpec::Search(params) => {
-            let params = params.clone();
-            Box::new(move |seed| Box::new(SearchAgent::<G, P>::new(&params, seed)))
-        }
-        AgentSpec::Defaults(extra) => {
-            let mut params = SearchParams::for_game(G::INFO.name);
-            // Checked by `parse_agent_spec`.
-            if let Err(e) = params.apply_spec(extra) {
-                log::warn!("agent 'default {extra}': {e}");
-            }
-            Box::new(move |seed| Box::new(SearchAgent::<G, P>::new(&params, seed)))
-        }
-    }
 }
 
 /// Reads `--sprt elo0,elo1[,alpha,beta]` (alpha and beta default to 0.05).
@@ -607,42 +524,6 @@ pub fn run(mut args: MatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn agent_specs() {
-        assert_eq!(parse_agent_spec("random"), Ok(AgentSpec::Random));
-        assert_eq!(parse_agent_spec("  Random "), Ok(AgentSpec::Random));
-        assert!(parse_agent_spec("").unwrap_err().contains("empty"));
-        assert_eq!(
-            parse_agent_spec(" default  c_pn=0.5"),
-            Ok(AgentSpec::Defaults("c_pn=0.5".into()))
-        );
-        assert_eq!(
-            parse_agent_spec("default"),
-            Ok(AgentSpec::Defaults("".into()))
-        );
-        assert!(parse_agent_spec("default frob=1")
-            .unwrap_err()
-            .contains("unknown search option"));
-        let err = parse_agent_spec("alphazero").unwrap_err();
-        assert!(
-            err.contains("agent 'alphazero'") && err.contains("algorithm"),
-            "{err}"
-        );
-        assert_eq!(
-            parse_agent_spec("sb-gpn c_pn=2 bias=max"),
-            Ok(AgentSpec::Search(
-                SearchParams::parse("sb-gpn c_pn=2 bias=max").unwrap()
-            ))
-        );
-        assert!(parse_agent_spec("gpn c_pn=x").unwrap_err().contains("c_pn"));
-        assert!(parse_agent_spec("random seed=3")
-            .unwrap_err()
-            .contains("no option 'seed'"));
-        assert!(parse_agent_spec("random c_pn")
-            .unwrap_err()
-            .contains("not key=value"));
-    }
 
     #[test]
     fn sprt_specs() {

@@ -31,7 +31,7 @@ use crate::game::registry;
 use crate::game::GameError;
 
 pub use games::games_table;
-pub use match_cmd::{agent_factory, parse_agent_spec, parse_sprt, AgentSpec};
+pub use match_cmd::parse_sprt;
 
 /// Exit status of a usage error or bad input (clap's own usage errors exit with 2 too).
 pub const EXIT_USAGE: u8 = 2;

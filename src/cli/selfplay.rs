@@ -6,8 +6,8 @@ use std::time::Instant;
 
 use clap::Args;
 
-use super::match_cmd::{parse_agent_spec, AgentSpec};
 use super::{note, CliError};
+use crate::arena::spec::{parse_agent_spec, AgentSpec};
 use crate::game::registry::{self, GameVisitor};
 use crate::game::{Game, GameError, MoveList, Player};
 use crate::nn::data::{GameRecord, SampleWriter};
