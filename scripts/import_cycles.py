@@ -52,7 +52,7 @@ def strip_tests(text, here=()):
             continue
         out.append(text[i:m.start()])
         j = m.end()
-        if text.startswith("mod", j) or re.match(r"(pub(\([^)]*\))?\s+)?mod\b", text[j:]):
+        if re.match(r"(pub(\([^)]*\))?\s+)?mod\b", text[j:]):
             brace = text.find("{", j)
             semi = text.find(";", j)
             if semi != -1 and (brace == -1 or semi < brace):
