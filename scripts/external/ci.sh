@@ -3,7 +3,7 @@
 # pondering) and gpn vs gtp-rhino over GTP (Othello, 20 s per side), 20 games each, every move
 # checked by an independent referee (pyffish, OpenSpiel); gpn driven over UAI by a real UAI
 # client, python-ataxx's `ataxx.uai.Engine` (Ataxx, 20 games of gpn vs gpn, 3+0.05, every move
-# checked by python-ataxx's board); gpn against itself with both clocks kept at 20+0 ms, 100+0 ms
+# checked by python-ataxx's board); gpn against itself with both clocks kept at 50+0 ms, 100+0 ms
 # and 1+0.01 s in cfour, breakthrough and awari (zero time losses allowed); then the protocol
 # latency against Fairy-Stockfish. Installs
 # what is missing (apt: fairy-stockfish, grhino; a venv with pyffish, open_spiel and ataxx).
@@ -54,7 +54,9 @@ echo "== gpn over UAI driven by python-ataxx (ataxx.uai.Engine), $GAMES games, g
 
 echo "== time losses: gpn vs gpn with both clocks kept (no margin: a move longer than the clock loses)"
 for variant in cfour breakthrough awari; do
-    for tc in 0.02+0 0.1+0 1+0.01; do
+    # Not 20+0 ms: one descheduling of the engine or the referee by a busy host (16 ms in a CI
+    # run) loses that game whatever the engine does (docs/real-opponents.md).
+    for tc in 0.05+0 0.1+0 1+0.01; do
         "$VENV/bin/python" scripts/external/match.py uci --a "$GPN --protocol uci" \
             --b "$GPN --protocol uci" --variant "$variant" --games "$GAMES" --tc "$tc" \
             --margin-ms 0 --opening-plies 2 --quiet --json "$OUT/clock-$variant-$tc.json"
