@@ -3,15 +3,15 @@
 # (real clocks, pyffish/OpenSpiel referee, seats swapped every game, a fresh opening seed per
 # chunk). Each chunk writes its JSON when it ends; a rerun skips the chunks already written
 # (also when compressed to .json.gz, as the committed data is).
-#   usage: scripts/time_matches.sh NEW_BIN OLD_BIN VARIANT TC CHUNKS OUT_DIR [PYTHON]
+#   usage: experiments/scripts/time_matches.sh NEW_BIN OLD_BIN VARIANT TC CHUNKS OUT_DIR [PYTHON]
 # CHUNKS is a count (chunks 1..N) or a range FIRST-LAST, so that several runs of one variant
 # can share the machine without playing the same chunk.
-#   e.g.   scripts/time_matches.sh /work/bin/gpn-new2 /work/bin/gpn-old minishogi 10+0.1 20 \
+#   e.g.   experiments/scripts/time_matches.sh /work/bin/gpn-new2 /work/bin/gpn-old minishogi 10+0.1 20 \
 #              experiments/data/time target/ext-venv/bin/python
-# Summarise with scripts/clock_use.py OUT_DIR/*.json.
+# Summarise with experiments/scripts/clock_use.py OUT_DIR/*.json.
 set -euo pipefail
 new=$1 old=$2 variant=$3 tc=$4 chunks=$5 out=$6 py=${7:-python3}
-here=$(cd "$(dirname "$0")" && pwd)
+here=$(cd "$(dirname "$0")/../../scripts" && pwd)
 mkdir -p "$out"
 first=1 last=$chunks
 if [[ $chunks == *-* ]]; then first=${chunks%-*} last=${chunks#*-}; fi

@@ -2,9 +2,9 @@
 # The PPNS paper's experiment (experiments/solving.md): Connect Four 12-ply positions with
 # 35M nodes or 420 s per position, and Othello positions after 18/26/32/36/40 plies with 8M nodes
 # or 600 s, for every solver. Writes CSV files and summaries to experiments/data/solving/.
-# Usage: scripts/solving.sh [cfour-all|cfour-subset|othello] ...   (default: all three)
+# Usage: experiments/scripts/solving.sh [cfour-all|cfour-subset|othello] ...   (default: all three)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 cargo build --release -q
 gpn=target/release/gpn
 data=experiments/data

@@ -3,12 +3,12 @@
 # against each parent, sb-gpn alone (same bias settings) and sb-uct with the same knowledge, at
 # equal time per move, seats swapped, 2 random opening plies per pair.
 # Writes experiments/data/combo[-v2]-<game>-<parent>-<ms>ms.json.
-# Usage: [COMBO_SET=v1|v2] [SEED=n] scripts/im_combo.sh [movetime_ms] [games] [concurrency] [game ...]
+# Usage: [COMBO_SET=v1|v2] [SEED=n] experiments/scripts/im_combo.sh [movetime_ms] [games] [concurrency] [game ...]
 #   v1: the first run, the papers' constant proof-number bias and each game's paper knowledge.
 #   v2 (default): a decaying bias (pn_decay) where the constant one lost to sb-uct, and the
 #       knowledge that helped sb-gpn in the screens of experiments/implicit-minimax.md.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 ms=${1:-20}
 games=${2:-200}
 conc=${3:-1}

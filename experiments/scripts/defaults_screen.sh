@@ -4,9 +4,9 @@
 # a fixed number of iterations per move (machine-independent). Resumable: a cell whose JSON
 # exists is skipped. Writes experiments/data/defaults/<game>-<label>-<iters>it.json.
 # BASELINE replaces the opponent (sb-uct).
-# Usage: scripts/defaults_screen.sh [iterations] [games] [concurrency] [game ...]
+# Usage: experiments/scripts/defaults_screen.sh [iterations] [games] [concurrency] [game ...]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 iters=${1:-2000}
 games=${2:-200}
 conc=${3:-2}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The PCN paper's 81 Killall-Go problems (experiments/killallgo.md), White to move and live.
-#   scripts/killallgo_problems.sh import <dir of 1.sgf..81.sgf>   # writes problems.txt
-#   [TAG=name] [MEM=MB] scripts/killallgo_problems.sh solve <algo> <seconds> [gpn solve args...]
+#   experiments/scripts/killallgo_problems.sh import <dir of 1.sgf..81.sgf>   # writes problems.txt
+#   [TAG=name] [MEM=MB] experiments/scripts/killallgo_problems.sh solve <algo> <seconds> [gpn solve args...]
 # `solve` runs `gpn solve` on each problem with one algorithm and a per-problem time limit (and
 # MEM MB, default 1024) and appends one JSON line per problem to
 # experiments/data/killallgo/<algo>[-TAG]-<seconds>s.jsonl as each ends; a rerun skips the
@@ -9,7 +9,7 @@
 # line that says so is redone). Prints the tally. SHARD=K/N solves only the problems
 # n with n % N == K (run N of them side by side, one per core, into the same file).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 data=experiments/data/killallgo
 gpn=${GPN:-target/release/gpn}
 mkdir -p "$data"

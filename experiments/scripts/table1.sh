@@ -3,9 +3,9 @@
 # game, score-bounded row) against sb-uct, equal time per move, seats swapped, 2 random opening
 # plies per pair. Writes $OUT/table1-<game>-<budget>.json (OUT defaults to experiments/data)
 # and prints the scores. Resumable: a game whose JSON exists is skipped.
-# Usage: scripts/table1.sh [budget: 100 | 100ms | 2000it] [games] [concurrency] [game ...]
+# Usage: experiments/scripts/table1.sh [budget: 100 | 100ms | 2000it] [games] [concurrency] [game ...]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 budget=${1:-100}
 [[ $budget =~ ^[0-9]+$ ]] && budget="${budget}ms"
 case $budget in

@@ -3,14 +3,14 @@
 per engine label and budget found in experiments/data/defaults/<game>-<label>-<budget>.json,
 each cell the score of the engine against its opponent with the 95 % interval and games played.
 
-    scripts/defaults_report.py [label ...]      (default: every label found)
+    experiments/scripts/defaults_report.py [label ...]      (default: every label found)
 """
 import json
 import os
 import re
 import sys
 
-DATA = os.path.join(os.path.dirname(__file__), "..", "docs", "experiments", "data", "defaults")
+DATA = os.path.join(os.path.dirname(__file__), "..", "data", "defaults")
 NAME = re.compile(r"^(?P<game>[a-z0-9]+)-(?P<label>[a-z0-9-]+)-(?P<budget>\d+(?:it|ms))\.json$")
 ORDER = ["breakthrough", "knightthrough", "minishogi", "losalamos", "ataxx", "loa7", "cfour",
          "reversi", "loa", "awari", "kalah", "surakarta", "reachchess", "skirmish",

@@ -3,7 +3,7 @@
 the table1-<game>-<budget>.json files of a data folder, with the paper's figure and whether the
 cell meets it (its interval reaches the paper's score or lies above it).
 
-Usage: scripts/table1_report.py <data folder> <budget, e.g. 2000it or 100ms> [old folder]
+Usage: experiments/scripts/table1_report.py <data folder> <budget, e.g. 2000it or 100ms> [old folder]
 With an old folder, a column with the same cell from it (the run before the fixes)."""
 import json
 import os

@@ -3,10 +3,10 @@
 # Awari, and the double layer with contempt 0.2 on Awari. Seats swapped, 2 random opening plies
 # per pair. Writes $OUT/pnmcts-<name>-<budget>.json (OUT defaults to experiments/data).
 # Resumable: a pairing whose JSON exists is skipped.
-# Usage: scripts/pnmcts.sh [loa7 budget] [awari budget] [games]
+# Usage: experiments/scripts/pnmcts.sh [loa7 budget] [awari budget] [games]
 #   a budget is a number of ms (100, 100ms) or of iterations (1000it)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 loa_budget=${1:-100}
 awari_budget=${2:-50}
 games=${3:-200}

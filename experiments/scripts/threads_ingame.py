@@ -4,8 +4,8 @@ at every ply, lets each engine (every binary given, with Threads 1 and with Thre
 on as in a game) search `go movetime MS` in turn, so that the machine's slow drifts hit every
 engine alike. Prints each binary's 2-thread/1-thread node ratio per ply, then over the game.
 
-Usage: scripts/threads_ingame.py GAME MATCH.json MS BINARY [BINARY ...]
-e.g.   scripts/threads_ingame.py breakthrough experiments/data/threads/breakthrough-t2vt1batch-100ms.part1.json 100 target/release/gpn
+Usage: experiments/scripts/threads_ingame.py GAME MATCH.json MS BINARY [BINARY ...]
+e.g.   experiments/scripts/threads_ingame.py breakthrough experiments/data/threads/breakthrough-t2vt1batch-100ms.part1.json 100 target/release/gpn
 """
 import json
 import re

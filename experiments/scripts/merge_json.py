@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Totals of several `gpn match --json` files of one pairing (e.g. the chunks of
-scripts/time_odds.sh): W/D/L from A's view, the score with its 95 % interval (normal
+experiments/scripts/time_odds.sh): W/D/L from A's view, the score with its 95 % interval (normal
 approximation, as gpn match reports it), mean think time per move of each side.
 
-    scripts/merge_json.py experiments/data/odds/cfour-hash4-100ms-s*.json
+    experiments/scripts/merge_json.py experiments/data/odds/cfour-hash4-100ms-s*.json
 """
 import json
 import math

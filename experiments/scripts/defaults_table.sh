@@ -3,13 +3,13 @@
 # per game, at one budget. Resumable: a game whose JSON exists is skipped. Writes
 # experiments/data/defaults/<game>-table-<budget>.json (the report's engine label holds the
 # row that played).
-# Usage: scripts/defaults_table.sh <budget: 2000it | 100ms | 1000ms> [games] [concurrency] [game ...]
+# Usage: experiments/scripts/defaults_table.sh <budget: 2000it | 100ms | 1000ms> [games] [concurrency] [game ...]
 # BASELINE replaces the opponent (sb-uct), LABEL the file's "table" part. CHUNK=k plays the games
 # in matches of k games (seeds 1, 2, ...), each saved as <file>.part<seed>.json as it ends, and
 # merges them when all are done: a long cell survives an interrupted session. ENGINE replaces
 # engine 1 (`default`, e.g. "default threads=2"), OUT the data folder.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 budget=${1:?budget: e.g. 2000it or 100ms}
 games=${2:-200}
 conc=${3:-2}
@@ -45,6 +45,6 @@ for game in "${list[@]}"; do
     mv "$part.tmp" "$part"
   done
   if [ "$chunk" -lt "$games" ]; then
-    python3 scripts/merge_matches.py "${parts[@]}" > "$file.tmp" && mv "$file.tmp" "$file"
+    python3 experiments/scripts/merge_matches.py "${parts[@]}" > "$file.tmp" && mv "$file.tmp" "$file"
   fi
 done

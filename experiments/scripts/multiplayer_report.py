@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The tables of experiments/multiplayer.md from the match summaries that
-scripts/multiplayer_matches.sh writes (experiments/data/multiplayer/*.json).
+experiments/scripts/multiplayer_matches.sh writes (experiments/data/multiplayer/*.json).
 
-Usage: scripts/multiplayer_report.py [DIR]   (prints Markdown on stdout)
+Usage: experiments/scripts/multiplayer_report.py [DIR]   (prints Markdown on stdout)
 """
 import glob
 import json

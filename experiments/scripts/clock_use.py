@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Clock use and score of match.py JSON files (scripts/time_matches.sh, scripts/external/match.py).
+"""Clock use and score of match.py JSON files (experiments/scripts/time_matches.sh, scripts/external/match.py).
 
 For every file group (variant and time control), per engine: games, mean clock use (the think
 time of a game over the time it had: base + increment x its moves), the share of games that left
@@ -9,7 +9,7 @@ A's score with a 95 % interval. Standard library only.
 go_gnugo.py's JSON Lines files (gpn on a sudden-death clock against GNU Go) are read too: one
 row per file, with gpn's clock use (its time spent over the game's time).
 
-Usage: scripts/clock_use.py FILE.json|FILE.jsonl [...]   (each may be gzip-compressed: .gz)
+Usage: experiments/scripts/clock_use.py FILE.json|FILE.jsonl [...]   (each may be gzip-compressed: .gz)
 """
 import collections
 import gzip

@@ -3,7 +3,7 @@
 long match, played with different seeds) into one report on stdout: summed wins/draws/losses,
 score and Elo with the same 95 % interval as `gpn match` (src/arena/stats.rs), summed seconds.
 
-    scripts/merge_matches.py part1.json part2.json ... > merged.json
+    experiments/scripts/merge_matches.py part1.json part2.json ... > merged.json
 """
 import json
 import math

@@ -2,14 +2,14 @@
 # The Proof Cost Network paper's problem sets (experiments/pcn.md): 77 Gomoku 15x15
 # freestyle problems (Black to move and win) and 81 9x9 Killall-Go problems (White to move and
 # live), solved one by one with a per-problem time and node limit.
-#   scripts/pcn_problems.sh import <pcn-problems dir>   # writes <set>-problems.txt for both sets
-#   [TAG=name] [MEM=MB] [SHARD=K/N] scripts/pcn_problems.sh solve <gomoku|killallgo> <algo> <seconds> [gpn solve args...]
+#   experiments/scripts/pcn_problems.sh import <pcn-problems dir>   # writes <set>-problems.txt for both sets
+#   [TAG=name] [MEM=MB] [SHARD=K/N] experiments/scripts/pcn_problems.sh solve <gomoku|killallgo> <algo> <seconds> [gpn solve args...]
 # `solve` appends one JSON line per problem to experiments/data/pcn/<set>-<algo>[-TAG]-<seconds>s.jsonl
 # as each ends; a rerun skips the problems already there (resumable; a solve stopped by a signal
 # is not recorded). SHARD=K/N solves only the problems n with n % N == K (one per core, into the
 # same file). Prints the tally.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 data=experiments/data/pcn
 gpn=${GPN:-target/release/gpn}
 mkdir -p "$data"

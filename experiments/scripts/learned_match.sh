@@ -3,10 +3,10 @@
 # without one, at equal time per move, colours swapped per pair, 2 random opening plies.
 # Resumable: a rerun continues the games file. Results in experiments/data/learned/.
 #
-#   scripts/learned_match.sh GAME NETWORK MOVETIME_MS [GAMES] [CONCURRENCY]
-#   scripts/learned_match.sh breakthrough nets/breakthrough.gpnn 50
+#   experiments/scripts/learned_match.sh GAME NETWORK MOVETIME_MS [GAMES] [CONCURRENCY]
+#   experiments/scripts/learned_match.sh breakthrough nets/breakthrough.gpnn 50
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 game=$1 net=$2 ms=$3 games=${4:-200} concurrency=${5:-2}
 out=experiments/data/learned/$game-$(basename "$net" .gpnn)-vs-default-${ms}ms
 mkdir -p "$(dirname "$out")"

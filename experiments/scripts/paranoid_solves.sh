@@ -2,7 +2,7 @@
 # Paranoid solves of Rolit's start positions for every player, with every solver kind and
 # thread count (experiments/multiplayer.md, "Paranoid solving"). Resumable: a row already
 # in the output file is not run again. Usage:
-#   scripts/paranoid_solves.sh [out-file] [max-seconds per solve]
+#   experiments/scripts/paranoid_solves.sh [out-file] [max-seconds per solve]
 # Runs target/release/gpn; one solve at a time (the 2-thread rows use both cores of the
 # machine the report's figures come from).
 set -euo pipefail

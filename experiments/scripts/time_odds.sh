@@ -6,9 +6,9 @@
 # Writes experiments/data/odds/<game>-hash<H>-<ms>ms-s<seed>.json.
 # AGENT="default " plays the game's defaults row (written ...-default-hash<H>-...) instead of the
 # generic sb-gpn.
-# Usage: scripts/time_odds.sh [movetime_ms] [chunks] [concurrency] [game:hash ...]
+# Usage: experiments/scripts/time_odds.sh [movetime_ms] [chunks] [concurrency] [game:hash ...]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 ms=${1:-100}
 chunks=${2:-10}
 conc=${3:-2}

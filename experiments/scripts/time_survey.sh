@@ -4,10 +4,10 @@
 # (real clocks, referee), Othello through match.py's GTP mode (absolute time), 9x9 Go against
 # GNU Go level 1 through go_gnugo.py (gpn's clock only, absolute time). Resumable: a file that
 # exists (or its .gz) is skipped.
-#   usage: scripts/time_survey.sh NEW_BIN OLD_BIN OUT_DIR [PYTHON] [GAMES]
+#   usage: experiments/scripts/time_survey.sh NEW_BIN OLD_BIN OUT_DIR [PYTHON] [GAMES]
 set -euo pipefail
 new=$1 old=$2 out=$3 py=${4:-python3} games=${5:-2}
-here=$(cd "$(dirname "$0")" && pwd)
+here=$(cd "$(dirname "$0")/../../scripts" && pwd)
 mkdir -p "$out"
 run() { # file, command...
     local f=$1; shift

@@ -3,10 +3,10 @@
 # Fairy-Stockfish through cutechess-cli, one variant, 10+0.1, colours swapped per pair.
 # The PGN and cutechess's log land in experiments/data/learned/fsf-<variant>.{pgn,log}.
 #
-#   CUTECHESS=/path/to/cutechess-cli scripts/learned_fsf.sh VARIANT [GAMES] [extra gpn options]
-#   TAG=nonet scripts/learned_fsf.sh cfour 20 option.EvalFile=none   # (TAG names the outputs)
+#   CUTECHESS=/path/to/cutechess-cli experiments/scripts/learned_fsf.sh VARIANT [GAMES] [extra gpn options]
+#   TAG=nonet experiments/scripts/learned_fsf.sh cfour 20 option.EvalFile=none   # (TAG names the outputs)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 variant=$1 games=${2:-10}
 shift $(($# < 2 ? $# : 2))
 CC=${CUTECHESS:-target/cutechess/cutechess-cli}

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Draws the C_pn sweep (scripts/cpn_sweep.sh) as an SVG chart: sb-gpn's score against sb-uct per
+"""Draws the C_pn sweep (experiments/scripts/cpn_sweep.sh) as an SVG chart: sb-gpn's score against sb-uct per
 C_pn, one line per game, with the 95 % intervals. Standard library only.
 
-Usage: scripts/cpn_chart.py [data_dir] [out.svg] [game ...]
+Usage: experiments/scripts/cpn_chart.py [data_dir] [out.svg] [game ...]
 """
 import json
 import os
@@ -32,8 +32,8 @@ def load(data_dir, game):
 
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
-    data_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "../experiments/data")
-    out = sys.argv[2] if len(sys.argv) > 2 else os.path.join(here, "../experiments/cpn-sweep.svg")
+    data_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "../data")
+    out = sys.argv[2] if len(sys.argv) > 2 else os.path.join(here, "../cpn-sweep.svg")
     games = sys.argv[3:] or ["breakthrough", "loa7"]
     series = [(g, load(data_dir, g)) for g in games]
     series = [(g, p) for g, p in series if p]

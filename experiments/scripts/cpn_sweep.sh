@@ -2,10 +2,10 @@
 # Experiment (b) of the GPN paper: sb-gpn with C_pn in {0, 0.1, 0.5, 1, 2, 5} against sb-uct, for
 # two games, at a fixed iteration budget per move close to the paper's Ludii iteration counts.
 # Seats swapped, 2 random opening plies per pair. Writes experiments/data/cpn-<game>-<c>.json;
-# scripts/cpn_chart.py turns them into experiments/cpn-sweep.svg.
-# Usage: scripts/cpn_sweep.sh [iterations] [games] [concurrency] [game:bias ...]
+# experiments/scripts/cpn_chart.py turns them into experiments/cpn-sweep.svg.
+# Usage: experiments/scripts/cpn_sweep.sh [iterations] [games] [concurrency] [game:bias ...]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 iters=${1:-2000}
 games=${2:-200}
 conc=${3:-1}

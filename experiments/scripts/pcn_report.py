@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""The tables of experiments/pcn.md from the JSON Lines files that scripts/pcn_problems.sh
+"""The tables of experiments/pcn.md from the JSON Lines files that experiments/scripts/pcn_problems.sh
 writes (experiments/data/pcn/<set>-<algo>[-TAG]-<seconds>s.jsonl), and of
-experiments/killallgo.md from scripts/killallgo_problems.sh's: per run, the problems proved
+experiments/killallgo.md from experiments/scripts/killallgo_problems.sh's: per run, the problems proved
 (the side to move wins: Black in Gomoku, White in Killall-Go), disproved, unknown, the median
 time and nodes of the proved ones, and their numbers.
 
-  scripts/pcn_report.py [files...]     # default: every run in the data folder
+  experiments/scripts/pcn_report.py [files...]     # default: every run in the data folder
 """
 import glob
 import json

@@ -2,7 +2,7 @@
 """Plays random Los Alamos games and compares gpn's legal moves with Fairy-Stockfish's at every
 position (FSF `go perft 1` against `gpn perft losalamos 1 --moves ...`).
 
-Usage: scripts/fsf_losalamos.py [games] [seed]   (gpn from $GPN, default target/release/gpn)
+Usage: experiments/scripts/fsf_losalamos.py [games] [seed]   (gpn from $GPN, default target/release/gpn)
 """
 import os
 import random
