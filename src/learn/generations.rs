@@ -302,7 +302,7 @@ impl LearnVisitor<'_, '_> {
             ..SelfplayConfig::new(&c.game, c.dir.join(format!("gen-{k}.gpns")))
         };
         let added = selfplay::play(&selfplay, self.stop, &mut |p| {
-            keep(p, &mut log, self.progress)
+            route(p, &mut log, self.progress)
         })?;
         log_line(&mut log, &added);
         if self.stop.is_raised() {
@@ -322,7 +322,7 @@ impl LearnVisitor<'_, '_> {
             ..TrainConfig::new(&c.game, data, net.clone())
         };
         let trained = train::train(&training, self.stop, &mut |p| {
-            keep(p, &mut log, self.progress)
+            route(p, &mut log, self.progress)
         })?;
         if self.stop.is_raised() {
             return Err(Error::Stopped);
@@ -379,7 +379,7 @@ impl LearnVisitor<'_, '_> {
 /// Where an event of a generation's self-play or training goes: its report lines into the
 /// generation's log, its notes on to the caller. The self-play's line per game is dropped, as
 /// `gpn selfplay --quiet` drops it: the log keeps the totals.
-fn keep(event: Progress, log: &mut String, progress: &mut OnProgress<'_>) -> io::Result<()> {
+fn route(event: Progress, log: &mut String, progress: &mut OnProgress<'_>) -> io::Result<()> {
     match event {
         Progress::GameWritten(_) => Ok(()),
         event if event.is_note() => progress(event),

@@ -13,6 +13,7 @@ pub mod train;
 
 use std::fmt;
 use std::io;
+use std::path::PathBuf;
 
 pub use crate::arena::StopFlag;
 use crate::game::{Game, GameError};
@@ -33,7 +34,7 @@ pub enum Progress {
     /// Self-play was stopped in game `number`, which is dropped: a rerun plays it (a note).
     GameDropped { number: u32 },
     /// Training left out the incomplete last game of a sample file (a note).
-    IncompleteFile(std::path::PathBuf),
+    IncompleteFile(PathBuf),
     /// Training read its data and built its network.
     TrainingStarted(train::Started),
     /// A training of 0 epochs measured its initial network.
@@ -41,21 +42,15 @@ pub enum Progress {
     /// Training finished an epoch and wrote the network.
     Epoch(EpochReport),
     /// Training was stopped; `out` holds the last finished epoch (a note).
-    TrainingStopped { out: std::path::PathBuf },
+    TrainingStopped { out: PathBuf },
     /// The loop found `done` generations in its log `log` and goes on after them (a note).
-    Resuming {
-        log: std::path::PathBuf,
-        done: usize,
-    },
+    Resuming { log: PathBuf, done: usize },
     /// The loop trained generation `generation`'s network; `last` is its last epoch (a note).
     Trained { generation: u32, last: EpochReport },
     /// The loop finished a generation and logged it.
     GenerationDone(Generation),
     /// The loop was stopped in `generation`; a rerun in `dir` redoes it (a note).
-    GenerationStopped {
-        generation: u32,
-        dir: std::path::PathBuf,
-    },
+    GenerationStopped { generation: u32, dir: PathBuf },
 }
 
 impl Progress {
