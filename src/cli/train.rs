@@ -107,7 +107,8 @@ fn parse_rate(text: &str) -> Result<f32, String> {
     }
 }
 
-/// The lines of a `gpn solve --batch` file with a value (the library skips other games').
+/// The lines of a `gpn solve --batch` file with a value, read here because the batch format's
+/// parser is `gpn solve`'s; the library skips the lines of other games.
 fn test_positions(path: &Path) -> Result<TestPositions, CliError> {
     let text = crate::files::read_text(path, crate::files::TEXT_LIMIT)
         .map_err(|e| CliError::Io(format!("cannot read {}: {e}", path.display())))?;
