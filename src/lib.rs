@@ -7,6 +7,8 @@ pub mod engine;
 pub mod files;
 pub mod game;
 pub mod json;
+/// Learning from self-play: self-play games, network training and the generations loop.
+pub mod learn;
 pub mod machine;
 pub mod nn;
 pub mod options;
