@@ -9,6 +9,8 @@ use clap::CommandFactory;
 use super::Cli;
 use crate::game::registry;
 use crate::game::GameError;
+use crate::solve::batch::BatchError;
+use crate::solve::run::SetupError;
 
 /// Exit status of a usage error or bad input (clap's own usage errors exit with 2 too).
 pub const EXIT_USAGE: u8 = 2;
@@ -174,4 +176,39 @@ pub(super) fn report_clap(e: &clap::Error, args: &[String]) -> u8 {
 /// would turn a finished job into a crash).
 pub(super) fn note(text: fmt::Arguments<'_>) {
     let _ = writeln!(io::stderr(), "{text}");
+}
+
+/// The settings that do not fit the game, in the command line's terms.
+impl From<SetupError> for CliError {
+    fn from(e: SetupError) -> Self {
+        match e {
+            SetupError::NoSuchPlayer {
+                player,
+                game,
+                players,
+            } => CliError::Usage(format!(
+                "--player {}: {game} has {players} players",
+                player + 1
+            )),
+            SetupError::Network { path, error } => {
+                CliError::Usage(format!("--net {path}: {error}"))
+            }
+            SetupError::NoCostHeads { path, pcn } => CliError::Usage(format!(
+                "--net {path}: --pcn {} needs a network with proof-cost heads (gpn train --pcn)",
+                pcn.name()
+            )),
+            SetupError::Game(g) => CliError::Game(g),
+        }
+    }
+}
+
+impl From<BatchError> for CliError {
+    fn from(e: BatchError) -> Self {
+        match e {
+            BatchError::BadLine(m) => CliError::Usage(m),
+            BatchError::Game(g) => CliError::Game(g),
+            BatchError::Position(m) => CliError::Io(m),
+            BatchError::Setup(s) => s.into(),
+        }
+    }
 }

@@ -5,7 +5,6 @@
 //! SIGPIPE, so `println!` panics when a reader such as `head` closes the pipe. A write error is
 //! returned instead, and a broken pipe ends the process quietly with status 0.
 
-mod batch_summary;
 mod bench;
 mod engine;
 mod error;
@@ -20,6 +19,8 @@ mod position;
 mod selfplay;
 mod show;
 mod solve;
+mod solve_args;
+mod solve_batch;
 mod train;
 
 use std::io::{self, Write};
