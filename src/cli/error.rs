@@ -7,6 +7,7 @@ use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::CommandFactory;
 
 use super::Cli;
+use crate::arena::run::MatchError;
 use crate::game::registry;
 use crate::game::GameError;
 use crate::solve::batch::BatchError;
@@ -209,6 +210,17 @@ impl From<BatchError> for CliError {
             BatchError::Game(g) => CliError::Game(g),
             BatchError::Position(m) => CliError::Io(m),
             BatchError::Setup(s) => s.into(),
+        }
+    }
+}
+
+/// A match's errors are the command line's.
+impl From<MatchError> for CliError {
+    fn from(e: MatchError) -> Self {
+        match e {
+            MatchError::Usage(m) => CliError::Usage(m),
+            MatchError::Io(m) => CliError::Io(m),
+            MatchError::Game(g) => CliError::Game(g),
         }
     }
 }

@@ -8,7 +8,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{count, interrupt, positive, CliError};
-use crate::arena::run::{self, MatchError, MatchSettings, MatchWatch, NamedAgent};
+use crate::arena::run::{self, MatchSettings, MatchWatch, NamedAgent};
 use crate::arena::{Shard, SprtConfig, StopFlag, Wdl};
 
 pub const AFTER_HELP: &str = "\
@@ -139,16 +139,6 @@ pub fn parse_sprt(text: &str) -> Result<SprtConfig, String> {
 fn parse_sprt_arg(text: &str) -> Result<SprtConfig, String> {
     let prefix = format!("--sprt '{text}' is ");
     parse_sprt(text).map_err(|e| e.strip_prefix(&prefix).map_or(e.clone(), str::to_string))
-}
-
-impl From<MatchError> for CliError {
-    fn from(e: MatchError) -> Self {
-        match e {
-            MatchError::Usage(m) => CliError::Usage(m),
-            MatchError::Io(m) => CliError::Io(m),
-            MatchError::Game(g) => CliError::Game(g),
-        }
-    }
 }
 
 /// The terminal progress bar: games done/total, the running result (set per game) and the ETA.
