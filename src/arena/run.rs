@@ -374,3 +374,72 @@ impl PlayersVisitor for MorePlayers<'_> {
         Ok(report.format())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings() -> MatchSettings {
+        MatchSettings {
+            games: 2,
+            iterations: None,
+            movetime: None,
+            odds: 1,
+            openings: 0,
+            concurrency: 1,
+            seed: 1,
+            max_plies: None,
+            sprt: None,
+            quiet: true,
+            bar: false,
+            stop: None,
+            shard: None,
+            csv: None,
+            json: None,
+            games_file: None,
+            games_format: GamesFormat::Auto,
+            resume: false,
+        }
+    }
+
+    #[test]
+    fn settings_make_the_match_config() {
+        let config = settings().config::<crate::game::connect4::ConnectFour>();
+        assert_eq!(config.budget, Budget::Iterations(1000));
+        assert!(!config.progress);
+        let timed = MatchSettings {
+            movetime: Some(20),
+            iterations: Some(5),
+            ..settings()
+        };
+        let config = timed.config::<crate::game::connect4::ConnectFour>();
+        assert_eq!(config.budget, Budget::Time(Duration::from_millis(20)));
+    }
+
+    #[test]
+    fn a_match_returns_its_report_and_refuses_what_does_not_fit() {
+        let agent = || NamedAgent::parse("random").unwrap();
+        let report = play_match(
+            "cfour",
+            [agent(), agent()],
+            &settings(),
+            &mut (),
+            &mut |_| {},
+        );
+        assert!(report.unwrap().contains("random"));
+        let multi = MatchSettings {
+            csv: Some(PathBuf::from("x.csv")),
+            ..settings()
+        };
+        let refused = play_match("rolit-3p", [agent(), agent()], &multi, &mut (), &mut |_| {});
+        assert!(matches!(refused, Err(MatchError::Usage(m)) if m.starts_with("--csv")));
+        let unknown = play_match(
+            "nosuch",
+            [agent(), agent()],
+            &settings(),
+            &mut (),
+            &mut |_| {},
+        );
+        assert!(matches!(unknown, Err(MatchError::Game(_))));
+    }
+}

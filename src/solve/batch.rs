@@ -373,6 +373,65 @@ mod tests {
         assert_eq!((jobs[1].index, jobs[1].line), (1, 3));
     }
 
+    /// A solve error of a batch, in tests.
+    #[derive(Debug)]
+    struct Failed;
+
+    impl From<BatchError> for Failed {
+        fn from(_: BatchError) -> Self {
+            Failed
+        }
+    }
+
+    #[test]
+    fn a_batch_hands_each_solve_over_and_counts_it() {
+        // A win in one move for the side to move, checked against a wrong and a right value.
+        let text = "cfour 7/7/7/P6/Pp5/Ppp4 w | loss\ncfour 7/7/7/P6/Pp5/Ppp4 w | win\n";
+        let jobs = read_batch(text, "t").unwrap();
+        let mine: Vec<&BatchJob> = jobs.iter().collect();
+        let cfg = SolveConfig {
+            max_nodes: Some(100_000),
+            ..SolveConfig::default()
+        };
+        let mut seen = Vec::new();
+        let outcome = solve_batch::<Failed>(&mine, &[Algo::Pns], &cfg, "t", None, &mut |s| {
+            seen.push((s.job.line, s.verdict, s.solved.result.value));
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(
+            seen,
+            vec![(1, "MISMATCH", Value::Win), (2, "ok", Value::Win)]
+        );
+        assert_eq!(outcome.done, 2);
+        assert_eq!(
+            (outcome.totals[0].wins, outcome.totals[0].mismatches),
+            (2, 1)
+        );
+    }
+
+    #[test]
+    fn a_raised_stop_flag_ends_the_batch_and_a_bad_position_names_its_line() {
+        let jobs = read_batch("cfour start\ncfour not-a-position\n", "t").unwrap();
+        let mine: Vec<&BatchJob> = jobs.iter().collect();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let cfg = SolveConfig {
+            max_nodes: Some(10),
+            stop: Some(stop),
+            ..SolveConfig::default()
+        };
+        let mut on_solve = |_: &BatchSolve<'_>| -> Result<(), Failed> { Ok(()) };
+        let outcome = solve_batch(&mine, &[Algo::Pns], &cfg, "t", None, &mut on_solve).unwrap();
+        assert_eq!(outcome.done, 0);
+        let cfg = SolveConfig {
+            max_nodes: Some(10),
+            ..SolveConfig::default()
+        };
+        let mut on_solve = |_: &BatchSolve<'_>| -> Result<(), BatchError> { Ok(()) };
+        let err = solve_batch(&mine, &[Algo::Pns], &cfg, "t", None, &mut on_solve).unwrap_err();
+        assert!(matches!(err, BatchError::Position(m) if m.starts_with("t:2: ")));
+    }
+
     #[test]
     fn random_positions_are_distinct_and_seeded() {
         let visit = |seed| {
