@@ -150,16 +150,15 @@ pub struct BatchSolve<'a> {
 impl BatchSolve<'_> {
     /// One solve of a batch as a CSV row (no newline).
     pub fn csv_row(&self) -> String {
-        let s = self;
-        let (line, r, verdict) = (s.solved, &s.solved.result, s.verdict);
-        let expected = s.job.expected.map_or("", |w| w.name());
+        let (line, r, verdict) = (self.solved, &self.solved.result, self.verdict);
+        let expected = self.job.expected.map_or("", |w| w.name());
         let proof = r.proof_size.map_or(String::new(), |s| s.to_string());
         format!(
             "{},{},\"{}\",{},{},{expected},{verdict},{},{},{:.4},{:.0},{proof},{},{}",
-            s.job.line,
-            s.job.game,
+            self.job.line,
+            self.job.game,
             line.position,
-            s.cfg.algo.name(),
+            self.cfg.algo.name(),
             r.value.name(),
             line.best_move,
             r.nodes,
@@ -173,14 +172,13 @@ impl BatchSolve<'_> {
     /// One solve of a batch as a text line, and a second one saying why when it stopped at a
     /// limit (no final newline).
     pub fn text_row(&self) -> String {
-        let s = self;
-        let (line, r, verdict) = (s.solved, &s.solved.result, s.verdict);
-        let expected = s.job.expected.map_or("", |w| w.name());
+        let (line, r, verdict) = (self.solved, &self.solved.result, self.verdict);
+        let expected = self.job.expected.map_or("", |w| w.name());
         let proof = r.proof_size.map_or(String::new(), |s| s.to_string());
         let mut text = format!(
             "{:>4} {:<6} {:<7} {:<8} {:<9} best {:<7} nodes {:>10} time {:>8.3} s nodes/s {:>9.0} proof {:<8} [{}] {}",
-            s.job.line,
-            s.cfg.algo.name(),
+            self.job.line,
+            self.cfg.algo.name(),
             r.value.name(),
             if expected.is_empty() { "-" } else { expected },
             if verdict.is_empty() { "-" } else { verdict },
@@ -192,7 +190,7 @@ impl BatchSolve<'_> {
             r.proofs_text(),
             line.position
         );
-        if let Some(why) = r.stopped_by(s.cfg) {
+        if let Some(why) = r.stopped_by(self.cfg) {
             text += &format!("\n     {}", stop_text(Some(why)).trim());
         }
         text
