@@ -3,11 +3,12 @@
 //! The signature (sum of playout lengths) depends only on the rules and the PRNG stream, so it
 //! changes exactly when a game's rules or move order change; the rates are what we compare.
 
+use std::io::Write;
 use std::time::Instant;
 
 use crate::game::record::Record;
 use crate::game::registry::GameVisitor;
-use crate::game::{Game, MoveList, Player};
+use crate::game::{Game, GameError, MoveList, Player};
 use crate::rng::Rng;
 use crate::search::{Algorithm, Limits, Search, SearchParams};
 
@@ -272,6 +273,139 @@ impl GameVisitor for SearchBench {
             })
             .collect()
     }
+}
+
+/// Why a bench table could not be made.
+#[derive(Debug)]
+pub enum BenchError {
+    /// The table could not be written.
+    Io(std::io::Error),
+    /// A game that is not registered.
+    Game(GameError),
+}
+
+impl From<std::io::Error> for BenchError {
+    fn from(e: std::io::Error) -> Self {
+        BenchError::Io(e)
+    }
+}
+
+impl From<GameError> for BenchError {
+    fn from(e: GameError) -> Self {
+        BenchError::Game(e)
+    }
+}
+
+/// The search part's totals: the signature (summed over games and engines), and the iterations
+/// and seconds over every search.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SearchTotals {
+    pub signature: u64,
+    pub iterations: u64,
+    pub seconds: f64,
+}
+
+/// The search part of `gpn bench`: iterations/s of each engine from each start position, and
+/// the summed node-count signature. Without `--engine` options the engines are every algorithm
+/// with its defaults, and the GPN overhead ratios follow; with them, each rate's ratio to the
+/// first engine's. The table goes to `out` row by row, as each game is done.
+pub fn search_bench(
+    out: &mut dyn Write,
+    names: &[&str],
+    engines: &[(String, SearchParams)],
+    iterations: u64,
+    seed: u64,
+    rounds: u32,
+) -> Result<SearchTotals, BenchError> {
+    let custom = !engines.is_empty();
+    let params: Vec<SearchParams> = if custom {
+        engines.iter().map(|(_, p)| p.clone()).collect()
+    } else {
+        default_search_engines()
+    };
+    writeln!(out)?;
+    writeln!(
+        out,
+        "search: {iterations} iterations from the start position, seed {seed}, iterations/s{}",
+        if rounds > 1 {
+            format!(" (median of {rounds} interleaved rounds)")
+        } else {
+            String::new()
+        }
+    )?;
+    if custom {
+        for (k, (spec, _)) in engines.iter().enumerate() {
+            writeln!(out, "  e{}: {spec}", k + 1)?;
+        }
+        write!(out, "{:<16}", "game")?;
+        for k in 0..engines.len() {
+            write!(out, " {:>10}", format!("e{}", k + 1))?;
+        }
+        for k in 1..engines.len() {
+            write!(out, " {:>8}", format!("e{}/e1", k + 1))?;
+        }
+        writeln!(out, " {:>12}", "signature")?;
+    } else {
+        write!(out, "{:<16}", "game")?;
+        for p in &params {
+            write!(out, " {:>10}", p.algorithm.name())?;
+        }
+        writeln!(
+            out,
+            " {:>8} {:>13} {:>12}",
+            "gpn/uct", "sb-gpn/sb-uct", "signature"
+        )?;
+    }
+    let mut total = 0u64;
+    let (mut nodes, mut seconds) = (0u64, 0.0f64);
+    for &name in names {
+        let reports = crate::game::registry::visit(
+            name,
+            SearchBench {
+                engines: params.clone(),
+                iterations,
+                seed,
+                rounds,
+            },
+        )?;
+        let rates: Vec<f64> = reports.iter().map(|r| r.iterations_per_second()).collect();
+        for r in &reports {
+            nodes += r.iterations;
+            seconds += r.seconds;
+        }
+        let signature: u64 = reports.iter().map(|r| r.signature).sum();
+        write!(out, "{name:<16}")?;
+        for rate in &rates {
+            write!(out, " {rate:>10.0}")?;
+        }
+        if custom {
+            for rate in &rates[1..] {
+                write!(out, " {:>8.3}", rate / rates[0].max(1e-9))?;
+            }
+            writeln!(out, " {signature:>12}")?;
+        } else {
+            let rate = |a: Algorithm| {
+                reports
+                    .iter()
+                    .zip(&rates)
+                    .find(|(r, _)| r.params.algorithm == a)
+                    .map_or(0.0, |(_, &x)| x)
+            };
+            writeln!(
+                out,
+                " {:>8.3} {:>13.3} {:>12}",
+                rate(Algorithm::Gpn) / rate(Algorithm::Uct).max(1e-9),
+                rate(Algorithm::SbGpn) / rate(Algorithm::SbUct).max(1e-9),
+                signature
+            )?;
+        }
+        total += signature;
+    }
+    Ok(SearchTotals {
+        signature: total,
+        iterations: nodes,
+        seconds,
+    })
 }
 
 #[cfg(test)]

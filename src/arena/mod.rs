@@ -13,11 +13,13 @@
 //! and game-list files. Games of more than two players are played by [`multi`].
 
 pub mod agents;
+pub mod games_file;
 pub mod merge;
 pub mod multi;
 pub mod output;
 mod play;
 pub mod records;
+pub mod run;
 pub mod search_agent;
 pub mod shard;
 pub mod spec;

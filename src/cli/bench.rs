@@ -6,12 +6,13 @@ use clap::Args;
 
 use super::{count, parse_threads, positive, CliError};
 use crate::bench::{
-    default_search_engines, EvalBench, EvalReport, PlayoutBench, PlayoutReport, SearchBench,
-    DEFAULT_EVAL_POSITIONS, DEFAULT_PLAYOUTS, DEFAULT_SEARCH_ITERATIONS, DEFAULT_SEED,
+    default_search_engines, search_bench, BenchError, EvalBench, EvalReport, PlayoutBench,
+    PlayoutReport, DEFAULT_EVAL_POSITIONS, DEFAULT_PLAYOUTS, DEFAULT_SEARCH_ITERATIONS,
+    DEFAULT_SEED,
 };
 use crate::game::registry::{self, GAMES};
 use crate::game::GameError;
-use crate::search::{Algorithm, SearchParams};
+use crate::search::SearchParams;
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -174,10 +175,14 @@ pub fn run(args: BenchArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
     let mut searched = (0, 0.0);
     if iterations > 0 {
-        let (sig, nodes, seconds) =
-            search_bench(out, &names, &engines, iterations, seed, args.rounds)?;
-        signature += sig;
-        searched = (nodes, seconds);
+        let totals = search_bench(out, &names, &engines, iterations, seed, args.rounds).map_err(
+            |e| match e {
+                BenchError::Io(e) => CliError::from(e),
+                BenchError::Game(e) => CliError::Game(e),
+            },
+        )?;
+        signature += totals.signature;
+        searched = (totals.iterations, totals.seconds);
     }
     writeln!(out, "bench {signature}")?;
     // Stockfish's closing lines, which scripts and people grep for: the search iterations and
@@ -193,103 +198,4 @@ pub fn run(args: BenchArgs, out: &mut dyn Write) -> Result<(), CliError> {
         nodes as f64 / seconds.max(1e-9)
     )?;
     Ok(())
-}
-
-/// The search part of `gpn bench`: iterations/s of each engine from each start position, and
-/// the summed node-count signature. Without `--engine` options the engines are every algorithm
-/// with its defaults, and the GPN overhead ratios follow; with them, each rate's ratio to the
-/// first engine's.
-fn search_bench(
-    out: &mut dyn Write,
-    names: &[&str],
-    engines: &[(String, SearchParams)],
-    iterations: u64,
-    seed: u64,
-    rounds: u32,
-) -> Result<(u64, u64, f64), CliError> {
-    let custom = !engines.is_empty();
-    let params: Vec<SearchParams> = if custom {
-        engines.iter().map(|(_, p)| p.clone()).collect()
-    } else {
-        default_search_engines()
-    };
-    writeln!(out)?;
-    writeln!(
-        out,
-        "search: {iterations} iterations from the start position, seed {seed}, iterations/s{}",
-        if rounds > 1 {
-            format!(" (median of {rounds} interleaved rounds)")
-        } else {
-            String::new()
-        }
-    )?;
-    if custom {
-        for (k, (spec, _)) in engines.iter().enumerate() {
-            writeln!(out, "  e{}: {spec}", k + 1)?;
-        }
-        write!(out, "{:<16}", "game")?;
-        for k in 0..engines.len() {
-            write!(out, " {:>10}", format!("e{}", k + 1))?;
-        }
-        for k in 1..engines.len() {
-            write!(out, " {:>8}", format!("e{}/e1", k + 1))?;
-        }
-        writeln!(out, " {:>12}", "signature")?;
-    } else {
-        write!(out, "{:<16}", "game")?;
-        for p in &params {
-            write!(out, " {:>10}", p.algorithm.name())?;
-        }
-        writeln!(
-            out,
-            " {:>8} {:>13} {:>12}",
-            "gpn/uct", "sb-gpn/sb-uct", "signature"
-        )?;
-    }
-    let mut total = 0u64;
-    let (mut nodes, mut seconds) = (0u64, 0.0f64);
-    for &name in names {
-        let reports = registry::visit(
-            name,
-            SearchBench {
-                engines: params.clone(),
-                iterations,
-                seed,
-                rounds,
-            },
-        )?;
-        let rates: Vec<f64> = reports.iter().map(|r| r.iterations_per_second()).collect();
-        for r in &reports {
-            nodes += r.iterations;
-            seconds += r.seconds;
-        }
-        let signature: u64 = reports.iter().map(|r| r.signature).sum();
-        write!(out, "{name:<16}")?;
-        for rate in &rates {
-            write!(out, " {rate:>10.0}")?;
-        }
-        if custom {
-            for rate in &rates[1..] {
-                write!(out, " {:>8.3}", rate / rates[0].max(1e-9))?;
-            }
-            writeln!(out, " {signature:>12}")?;
-        } else {
-            let rate = |a: Algorithm| {
-                reports
-                    .iter()
-                    .zip(&rates)
-                    .find(|(r, _)| r.params.algorithm == a)
-                    .map_or(0.0, |(_, &x)| x)
-            };
-            writeln!(
-                out,
-                " {:>8.3} {:>13.3} {:>12}",
-                rate(Algorithm::Gpn) / rate(Algorithm::Uct).max(1e-9),
-                rate(Algorithm::SbGpn) / rate(Algorithm::SbUct).max(1e-9),
-                signature
-            )?;
-        }
-        total += signature;
-    }
-    Ok((total, nodes, seconds))
 }

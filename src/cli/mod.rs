@@ -5,36 +5,36 @@
 //! SIGPIPE, so `println!` panics when a reader such as `head` closes the pipe. A write error is
 //! returned instead, and a broken pipe ends the process quietly with status 0.
 
-mod batch_summary;
 mod bench;
 mod engine;
+mod error;
 mod games;
 pub mod interrupt;
 mod learn;
 mod match_cmd;
 mod merge;
+mod parse;
 mod perft;
 mod position;
 mod selfplay;
 mod show;
 mod solve;
+mod solve_args;
+mod solve_batch;
 mod train;
 
-use std::fmt;
 use std::io::{self, Write};
-use std::str::FromStr;
 
-use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use crate::game::registry;
-use crate::game::GameError;
+use error::{hint, report, report_clap};
+// The subcommands reach these as `super::...`.
+use error::note;
+use parse::{count, parse_threads, positive, share};
 
+pub use error::{CliError, EXIT_USAGE};
 pub use games::games_table;
 pub use match_cmd::parse_sprt;
-
-/// Exit status of a usage error or bad input (clap's own usage errors exit with 2 too).
-pub const EXIT_USAGE: u8 = 2;
 
 /// The top-level help: the engine form first, since `gpn` with no command is the engine.
 const TEMPLATE: &str = "\
@@ -187,54 +187,6 @@ impl Command {
     }
 }
 
-/// A command-line error.
-#[derive(Debug)]
-pub enum CliError {
-    /// Bad arguments found after parsing (a missing option, values that do not fit together).
-    Usage(String),
-    /// Bad game input: an unknown game, a bad position string or move.
-    Game(GameError),
-    /// A file could not be read or written.
-    Io(String),
-    /// stdout was closed by its reader: stop quietly, with success.
-    BrokenPipe,
-    /// A signal stopped the job before it had anything to report (it has said so on stderr);
-    /// the exit status is the signal's ([`interrupt::exit_status`]).
-    Interrupted,
-}
-
-impl fmt::Display for CliError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CliError::Usage(m) | CliError::Io(m) => write!(f, "{m}"),
-            CliError::Game(GameError::UnknownGame(name)) => match registry::suggest(name) {
-                Some(s) => write!(f, "unknown game '{name}'; did you mean '{s}'?"),
-                None => write!(f, "unknown game '{name}'"),
-            },
-            CliError::Game(e) => write!(f, "{e}"),
-            CliError::BrokenPipe => write!(f, "broken pipe"),
-            CliError::Interrupted => write!(f, "interrupted"),
-        }
-    }
-}
-
-impl From<GameError> for CliError {
-    fn from(e: GameError) -> Self {
-        CliError::Game(e)
-    }
-}
-
-/// Writing results: a closed pipe is the reader's choice, not an error; anything else is.
-impl From<io::Error> for CliError {
-    fn from(e: io::Error) -> Self {
-        if e.kind() == io::ErrorKind::BrokenPipe {
-            CliError::BrokenPipe
-        } else {
-            CliError::Io(format!("cannot write output: {e}"))
-        }
-    }
-}
-
 /// [`main`] on the arguments as the operating system gives them: one that is not UTF-8 is a
 /// usage error (every name, number and position gpn reads is text; a path that is not UTF-8
 /// is refused rather than guessed at).
@@ -306,156 +258,6 @@ fn dispatch(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Some(Command::Train(a)) => train::run(a, out),
         Some(Command::Learn(a)) => learn::run(a, out),
     }
-}
-
-/// The hint line after an error: where the command's options are explained.
-fn hint(command: &str) -> String {
-    match command {
-        "" => "For more information, try 'gpn --help'.".to_string(),
-        c => format!("For more information, try 'gpn {c} --help'."),
-    }
-}
-
-/// Prints `e` as `error: ...` and one hint line.
-fn report(e: &CliError, command: &str) {
-    let hint = match e {
-        CliError::Game(GameError::UnknownGame(_)) => {
-            "The games and their aliases: 'gpn games'.".to_string()
-        }
-        CliError::Io(_) => String::new(),
-        _ => hint(command),
-    };
-    // stderr may be closed too; there is nobody left to tell, so the write error is dropped.
-    let mut err = io::stderr().lock();
-    let _ = writeln!(err, "error: {e}");
-    if !hint.is_empty() {
-        let _ = writeln!(err, "{hint}");
-    }
-}
-
-/// Reports a clap error: help and version go to stdout (status 0); a usage error becomes one
-/// `error:` line, clap's tip if it has one ("a similar argument exists"), and a hint (status 2),
-/// without the usage block that clap would print.
-fn report_clap(e: &clap::Error, args: &[String]) -> u8 {
-    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-        // A closed stdout while printing help is no error either.
-        let _ = e.print();
-        return 0;
-    }
-    // The subcommand whose `--help` explains the mistake: the first argument, if it names one.
-    let command = args
-        .first()
-        .and_then(|a| {
-            Cli::command()
-                .find_subcommand(a)
-                .map(|c| c.get_name().to_string())
-        })
-        .filter(|c| c != "help")
-        .unwrap_or_default();
-    let mut lines: Vec<String> = Vec::new();
-    match e.kind() {
-        ErrorKind::ValueValidation | ErrorKind::InvalidValue => {
-            // "--playouts 'many': not a count": the flag and the value, then what is wrong.
-            let arg = match e.get(ContextKind::InvalidArg) {
-                Some(ContextValue::String(s)) => s.clone(),
-                _ => String::new(),
-            };
-            let arg = arg
-                .split(' ')
-                .next()
-                .unwrap_or_default()
-                .trim_matches(['<', '>']);
-            let value = match e.get(ContextKind::InvalidValue) {
-                Some(ContextValue::String(s)) => s.clone(),
-                _ => String::new(),
-            };
-            let why = match (e.kind(), std::error::Error::source(e)) {
-                (ErrorKind::ValueValidation, Some(source)) => source.to_string(),
-                _ => match e.get(ContextKind::ValidValue) {
-                    Some(ContextValue::Strings(v)) => format!("expected one of {}", v.join(", ")),
-                    _ => "invalid value".to_string(),
-                },
-            };
-            if value.is_empty() {
-                lines.push(format!("error: {arg} needs a value"));
-            } else {
-                lines.push(format!("error: {arg} '{value}': {why}"));
-            }
-        }
-        ErrorKind::InvalidSubcommand => {
-            let name = match e.get(ContextKind::InvalidSubcommand) {
-                Some(ContextValue::String(s)) => s.clone(),
-                _ => String::new(),
-            };
-            lines.push(format!("error: unknown command '{name}'"));
-            if let Some(ContextValue::Strings(s)) = e.get(ContextKind::SuggestedSubcommand) {
-                if let Some(first) = s.first() {
-                    lines.push(format!("  tip: did you mean '{first}'?"));
-                }
-            }
-        }
-        _ => {
-            // clap's own message without its usage block: the `error:` line, the lines that
-            // belong to it (missing arguments, tips), but not `Usage:` and what follows it.
-            let text = e.render().to_string();
-            for line in text.lines() {
-                let trimmed = line.trim();
-                if trimmed.starts_with("Usage:") || trimmed.starts_with("For more information") {
-                    break;
-                }
-                if !trimmed.is_empty() {
-                    lines.push(line.to_string());
-                }
-            }
-        }
-    }
-    let mut err = io::stderr().lock();
-    for line in lines {
-        let _ = writeln!(err, "{line}");
-    }
-    let _ = writeln!(err, "{}", hint(&command));
-    EXIT_USAGE
-}
-
-/// A value parser: a non-negative integer (a count, a depth, a seed).
-fn count<T: FromStr>(text: &str) -> Result<T, String> {
-    text.trim()
-        .parse()
-        .map_err(|_| "not a non-negative integer".to_string())
-}
-
-/// A value parser: a positive integer.
-fn positive<T: FromStr + PartialOrd + Default>(text: &str) -> Result<T, String> {
-    match text.trim().parse::<T>() {
-        Ok(v) if v > T::default() => Ok(v),
-        _ => Err("not a positive integer".to_string()),
-    }
-}
-
-/// Writes the informational line `text` to stderr, ignoring a closed stderr (a panic there
-/// would turn a finished job into a crash).
-fn note(text: fmt::Arguments<'_>) {
-    let _ = writeln!(io::stderr(), "{text}");
-}
-
-/// A share in [0, 1) (`gpn train --validation`, `gpn selfplay --noise`).
-fn share(text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
-        Ok(x) if (0.0..1.0).contains(&x) => Ok(x),
-        _ => Err("not a number in [0, 1)".to_string()),
-    }
-}
-
-/// A `--threads` (or `--concurrency`) value: a thread count in 1..=[`MAX_THREADS`].
-///
-/// [`MAX_THREADS`]: crate::search::params::MAX_THREADS
-fn parse_threads(text: &str) -> Result<usize, String> {
-    use crate::search::params::MAX_THREADS;
-    text.trim()
-        .parse::<usize>()
-        .ok()
-        .filter(|n| (1..=MAX_THREADS).contains(n))
-        .ok_or_else(|| format!("not a thread count in 1..{MAX_THREADS}"))
 }
 
 #[cfg(test)]

@@ -23,14 +23,6 @@ pub struct PositionArgs {
 }
 
 impl PositionArgs {
-    /// A position string and no moves (a line of a batch file).
-    pub fn at(position: &str) -> Self {
-        PositionArgs {
-            position: Some(position.to_string()),
-            ..PositionArgs::default()
-        }
-    }
-
     /// The moves, one per entry. Commas are split by clap; spaces inside one argument
     /// (`--moves "d1 d2"`, as scripts often quote a list) are split here.
     pub fn moves(&self) -> Vec<&str> {

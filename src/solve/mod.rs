@@ -9,16 +9,20 @@
 //! [`depth_cap`] plies counts as a draw), so their values are exact for acyclic games (Connect
 //! Four, Breakthrough, Othello); for games with repetition draws they are not guaranteed.
 
+pub mod batch;
 pub mod bestfirst;
 pub mod checks;
 pub mod dfpn;
 mod guide;
 pub mod mate;
 pub mod mcpns;
+pub mod merge;
 pub mod parallel;
 pub mod paranoid;
 pub mod pns;
 pub mod ppns;
+pub mod report;
+pub mod run;
 pub mod sbgpn;
 
 use std::fmt;

@@ -1,0 +1,116 @@
+//! A match's output files: created before the match, and a games file resumed after a kill.
+
+use std::collections::BTreeSet;
+use std::fs::{File, OpenOptions};
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+
+use super::multi::MultiRecord;
+
+/// Why an output file could not be used.
+#[derive(Debug, PartialEq)]
+pub enum GamesFileError {
+    /// It could not be read or written (the message names it).
+    Io(String),
+    /// It is not a games file of this program (the message names it and the line).
+    Bad(String),
+}
+
+/// Creates an output file before the match starts, so a bad path fails at once.
+pub fn create(path: &Option<PathBuf>) -> Result<Option<BufWriter<File>>, GamesFileError> {
+    path.as_ref()
+        .map(|p| {
+            File::create(p)
+                .map(BufWriter::new)
+                .map_err(|e| GamesFileError::Io(format!("cannot write '{}': {e}", p.display())))
+        })
+        .transpose()
+}
+
+/// A games file's text to resume from (empty when it does not exist yet).
+fn read_games_file(path: &Path) -> Result<String, GamesFileError> {
+    crate::files::read_text_or_empty(path, crate::files::RECORDS_LIMIT)
+        .map_err(|e| GamesFileError::Io(format!("cannot read '{}': {e}", path.display())))
+}
+
+/// Opens a games file of `len` bytes to append after its first `keep` (the finished games; a
+/// half-written last line after them is cut off).
+fn append_after(path: &Path, keep: u64, len: u64) -> Result<File, GamesFileError> {
+    let cannot =
+        |e: std::io::Error| GamesFileError::Io(format!("cannot write '{}': {e}", path.display()));
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(cannot)?;
+    if keep < len {
+        file.set_len(keep).map_err(cannot)?;
+    }
+    Ok(file)
+}
+
+/// Opens a shard's games file to append to it, after the finished games it already holds (of
+/// run `run`; a half-written last line is cut off): returns the writer and those games' indexes.
+pub fn resume(path: &Path, run: &str) -> Result<(BufWriter<File>, BTreeSet<u32>), GamesFileError> {
+    let name = path.display().to_string();
+    let text = read_games_file(path)?;
+    let (done, keep) =
+        super::merge::finished_games(&name, &text, run).map_err(GamesFileError::Bad)?;
+    let file = append_after(path, keep, text.len() as u64)?;
+    Ok((BufWriter::new(file), done))
+}
+
+/// Opens a multi-player games file to append to it: the finished games of run `run` it holds
+/// (a half-written last line is cut off; other runs' lines are kept and ignored).
+pub fn resume_multi(
+    path: &Path,
+    run: &str,
+) -> Result<(BufWriter<File>, Vec<MultiRecord>), GamesFileError> {
+    let name = path.display().to_string();
+    let text = read_games_file(path)?;
+    let mut previous = Vec::new();
+    let mut keep = 0u64;
+    let mut offset = 0usize;
+    for (number, line) in text.split_inclusive('\n').enumerate() {
+        offset += line.len();
+        // A last line cut short by a kill is dropped, and its game played again.
+        if !line.ends_with('\n') {
+            break;
+        }
+        match MultiRecord::from_json_line(line.trim_end(), run) {
+            Ok(record) => {
+                previous.extend(record);
+                keep = offset as u64;
+            }
+            Err(e) => {
+                return Err(GamesFileError::Bad(format!(
+                    "'{name}' line {}: {e} (not a games file of gpn match)",
+                    number + 1
+                )))
+            }
+        }
+    }
+    let file = append_after(path, keep, text.len() as u64)?;
+    Ok((BufWriter::new(file), previous))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_games_file_resumes_empty() {
+        let dir = std::env::temp_dir().join(format!("gpn-games-file-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let path = dir.join("multi.jsonl");
+        let _ = std::fs::remove_file(&path);
+        let (_, previous) = resume_multi(&path, "run").unwrap();
+        assert!(previous.is_empty());
+        std::fs::write(&path, "not json\n").unwrap();
+        assert!(matches!(
+            resume_multi(&path, "run"),
+            Err(GamesFileError::Bad(_))
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
