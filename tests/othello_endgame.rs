@@ -176,7 +176,9 @@ fn solvers_agree_with_alpha_beta_on_late_positions() {
     // 48 to 54 discs: 10 to 16 empty cells (the issue asks for >= 44 discs).
     let mut positions = late_positions(10, 54, 11);
     positions.extend(late_positions(8, 51, 12));
-    positions.extend(late_positions(4, 48, 13));
+    // A seed whose 16-empty positions the plain alpha-beta above settles in about a second (its
+    // time varies by orders of magnitude between positions: one of seed 13's takes minutes).
+    positions.extend(late_positions(4, 48, 15));
     let mut concluded = [0usize; 5];
     for p in &positions {
         let text = p.to_position();

@@ -8,7 +8,7 @@ use crate::rng::Rng;
 
 use super::{Agent, Budget};
 
-/// Plays a uniformly random legal move (via [`Game::random_move`]), from its own seeded PRNG:
+/// Plays a uniformly random legal move (via [`Game::random_move`]), from its own seeded random stream:
 /// the same seed gives the same moves in the same positions. Ignores the budget.
 #[derive(Clone)]
 pub struct RandomAgent {

@@ -91,7 +91,7 @@ enum Command {
     /// Random-playout and search speed of every game, and a signature
     ///
     /// First plays uniformly random games from the start of every game (or one, --game) with a
-    /// fixed seed and gpn's own PRNG, applying every rule, and prints playouts/s, the mean game
+    /// fixed seed and a fixed-algorithm PRNG, applying every rule, and prints playouts/s, the mean game
     /// length and a signature. Then searches each start position for --iterations iterations with
     /// every algorithm (or the --engine specs) and prints iterations/s, the GPN overhead ratios and
     /// a signature. The last line is `bench <signature>`: the same seed gives the same signature
