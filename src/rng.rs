@@ -8,6 +8,7 @@
 //! Cargo.toml. Benchmark signatures and reproducible searches rest on that: a change of any of
 //! them changes `gpn bench`'s signature, and docs/performance.md says when it last did.
 
+use rand::seq::SliceRandom;
 use rand::{Rng as _, RngCore, SeedableRng};
 use rand_distr::{Distribution, Gamma, StandardNormal};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -34,6 +35,11 @@ impl Rng {
         } else {
             self.0.random_range(0..n)
         }
+    }
+
+    /// Puts `items` in a uniformly random order (rand's Fisher-Yates).
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        items.shuffle(&mut self.0);
     }
 
     /// A uniform float in [0, 1).

@@ -301,7 +301,7 @@ impl GameVisitor for TrainVisitor<'_, '_> {
         let mut rng = Rng::new(mix64(c.seed ^ 0x7EA1));
         let started = Instant::now();
         'epochs: for epoch in 1..=c.epochs {
-            shuffle(&mut train, &mut rng);
+            rng.shuffle(&mut train);
             let mut seen = Losses::default();
             let mut steps = 0usize;
             for batch in train.chunks(c.batch) {
@@ -481,13 +481,6 @@ fn augment<G: Game>(samples: &mut Vec<Sample>) {
             };
             samples.push(image);
         }
-    }
-}
-
-fn shuffle(samples: &mut [Sample], rng: &mut Rng) {
-    for i in (1..samples.len()).rev() {
-        let j = rng.below(i as u32 + 1) as usize;
-        samples.swap(i, j);
     }
 }
 
