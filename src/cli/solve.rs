@@ -100,7 +100,11 @@ pub fn run(a: SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
         };
         let line = registry::visit(game, visitor)??;
         if a.json {
-            writeln!(out, "{}", report::json_line(&line, &cfg, ""))?;
+            writeln!(
+                out,
+                "{}",
+                report::SolveLine::new(&line, &cfg, None).to_json()
+            )?;
             continue;
         }
         if k > 0 {

@@ -6,7 +6,7 @@ use super::solve_args::{warn_unlimited, SolveArgs, WATCH};
 use super::CliError;
 use crate::arena::shard::run_id;
 use crate::solve::batch::{self, BatchSolve};
-use crate::solve::report::{self, write_summary, BatchTag};
+use crate::solve::report::write_summary;
 
 /// Solves the batch file at `path` as the arguments say and prints each solve and the summary.
 pub fn run(path: &std::path::Path, a: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
@@ -32,17 +32,15 @@ pub fn run(path: &std::path::Path, a: &SolveArgs, out: &mut dyn Write) -> Result
     }
     let config = a.config(settings)?;
     let mut on_solve = |s: &BatchSolve<'_>| -> Result<(), CliError> {
-        let tag = BatchTag {
-            run: &run,
-            index: s.job.index,
-            positions: jobs.len(),
-            shard: shard.as_deref(),
-            line: s.job.line,
-            game: &s.job.game,
-            expected: s.job.expected,
-            verdict: s.verdict,
+        let text = if a.json {
+            s.json_line(&run, jobs.len(), shard.as_deref()).to_json()
+        } else if a.csv {
+            s.csv_row()
+        } else {
+            s.text_row()
         };
-        write_batch_line(out, a, s, &tag)
+        writeln!(out, "{text}")?;
+        Ok(())
     };
     let watch = (!a.quiet).then_some(&WATCH);
     let outcome = batch::solve_batch(&mine, &a.algos, &config, &file, watch, &mut on_solve)?;
@@ -64,23 +62,5 @@ pub fn run(path: &std::path::Path, a: &SolveArgs, out: &mut dyn Write) -> Result
     } else {
         summary(out)?;
     }
-    Ok(())
-}
-
-/// One solve of a batch: a JSON line, a CSV row or a text line.
-fn write_batch_line(
-    out: &mut dyn Write,
-    a: &SolveArgs,
-    s: &BatchSolve<'_>,
-    tag: &BatchTag<'_>,
-) -> Result<(), CliError> {
-    let text = if a.json {
-        report::json_line(s.solved, s.cfg, &report::batch_json_fields(tag))
-    } else if a.csv {
-        s.csv_row()
-    } else {
-        s.text_row()
-    };
-    writeln!(out, "{text}")?;
     Ok(())
 }

@@ -5,6 +5,8 @@ use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use serde::{Deserialize, Serialize, Serializer};
+
 use super::selfplay::{self, SelfplayConfig};
 use super::train::{self, TrainConfig};
 use super::{require_encoding, Error, OnProgress, Progress, StopFlag};
@@ -13,7 +15,6 @@ use crate::arena::stats::{elo_from_score, score_interval};
 use crate::arena::{self, Budget, MatchConfig, Wdl};
 use crate::game::registry::{self, GameVisitor};
 use crate::game::Game;
-use crate::json::Json;
 
 /// What the loop runs (`gpn learn`'s options). Everything it writes goes to `dir`:
 /// `gen-K.gpns` (samples), `gen-K.gpnn` (networks), `gen-K.log` (self-play's and training's
@@ -73,55 +74,60 @@ impl LearnConfig {
     }
 }
 
-/// One finished generation, as logged; `Display` is `gpn learn`'s line for it.
-#[derive(Clone, Debug, PartialEq)]
+/// One finished generation, as logged (a line of `learn.jsonl`, the field names being the file
+/// format); `Display` is `gpn learn`'s line for it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Generation {
     /// The generation's number, from 1.
+    #[serde(rename = "generation")]
     pub number: u32,
     /// Positions its self-play added.
     pub positions: usize,
-    /// Of those, the positions with exact values.
+    /// Of those, the positions with exact values (logs written before the field existed have
+    /// none).
+    #[serde(default)]
     pub labelled: usize,
     /// The new network's score against the best.
+    #[serde(serialize_with = "four_places")]
     pub gate_score: f64,
     /// The new network became the best.
     pub promoted: bool,
-    /// The best network against the engine without one: score and Elo (0 with no best yet).
+    /// The best network against the engine without one: score and Elo (0 with no best yet;
+    /// an infinite Elo is logged as ±1000, since JSON has no infinity).
+    #[serde(serialize_with = "four_places")]
     pub score_vs_plain: f64,
+    #[serde(serialize_with = "finite_elo")]
     pub elo_vs_plain: f64,
+    #[serde(serialize_with = "one_place")]
     pub seconds: f64,
+}
+
+/// Scores to four decimals: the log stays readable, and a score of a few hundred games has no
+/// more digits worth keeping.
+fn four_places<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64((x * 1e4).round() / 1e4)
+}
+
+/// Seconds to one decimal.
+fn one_place<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64((x * 10.0).round() / 10.0)
+}
+
+/// An Elo difference to one decimal, clamped to ±1000 (a perfect score's Elo is infinite).
+fn finite_elo<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+    one_place(&finite(*x), s)
 }
 
 impl Generation {
     /// The generation's line of `learn.jsonl`.
     pub fn json(&self) -> String {
-        format!(
-            "{{\"generation\":{},\"positions\":{},\"labelled\":{},\"gate_score\":{:.4},\"promoted\":{},\"score_vs_plain\":{:.4},\"elo_vs_plain\":{:.1},\"seconds\":{:.1}}}",
-            self.number,
-            self.positions,
-            self.labelled,
-            self.gate_score,
-            self.promoted,
-            self.score_vs_plain,
-            finite(self.elo_vs_plain),
-            self.seconds
-        )
+        // Numbers and a bool only: serialising cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
     }
 
     /// Reads a line of `learn.jsonl`; `None` for anything else.
     pub fn parse(line: &str) -> Option<Generation> {
-        let j = Json::parse(line).ok()?;
-        Some(Generation {
-            number: j.get("generation")?.as_u64()? as u32,
-            positions: j.get("positions")?.as_u64()? as usize,
-            // Logs written before the field existed have none.
-            labelled: j.get("labelled").and_then(Json::as_u64).unwrap_or(0) as usize,
-            gate_score: j.get("gate_score")?.as_f64()?,
-            promoted: j.get("promoted")?.as_bool()?,
-            score_vs_plain: j.get("score_vs_plain")?.as_f64()?,
-            elo_vs_plain: j.get("elo_vs_plain")?.as_f64()?,
-            seconds: j.get("seconds")?.as_f64()?,
-        })
+        serde_json::from_str(line).ok()
     }
 }
 
@@ -461,6 +467,27 @@ fn chart(game: &str, generations: &[Generation]) -> String {
 mod tests {
     use super::*;
 
+    /// The learning logs of experiments/data, written by an earlier build's hand-written JSON
+    /// writer (and some before the `labelled` field existed), still read.
+    #[test]
+    fn learning_logs_written_by_earlier_builds_still_read() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/experiments/data/learned");
+        let mut read = 0;
+        for entry in std::fs::read_dir(dir).expect("experiments/data/learned") {
+            let path = entry.expect("entry").path().join("learn.jsonl");
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            for (n, line) in text.lines().enumerate() {
+                let g = Generation::parse(line)
+                    .unwrap_or_else(|| panic!("{}:{}", path.display(), n + 1));
+                assert_eq!(g.number as usize, n + 1);
+                read += 1;
+            }
+        }
+        assert!(read >= 10, "{read} generations");
+    }
+
     #[test]
     fn a_log_line_round_trips_and_the_chart_has_a_point_per_generation() {
         let g = Generation {
@@ -473,7 +500,12 @@ mod tests {
             elo_vs_plain: f64::INFINITY,
             seconds: 12.5,
         };
-        let back = Generation::parse(&g.json()).expect("parses");
+        let line = g.json();
+        assert_eq!(
+            line,
+            r#"{"generation":2,"positions":1234,"labelled":56,"gate_score":0.61,"promoted":true,"score_vs_plain":1.0,"elo_vs_plain":1000.0,"seconds":12.5}"#
+        );
+        let back = Generation::parse(&line).expect("parses");
         assert_eq!(
             (back.number, back.positions, back.promoted),
             (2, 1234, true)

@@ -1,6 +1,6 @@
 //! Batch solving: batch files, their run id, and every position solved with every algorithm.
 
-use super::report::{stop_text, BatchTotals, SolvedPosition};
+use super::report::{stop_text, BatchFields, BatchTotals, SolveLine, SolvedPosition};
 use super::run::{solve_position, SetupError, Watch};
 use super::{Algo, SolveConfig, Value};
 use crate::game::registry::{self, GameVisitor};
@@ -148,6 +148,22 @@ pub struct BatchSolve<'a> {
 }
 
 impl BatchSolve<'_> {
+    /// One solve of a batch as its `--json` line: run `run` of `positions` positions, in
+    /// `shard` (`K/N`) if the batch is sharded.
+    pub fn json_line(&self, run: &str, positions: usize, shard: Option<&str>) -> SolveLine {
+        let batch = BatchFields {
+            run: run.to_string(),
+            index: self.job.index as u64,
+            positions: positions as u64,
+            shard: shard.map(str::to_string),
+            line: self.job.line as u64,
+            game: self.job.game.clone(),
+            expected: self.job.expected.map(|v| v.name().to_string()),
+            matches: BatchFields::matches(self.verdict),
+        };
+        SolveLine::new(self.solved, self.cfg, Some(batch))
+    }
+
     /// One solve of a batch as a CSV row (no newline).
     pub fn csv_row(&self) -> String {
         let (line, r, verdict) = (self.solved, &self.solved.result, self.verdict);

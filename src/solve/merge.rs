@@ -3,9 +3,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{self, Write};
 
-use super::report::{write_summary, BatchTotals};
+use super::report::{write_summary, BatchTotals, SolveLine};
 use super::Value;
-use crate::json::Json;
 
 /// Whether the first record of the texts is a solve line (else a game record).
 pub fn is_solve<'a>(texts: impl IntoIterator<Item = &'a str>) -> bool {
@@ -14,7 +13,7 @@ pub fn is_solve<'a>(texts: impl IntoIterator<Item = &'a str>) -> bool {
         .flat_map(str::lines)
         .find(|l| !l.trim().is_empty());
     first
-        .and_then(|l| Json::parse(l).ok())
+        .and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok())
         .is_some_and(|v| v.get("algo").is_some() && v.get("result_a").is_none())
 }
 
@@ -33,30 +32,21 @@ struct SolveRecord {
 }
 
 /// Reads a solve line: its run id, the batch's positions, its shard and the record.
-fn read_solve(v: &Json, text: &str) -> Result<(String, u64, String, SolveRecord), String> {
-    let s = |k: &str| {
-        v.get(k)
-            .and_then(Json::as_str)
-            .ok_or_else(|| format!("no string \"{k}\""))
-    };
-    let n = |k: &str| {
-        v.get(k)
-            .and_then(Json::as_u64)
-            .ok_or_else(|| format!("no count \"{k}\""))
-    };
-    let run = v
-        .get("run")
-        .and_then(Json::as_str)
+fn read_solve(text: &str) -> Result<(String, u64, String, SolveRecord), String> {
+    let line: SolveLine = serde_json::from_str(text)
+        .map_err(|e| format!("{e}: not a line of `gpn solve --batch --json`"))?;
+    let batch = line
+        .batch
         .ok_or("no run id: not a line of `gpn solve --batch --json`")?;
-    let shard = match v.get("shard") {
-        Some(Json::String(s)) => s.clone(),
-        _ => "all".to_string(),
-    };
-    let value_text = s("value")?;
-    let value = Value::parse(value_text)
-        .ok_or_else(|| format!("\"value\" '{value_text}' is not win, draw, loss or unknown"))?;
+    let value = Value::parse(&line.value).ok_or_else(|| {
+        format!(
+            "\"value\" '{}' is not win, draw, loss or unknown",
+            line.value
+        )
+    })?;
     // The first proof's answer: `win?=yes ...` proved, `=no` disproved, else unknown.
-    let first_proof = s("proofs")?
+    let first_proof = line
+        .proofs
         .split_whitespace()
         .next()
         .and_then(|p| p.split_once('='))
@@ -69,26 +59,24 @@ fn read_solve(v: &Json, text: &str) -> Result<(String, u64, String, SolveRecord)
                 None
             }
         });
-    let verdict = match v.get("match").and_then(Json::as_bool) {
+    let verdict = match batch.matches {
         Some(true) => "ok",
         Some(false) => "MISMATCH",
         None => "",
     };
     let record = SolveRecord {
-        index: n("index")?,
-        algo: s("algo")?.to_string(),
+        index: batch.index,
+        algo: line.algo,
         value,
         first_proof,
-        by_pr: v.get("by_pr").and_then(Json::as_bool).unwrap_or(false),
-        nodes: n("nodes")?,
-        secs: v
-            .get("time_s")
-            .and_then(Json::as_f64)
-            .ok_or("no number \"time_s\"")?,
+        by_pr: line.by_pr,
+        nodes: line.nodes,
+        secs: line.time_s,
         verdict,
         text: text.to_string(),
     };
-    Ok((run.to_string(), n("positions")?, shard, record))
+    let shard = batch.shard.unwrap_or_else(|| "all".to_string());
+    Ok((batch.run, batch.positions, shard, record))
 }
 
 /// The shards of one batch, put together.
@@ -169,8 +157,7 @@ pub fn merge_solves(sources: &[(&str, &str)]) -> Result<SolveMerge, String> {
             }
             let place = format!("{name}:{}", n + 1);
             let bad = |e: String| format!("{place}: {e}");
-            let v = Json::parse(line).map_err(bad)?;
-            let (run, positions, shard, record) = read_solve(&v, line).map_err(bad)?;
+            let (run, positions, shard, record) = read_solve(line).map_err(bad)?;
             match &first {
                 None => first = Some((run, positions, place.clone())),
                 Some((first_run, first_positions, first_place)) => {

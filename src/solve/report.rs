@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use super::{SolveConfig, SolveResult, Value};
-use crate::json::{json_number, json_string};
+use serde::{Deserialize, Serialize};
 
 /// One solved position, with its position string and best move in the game's notation (`-`
 /// without a move).
@@ -23,25 +23,61 @@ pub fn stop_text(why: Option<&str>) -> String {
     }
 }
 
-/// One solve as a JSON object (a line of `gpn solve --json`); `extra` is put first verbatim
-/// (the batch's fields, each followed by a comma).
-pub fn json_line(line: &SolvedPosition, cfg: &SolveConfig, extra: &str) -> String {
-    let r = &line.result;
-    let opt = |x: Option<u64>| x.map_or("null".to_string(), |v| v.to_string());
-    format!(
-        "{{{extra}\"position\":{},\"algo\":{},\"value\":{},\"stopped_by\":{},\"best_move\":{},\"nodes\":{},\"time_s\":{},\"nodes_per_s\":{},\"proof_size\":{},\"proofs\":{},\"by_pr\":{}}}",
-        json_string(&line.position),
-        json_string(cfg.algo.name()),
-        json_string(r.value.name()),
-        r.stopped_by(cfg).map_or("null".to_string(), json_string),
-        json_string(&line.best_move),
-        r.nodes,
-        json_number(r.elapsed.as_secs_f64()),
-        json_number(r.nodes_per_second().round()),
-        opt(r.proof_size),
-        json_string(&r.proofs_text()),
-        r.by_pr
-    )
+/// A line of `gpn solve --json`: one solve, after its batch's fields when it is one of a batch.
+/// The field names are the file format (`gpn merge` and experiment scripts read them).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SolveLine {
+    /// Where the solve belongs in its batch; absent for a single `gpn solve --json`.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<BatchFields>,
+    #[serde(default)]
+    pub position: String,
+    pub algo: String,
+    /// `win`, `draw`, `loss` or `unknown`, for the player to move (or `--player`).
+    pub value: String,
+    /// The limit that stopped an unknown solve (`time`, `nodes`, `stop`), else null.
+    #[serde(default)]
+    pub stopped_by: Option<String>,
+    #[serde(default)]
+    pub best_move: String,
+    pub nodes: u64,
+    pub time_s: f64,
+    #[serde(default)]
+    pub nodes_per_s: u64,
+    #[serde(default)]
+    pub proof_size: Option<u64>,
+    /// Each proof's question and answer (`win?=yes draw?=no`), the first one first.
+    pub proofs: String,
+    /// A precision-rate conclusion rather than a proof.
+    #[serde(default)]
+    pub by_pr: bool,
+}
+
+impl SolveLine {
+    /// The line of one solve; `batch`: its batch's fields, if it is one of a batch.
+    pub fn new(line: &SolvedPosition, cfg: &SolveConfig, batch: Option<BatchFields>) -> Self {
+        let r = &line.result;
+        SolveLine {
+            batch,
+            position: line.position.clone(),
+            algo: cfg.algo.name().to_string(),
+            value: r.value.name().to_string(),
+            stopped_by: r.stopped_by(cfg).map(str::to_string),
+            best_move: line.best_move.clone(),
+            nodes: r.nodes,
+            time_s: r.elapsed.as_secs_f64(),
+            nodes_per_s: r.nodes_per_second().round() as u64,
+            proof_size: r.proof_size,
+            proofs: r.proofs_text(),
+            by_pr: r.by_pr,
+        }
+    }
+
+    /// The line as JSON text (one line, no newline).
+    pub fn to_json(&self) -> String {
+        // Plain strings, numbers and options only: serialising cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
 }
 
 /// The text report of one solve (`gpn solve` without `--json`), one `key value` line each.
@@ -72,42 +108,39 @@ pub fn solve_text(line: &SolvedPosition, cfg: &SolveConfig) -> String {
 }
 
 /// Where a solve of a batch belongs, for its JSON line: what `gpn merge` reads back.
-#[derive(Clone, Copy, Debug)]
-pub struct BatchTag<'a> {
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BatchFields {
     /// The run id of the whole batch.
-    pub run: &'a str,
+    pub run: String,
     /// The position's index in the whole batch (0-based), whichever shard solves it.
-    pub index: usize,
+    pub index: u64,
     /// Positions in the whole batch.
-    pub positions: usize,
-    /// The shard (`K/N`), if the batch is sharded.
-    pub shard: Option<&'a str>,
+    pub positions: u64,
+    /// The shard (`K/N`), null if the batch is not sharded.
+    #[serde(default)]
+    pub shard: Option<String>,
     /// The position's line in the batch file (1-based).
-    pub line: usize,
-    pub game: &'a str,
-    pub expected: Option<Value>,
-    /// `ok`, `MISMATCH`, or empty when there was nothing to check.
-    pub verdict: &'a str,
+    #[serde(default)]
+    pub line: u64,
+    #[serde(default)]
+    pub game: String,
+    /// The value the batch file expects, if it gives one.
+    #[serde(default)]
+    pub expected: Option<String>,
+    /// Whether the value is the expected one; null when there was nothing to check.
+    #[serde(default, rename = "match")]
+    pub matches: Option<bool>,
 }
 
-/// The batch's fields of a JSON line, for [`json_line`]'s `extra`.
-pub fn batch_json_fields(tag: &BatchTag<'_>) -> String {
-    format!(
-        "\"run\":{},\"index\":{},\"positions\":{},\"shard\":{},\"line\":{},\"game\":{},\"expected\":{},\"match\":{},",
-        json_string(tag.run),
-        tag.index,
-        tag.positions,
-        tag.shard.map_or("null".to_string(), json_string),
-        tag.line,
-        json_string(tag.game),
-        tag.expected
-            .map_or("null".to_string(), |w| json_string(w.name())),
-        match tag.verdict {
-            "" => "null",
-            "ok" => "true",
-            _ => "false",
+impl BatchFields {
+    /// The `match` field of a solve whose check against the expected value said `verdict`
+    /// (`ok`, `MISMATCH`, or empty when there was nothing to check).
+    pub fn matches(verdict: &str) -> Option<bool> {
+        match verdict {
+            "" => None,
+            v => Some(v == "ok"),
         }
-    )
+    }
 }
 
 /// Per-algorithm totals of a batch.
@@ -195,4 +228,72 @@ pub fn write_summary(
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The solve lines of experiments/data, written by earlier builds (with a hand-written JSON
+    /// writer and extra fields added by the experiment scripts), still read.
+    #[test]
+    fn solve_lines_written_by_earlier_builds_still_read() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/experiments/data/pcn");
+        let mut lines = 0;
+        for entry in std::fs::read_dir(dir).expect("experiments/data/pcn") {
+            let path = entry.expect("entry").path();
+            if path.extension().is_some_and(|e| e == "jsonl") {
+                let text = std::fs::read_to_string(&path).expect("readable");
+                for (n, line) in text.lines().enumerate() {
+                    let read: SolveLine = serde_json::from_str(line)
+                        .unwrap_or_else(|e| panic!("{}:{}: {e}", path.display(), n + 1));
+                    assert!(Value::parse(&read.value).is_some(), "{}", read.value);
+                    assert!(!read.algo.is_empty() && !read.proofs.is_empty());
+                    lines += 1;
+                }
+            }
+        }
+        assert!(lines > 1000, "{lines} lines");
+    }
+
+    #[test]
+    fn a_batch_line_round_trips_and_a_single_solve_has_no_batch_fields() {
+        let batch = BatchFields {
+            run: "r1".into(),
+            index: 3,
+            positions: 10,
+            shard: None,
+            line: 4,
+            game: "cfour".into(),
+            expected: Some("win".into()),
+            matches: BatchFields::matches("MISMATCH"),
+        };
+        let line = SolveLine {
+            batch: Some(batch),
+            position: "7/7/7/7/7/7 x".into(),
+            algo: "pns".into(),
+            value: "loss".into(),
+            stopped_by: None,
+            best_move: "d".into(),
+            nodes: 12,
+            time_s: 0.25,
+            nodes_per_s: 48,
+            proof_size: Some(7),
+            proofs: "win?=no".into(),
+            by_pr: false,
+        };
+        let text = line.to_json();
+        assert!(text.starts_with(r#"{"run":"r1","index":3,"positions":10,"shard":null,"#));
+        assert!(text.contains(r#""match":false,"position":"#));
+        assert_eq!(serde_json::from_str::<SolveLine>(&text).unwrap(), line);
+        let single = SolveLine {
+            batch: None,
+            ..line
+        };
+        assert!(single.to_json().starts_with(r#"{"position":"#));
+        assert_eq!(
+            serde_json::from_str::<SolveLine>(&single.to_json()).unwrap(),
+            single
+        );
+    }
 }
