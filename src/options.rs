@@ -1,6 +1,6 @@
 //! The option registry: every engine option declared once, with its names, type, default, range
 //! and help. The UCI/USI/UAI `option` lines, `setoption`, GTP `gpn-setoption`, `gpn match`
-//! specs, `--option`, the validation of every value and the option tables of README.md and
+//! specs, `--option`, the validation of every value and the option tables of docs/search.md and
 //! protocol/ are all read from [`OPTIONS`] (a test fails when the documents drift from it).
 
 use std::fmt::Write as _;
@@ -67,7 +67,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Game,
         default: "breakthrough",
         scope: Scope::Protocol,
-        help: "the game, any name of README's Games table (`breakthrough`, `cfour`, `reversi`, `minishogi`, ...); aliases accepted (`connect4`, `othello`, `linesofaction`, `oware`, ...); USI starts with `minishogi`, UAI plays `ataxx` only",
+        help: "the game, any name of docs/games.md (`breakthrough`, `cfour`, `reversi`, `minishogi`, ...); aliases accepted (`connect4`, `othello`, `linesofaction`, `oware`, ...); USI starts with `minishogi`, UAI plays `ataxx` only",
     },
     EngineOption {
         key: "hash",
@@ -148,7 +148,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Choice(&[&["dfpn"], &["pns"], &["ppns"], &["mcpns"], &["sb-gpn"]]),
         default: "dfpn",
         scope: Scope::Protocol,
-        help: "the solver of `go mate` and `gpn-solve` (README, `gpn solve`)",
+        help: "the solver of `go mate` and `gpn-solve` (docs/commands.md, `gpn solve`)",
     },
     EngineOption {
         key: "algorithm",
@@ -158,7 +158,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Choice(&[&["sb-gpn"], &["gpn"], &["sb-uct"], &["uct"], &["pn-mcts"]]),
         default: "sb-gpn",
         scope: Scope::Search,
-        help: "the search algorithm (README, \"The search\")",
+        help: "the search algorithm (docs/search.md)",
     },
     EngineOption {
         key: "bias",
@@ -573,7 +573,7 @@ pub fn uci_table() -> String {
     t
 }
 
-/// The search-option table of README.md (the names of `gpn match` specs).
+/// The search-option table of docs/search.md (the names of `gpn match` specs).
 pub fn spec_table() -> String {
     key_table("| option | type | default | meaning |", Scope::Search)
 }
@@ -697,7 +697,7 @@ mod tests {
             ("protocol/UCI.md", "uci", uci_table()),
             ("protocol/USI.md", "usi", usi_names()),
             ("protocol/GTP.md", "gtp", gtp_table()),
-            ("README.md", "spec", spec_table()),
+            ("docs/search.md", "spec", spec_table()),
         ] {
             let path = format!("{root}/{file}");
             let text = std::fs::read_to_string(&path).expect("document");

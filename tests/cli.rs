@@ -378,7 +378,7 @@ fn ctrl_c_stops_a_match_and_keeps_every_finished_game() {
         .expect("gpn runs");
     // stderr is a pipe: one progress line per game. Interrupt after 20 of them.
     let (out, rest) = common::interrupt_after_games(child, 20);
-    // Documented in README: an interrupted match exits 130 (128 + SIGINT), like a solve.
+    // Documented in docs/commands.md: an interrupted match exits 130 (128 + SIGINT), like a solve.
     assert_eq!(out.status.code(), Some(130), "{}", rest.join("\n"));
     assert!(
         rest.iter().any(|l| l.starts_with("interrupted")),

@@ -1,7 +1,7 @@
 //! GTP for games of more than two players (protocol/gtp-multiplayer.md) against the real
 //! binary: Rolit for three and four players driven by colour names, out-of-turn refusals,
 //! searched moves, `undo`, `boardsize`, games played to the end with `final_score` per player,
-//! README's example, and the UCI family's refusal of such games.
+//! docs/protocols.md's example, and the UCI family's refusal of such games.
 
 use std::time::Duration;
 
@@ -297,15 +297,15 @@ fn the_uci_family_refuses_games_of_more_players() {
     e.close();
 }
 
-/// README's multi-player GTP example (the `$ printf 'set_game rolit-3p...` line) answers as
-/// the README shows it, but for the searched move.
+/// The multi-player GTP example of docs/protocols.md (the `$ printf 'set_game rolit-3p...`
+/// line) answers as the document shows it, but for the searched move.
 #[test]
-fn the_readme_example_runs() {
-    let readme = include_str!("../README.md");
-    let at = readme
+fn the_documented_example_runs() {
+    let doc = include_str!("../docs/protocols.md");
+    let at = doc
         .find("$ printf 'set_game rolit-3p")
-        .expect("README has the multi-player example");
-    let block = &readme[at..];
+        .expect("docs/protocols.md has the multi-player example");
+    let block = &doc[at..];
     let block = &block[..block.find("```").expect("the example's block ends")];
     let mut lines = block.lines();
     let command = lines.next().unwrap();
@@ -326,7 +326,7 @@ fn the_readme_example_runs() {
     while let Ok(line) = e.lines.recv_timeout(TIMEOUT) {
         got.push(line);
     }
-    // The README leaves out the blank line that ends the last answer.
+    // The document leaves out the blank line that ends the last answer.
     assert_eq!(got.pop().as_deref(), Some(""));
     assert_eq!(got.len(), expected.len(), "{got:#?}");
     // A searched move (`= e3`) is whatever the search found: any square.

@@ -1,5 +1,6 @@
-//! README's examples run as written: every `$ gpn ...` line of README.md is run with the real
-//! binary and must succeed, so the README cannot drift from the command line.
+//! The user documentation's examples run as written: every `$ gpn ...` line of README.md and of
+//! the docs it links first (games, protocols, the command line, the search) is run with the
+//! real binary and must succeed, so the documents cannot drift from the command line.
 
 use std::process::Command;
 
@@ -34,9 +35,16 @@ fn words(line: &str) -> Vec<String> {
 }
 
 #[test]
-fn every_gpn_example_of_the_readme_succeeds() {
-    let readme = include_str!("../README.md");
-    let lines: Vec<&str> = readme.lines().collect();
+fn every_gpn_example_of_the_user_documents_succeeds() {
+    let documents = [
+        include_str!("../README.md"),
+        include_str!("../docs/games.md"),
+        include_str!("../docs/protocols.md"),
+        include_str!("../docs/commands.md"),
+        include_str!("../docs/search.md"),
+    ];
+    let text = documents.join("\n");
+    let lines: Vec<&str> = text.lines().collect();
     let mut examples = Vec::new();
     let mut i = 0;
     while i < lines.len() {

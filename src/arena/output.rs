@@ -253,7 +253,7 @@ fn json_interval(i: &Interval) -> String {
     )
 }
 
-/// The summary and every game as one JSON object (see the README for the fields).
+/// The summary and every game as one JSON object (docs/commands.md lists the fields).
 pub fn write_json<W: Write>(report: &MatchReport, w: &mut W) -> io::Result<()> {
     let cfg = &report.config;
     let wdl = report.wdl();
