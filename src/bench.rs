@@ -248,6 +248,13 @@ pub fn default_search_engines() -> Vec<SearchParams> {
         .collect()
 }
 
+/// The run of median time among an engine's rounds (at least one). Not generic: one sort for
+/// every game.
+fn median_run(mut runs: Vec<SearchBenchReport>) -> SearchBenchReport {
+    runs.sort_by(|a, b| a.seconds.total_cmp(&b.seconds));
+    runs.swap_remove(runs.len() / 2)
+}
+
 /// [`search_from_start`] for several engines, as a registry visitor. With several rounds the
 /// engines take turns (so that machine noise hits them alike) and each reports its median time.
 pub struct SearchBench {
@@ -266,12 +273,7 @@ impl GameVisitor for SearchBench {
                 runs[k].push(search_from_start::<G>(params, self.iterations, self.seed));
             }
         }
-        runs.into_iter()
-            .map(|mut rs| {
-                rs.sort_by(|a, b| a.seconds.total_cmp(&b.seconds));
-                rs.swap_remove(rs.len() / 2)
-            })
-            .collect()
+        runs.into_iter().map(median_run).collect()
     }
 }
 

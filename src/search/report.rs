@@ -242,6 +242,25 @@ impl<G: Game, const P: usize> Search<G, P> {
     }
 }
 
+/// Orders root lines (with their child indices) as MultiPV shows them: the chosen move
+/// `best` first, then proven wins, unproven moves and proven losses, each by visits, then value.
+/// Not generic: one sort for every game, not one copy per game and player count.
+fn sort_root_lines(lines: &mut [(usize, RootLine)], best: Option<usize>) {
+    let class = |l: &RootLine| match l.proven {
+        Some(Proven::Win { .. }) => 0,
+        Some(Proven::Loss { .. }) => 2,
+        _ => 1,
+    };
+    lines.sort_by(|(ia, a), (ib, b)| {
+        (Some(*ib) == best)
+            .cmp(&(Some(*ia) == best))
+            .then(class(a).cmp(&class(b)))
+            .then(b.visits.cmp(&a.visits))
+            .then(b.value.total_cmp(&a.value))
+            .then(ia.cmp(ib))
+    });
+}
+
 /// One root move with its line, for MultiPV output.
 #[derive(Clone, Debug)]
 pub struct RootLine {
@@ -302,19 +321,7 @@ impl<G: Game, const P: usize> Search<G, P> {
                 (i, line)
             })
             .collect();
-        let class = |l: &RootLine| match l.proven {
-            Some(Proven::Win { .. }) => 0,
-            Some(Proven::Loss { .. }) => 2,
-            _ => 1,
-        };
-        lines.sort_by(|(ia, a), (ib, b)| {
-            (Some(*ib) == best)
-                .cmp(&(Some(*ia) == best))
-                .then(class(a).cmp(&class(b)))
-                .then(b.visits.cmp(&a.visits))
-                .then(b.value.total_cmp(&a.value))
-                .then(ia.cmp(ib))
-        });
+        sort_root_lines(&mut lines, best);
         lines.into_iter().take(k).map(|(_, l)| l).collect()
     }
 

@@ -218,9 +218,7 @@ pub fn prove<G: Game, R: Rule>(
         let mut advice = None;
         if let Some(guide) = &mut guide {
             advice = guide.advise(&pos, moves.as_slice(), me);
-            order.clear();
-            order.extend(guide.priors.iter().enumerate().map(|(i, &p)| (p, i as u16)));
-            order.sort_by(|a, b| b.0.total_cmp(&a.0));
+            guide.move_order(&mut order);
             ordered.clear();
             for &(_, i) in &order {
                 ordered.push(moves[i as usize]);

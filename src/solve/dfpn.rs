@@ -252,9 +252,7 @@ impl<G: Game> Dfpn<G> {
             init = guide
                 .advise(pos, moves.as_slice(), self.me)
                 .map(|(pn, dn)| (wide(pn), wide(dn)));
-            self.order
-                .extend(guide.priors.iter().enumerate().map(|(i, &p)| (p, i as u16)));
-            self.order.sort_by(|a, b| b.0.total_cmp(&a.0));
+            guide.move_order(&mut self.order);
         }
         // Without a network (no order) the children keep the move generator's order.
         for k in 0..moves.len() {

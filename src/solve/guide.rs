@@ -19,6 +19,14 @@ pub(crate) struct Guide {
 }
 
 impl Guide {
+    /// The moves of the last [`Guide::advise`] by index, most probable first, into `order`
+    /// (cleared first). Not generic: one sort for every game, not one copy per game.
+    pub fn move_order(&self, order: &mut Vec<(f32, u16)>) {
+        order.clear();
+        order.extend(self.priors.iter().enumerate().map(|(i, &p)| (p, i as u16)));
+        order.sort_by(|a, b| b.0.total_cmp(&a.0));
+    }
+
     /// The guide of `cfg`'s network for game `G`; `None` without a network (or with one that
     /// is not `G`'s: the command line checks the fit first and says so).
     pub fn new<G: Game>(cfg: &SolveConfig) -> Option<Guide> {
