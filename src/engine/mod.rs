@@ -57,11 +57,11 @@ pub trait Session: Send {
     /// The score of the current position as GTP writes it (`B+3.5`), for games scored by
     /// points; `None` for the others.
     fn score_text(&self) -> Option<String>;
-    /// The current position's ownership estimate ([`crate::game::Game::ownership`]).
+    /// The current position's ownership estimate ([`crate::game::Territory::ownership`]).
     fn ownership(&self) -> Option<Vec<f32>>;
     /// GTP's `final_status_list`: the stones of a status in the current position (Go).
     fn status_list(&self, status: &str) -> Option<Vec<String>>;
-    /// The board as GoGui's game-ruler commands show it ([`crate::game::Game::gogui_board`]);
+    /// The board as GoGui's game-ruler commands show it ([`crate::game::Territory::gogui_board`]);
     /// `None` for games that do not map onto GoGui's grid.
     fn gogui_board(&self) -> Option<GoGuiBoard>;
     /// For games scored by points (Go), a scorer that keeps working while the session searches
@@ -76,14 +76,14 @@ pub trait Session: Send {
     fn side_to_move(&self) -> usize;
     /// The number of players (2, or more: Rolit for 3 and 4).
     fn num_players(&self) -> usize;
-    /// The name of player `p` (0 = first), [`crate::game::Game::player_name`]: the colours of
+    /// The name of player `p` (0 = first), [`crate::game::Rules::player_name`]: the colours of
     /// games of more than two players (Rolit: red, yellow, green, blue); two-player games say
     /// "first" and "second" (their protocols name the sides themselves).
     fn player_name(&self, p: usize) -> &'static str;
     /// Each player's points in the current position, in seat order, for games that count them
-    /// ([`crate::game::Game::player_scores`]: Rolit's pieces per colour); `None` otherwise.
+    /// ([`crate::game::Territory::player_scores`]: Rolit's pieces per colour); `None` otherwise.
     fn player_scores(&self) -> Option<Vec<i32>>;
-    /// The game's bound on the moves the side to move still plays ([`crate::game::Game::moves_left_bound`]).
+    /// The game's bound on the moves the side to move still plays ([`crate::game::Heuristics::moves_left_bound`]).
     fn moves_left_bound(&self) -> Option<u32>;
     /// The legal moves, in the dialect's notation.
     fn legal_moves(&self, dialect: Dialect) -> Vec<String>;

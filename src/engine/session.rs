@@ -551,32 +551,36 @@ impl<G: Game, const P: usize> Session for GameSession<G, P> {
     }
 
     fn set_komi(&mut self, komi: f32) -> bool {
-        self.change_start(|start| start.set_komi(komi))
+        self.change_start(|start| start.territory_mut().is_some_and(|t| t.set_komi(komi)))
     }
 
     fn set_superko(&mut self, situational: bool) -> bool {
-        self.change_start(|start| start.set_situational_superko(situational))
+        self.change_start(|start| {
+            start
+                .territory_mut()
+                .is_some_and(|t| t.set_situational_superko(situational))
+        })
     }
 
     fn score_text(&self) -> Option<String> {
-        self.position().score_text()
+        self.position().territory()?.score_text()
     }
 
     fn status_list(&self, status: &str) -> Option<Vec<String>> {
-        self.position().status_list(status)
+        self.position().territory()?.status_list(status)
     }
 
     fn ownership(&self) -> Option<Vec<f32>> {
-        self.position().ownership()
+        self.position().territory()?.ownership()
     }
 
     fn gogui_board(&self) -> Option<GoGuiBoard> {
-        self.position().gogui_board()
+        self.position().territory()?.gogui_board()
     }
 
     fn line_scorer(&self, dialect: Dialect) -> Option<LineScorer> {
         let root = self.position().clone();
-        root.score_estimate()?;
+        root.territory()?.score_estimate()?;
         let mover = root.to_move();
         Some(Box::new(move |line: &[String]| {
             let mut g = root.clone();
@@ -586,7 +590,10 @@ impl<G: Game, const P: usize> Session for GameSession<G, P> {
                     Err(_) => break,
                 }
             }
-            let lead = g.score_estimate().unwrap_or(0.0);
+            let lead = g
+                .territory()
+                .and_then(|t| t.score_estimate())
+                .unwrap_or(0.0);
             if mover.0 == 0 {
                 lead
             } else {
@@ -638,7 +645,7 @@ impl<G: Game, const P: usize> Session for GameSession<G, P> {
     }
 
     fn player_scores(&self) -> Option<Vec<i32>> {
-        self.position().player_scores()
+        self.position().territory()?.player_scores()
     }
 
     fn legal_moves(&self, dialect: Dialect) -> Vec<String> {

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::game::ataxx::Ataxx;
+use crate::game::Rules;
 use crate::search::Limits;
 
 /// A session of `G` that searched its start position for `iterations`.

@@ -1,7 +1,7 @@
 //! GoGui's game-ruler commands (`gogui-rules_*`, GoGui's manual, "Game Rules"): with them GoGui
 //! lets gpn referee a game it does not know, for every gpn game whose board is a square grid of
 //! GTP vertices and whose moves are single vertices or passes (Go, Killall-Go, Gomoku,
-//! Othello). They read the [`Session`] only, through [`crate::game::Game::gogui_board`].
+//! Othello). They read the [`Session`] only, through [`crate::game::Territory::gogui_board`].
 
 use super::go::colour_name;
 use super::{family_of, gtp_game_name, Controller, COMMANDS};
