@@ -38,8 +38,8 @@ impl PlayoutReport {
 }
 
 /// Plays `playouts` uniformly random games of `G` from the start (or, with `knowledge`, games
-/// of the game's own playout policy, [`Game::playout_move`]), rules, repetition and the
-/// game-length cap all applied, and times them.
+/// of the game's own playout policy, [`crate::game::Heuristics::playout_move`]), rules, repetition
+/// and the game-length cap all applied, and times them.
 pub fn random_playouts<G: Game>(playouts: u32, seed: u64, knowledge: bool) -> PlayoutReport {
     let mut rng = Rng::new(seed);
     let mut buf = MoveList::new();
@@ -89,11 +89,11 @@ impl GameVisitor for PlayoutBench {
 /// Default number of positions the evaluation bench collects per game.
 pub const DEFAULT_EVAL_POSITIONS: usize = 20_000;
 
-/// One game's [`Game::evaluate`] timing.
+/// One game's [`crate::game::Heuristics::evaluate`] timing.
 #[derive(Clone, Debug)]
 pub struct EvalReport {
     pub game: &'static str,
-    /// Whether the game has an evaluation at all ([`Game::HAS_EVALUATION`]).
+    /// Whether the game has an evaluation at all ([`crate::game::Heuristics::HAS_EVALUATION`]).
     pub has_evaluation: bool,
     pub calls: u64,
     pub seconds: f64,
@@ -131,10 +131,10 @@ fn network_speed<G: Game>(pool: &[G]) -> Option<f64> {
     Some(seconds * 1e9 / (passes * live.len()).max(1) as f64)
 }
 
-/// Times [`Game::evaluate`] over `positions` positions of seeded random games of `G` (every
-/// position of each game, finished ones excluded), for each player in turn, in passes until at
-/// least a million calls, and the game's builtin network over the same positions; the positions
-/// are collected before the clock starts.
+/// Times [`crate::game::Heuristics::evaluate`] over `positions` positions of seeded random games of
+/// `G` (every position of each game, finished ones excluded), for each player in turn, in passes
+/// until at least a million calls, and the game's builtin network over the same positions; the
+/// positions are collected before the clock starts.
 pub fn evaluation_speed<G: Game>(positions: usize, seed: u64) -> EvalReport {
     let mut rng = Rng::new(seed);
     let mut buf = MoveList::new();

@@ -3,7 +3,7 @@
 //! pass or score, so a shared bug in the engine's move generator cannot hide.
 
 use gpn::game::reversi::Reversi;
-use gpn::game::{Game, MoveList};
+use gpn::game::{MoveList, Rules};
 use gpn::rng::Rng;
 use gpn::solve::{solve, Algo, SolveConfig, Value};
 

@@ -4,7 +4,7 @@
 use std::process::{Command, Output};
 
 use gpn::game::connect4::ConnectFour;
-use gpn::game::Game;
+use gpn::game::Rules;
 use gpn::solve::{solve, Algo, SolveConfig, Value};
 
 fn gpn(args: &[&str]) -> Output {

@@ -8,8 +8,8 @@ use crate::rng::Rng;
 
 use super::{Agent, Budget};
 
-/// Plays a uniformly random legal move (via [`Game::random_move`]), from its own seeded random stream:
-/// the same seed gives the same moves in the same positions. Ignores the budget.
+/// Plays a uniformly random legal move (via [`Rules::random_move`]), from its own seeded random
+/// stream: the same seed gives the same moves in the same positions. Ignores the budget.
 #[derive(Clone)]
 pub struct RandomAgent {
     rng: Rng,
@@ -39,7 +39,7 @@ impl<G: Game> Agent<G> for RandomAgent {
     fn observe(&mut self, _m: Move) {}
 }
 
-/// Always plays the first move of [`Game::legal_moves`]: deterministic and weak.
+/// Always plays the first move of [`Rules::legal_moves`]: deterministic and weak.
 #[derive(Clone, Default)]
 pub struct FirstMoveAgent {
     buf: MoveList,
@@ -66,6 +66,7 @@ impl<G: Game> Agent<G> for FirstMoveAgent {
 mod tests {
     use super::*;
     use crate::game::connect4::ConnectFour;
+    use crate::game::Rules;
 
     #[test]
     fn random_agent_is_seeded_and_legal() {

@@ -169,9 +169,9 @@ impl MatchConfig {
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Termination {
-    /// The position's own rules (`Game::outcome`).
+    /// The position's own rules (`Rules::outcome`).
     Rules,
-    /// The game's repetition rule (`Game::repetition_outcome`).
+    /// The game's repetition rule (`Rules::repetition_outcome`).
     Repetition,
     /// The game-length cap: a draw.
     LengthCap,

@@ -12,7 +12,7 @@
 //! B alone does, and a draw when they share it (or the game is drawn): with both agents equal
 //! the expected score is 1/2, whatever the number of seats. Per seat the report gives the share
 //! of first place each agent took from it (1/k for a first place shared by k seats) and its
-//! mean points where the game counts them ([`Game::player_scores`]).
+//! mean points where the game counts them ([`crate::game::Territory::player_scores`]).
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -296,7 +296,10 @@ pub fn play_multi_game<G: Game>(
         moves,
         opening_plies: opening.len() as u32,
         ranks,
-        scores: record.position().player_scores(),
+        scores: record
+            .position()
+            .territory()
+            .and_then(|t| t.player_scores()),
         result,
         plies: record.plies(),
         termination,

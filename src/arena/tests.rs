@@ -7,6 +7,7 @@ use crate::game::connect4::ConnectFour;
 use crate::game::minishogi::Minishogi;
 use crate::game::registry::{self, GameVisitor};
 use crate::game::MoveList;
+use crate::game::Rules;
 
 fn random_factory<G: Game>() -> Box<AgentFactory<G>> {
     Box::new(|seed| Box::new(RandomAgent::new(seed)) as Box<dyn Agent<G>>)

@@ -48,8 +48,8 @@ pub struct BenchArgs {
     /// games without any) instead of uniformly random moves
     #[arg(long)]
     knowledge: bool,
-    /// Also time the evaluation (`Game::evaluate`), and the builtin network where the game has
-    /// one: one `<game> evaluate: N ns/call` line per game
+    /// Also time the evaluation (`Heuristics::evaluate`), and the builtin network where the game
+    /// has one: one `<game> evaluate: N ns/call` line per game
     #[arg(long)]
     eval: bool,
 }

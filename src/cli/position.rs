@@ -70,7 +70,9 @@ fn from_sgf<G: Game>(mut game: G, path: &str) -> Result<G, GameError> {
     }
     if let Some(komi) = record.komi {
         // Games without komi (Killall-Go, Gomoku) ignore it.
-        game.set_komi(komi);
+        if let Some(territory) = game.territory_mut() {
+            territory.set_komi(komi);
+        }
     }
     for (i, (black, vertex)) in record.moves.iter().enumerate() {
         let colour = if *black { Player(0) } else { Player(1) };

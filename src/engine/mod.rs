@@ -48,26 +48,6 @@ pub trait Session: Send {
         moves: &[&str],
         dialect: Dialect,
     ) -> Result<(), GameError>;
-    /// Sets the komi of the start position and replays the moves since (games with komi: Go);
-    /// false, and nothing changes, for the others.
-    fn set_komi(&mut self, komi: f32) -> bool;
-    /// Chooses situational (true) or positional superko for the start position and replays the
-    /// moves since (games with superko: Go); false, and nothing changes, for the others.
-    fn set_superko(&mut self, situational: bool) -> bool;
-    /// The score of the current position as GTP writes it (`B+3.5`), for games scored by
-    /// points; `None` for the others.
-    fn score_text(&self) -> Option<String>;
-    /// The current position's ownership estimate ([`crate::game::Game::ownership`]).
-    fn ownership(&self) -> Option<Vec<f32>>;
-    /// GTP's `final_status_list`: the stones of a status in the current position (Go).
-    fn status_list(&self, status: &str) -> Option<Vec<String>>;
-    /// The board as GoGui's game-ruler commands show it ([`crate::game::Game::gogui_board`]);
-    /// `None` for games that do not map onto GoGui's grid.
-    fn gogui_board(&self) -> Option<GoGuiBoard>;
-    /// For games scored by points (Go), a scorer that keeps working while the session searches
-    /// (it owns a copy of the position): the estimated lead in points of the side to move after
-    /// a line of moves in `dialect` (read up to the first that is not legal); `None` otherwise.
-    fn line_scorer(&self, dialect: Dialect) -> Option<LineScorer>;
     /// Plays one move; returns it in the dialect's notation.
     fn play(&mut self, text: &str, dialect: Dialect) -> Result<String, GameError>;
     /// Takes back the last move; false when there is none.
@@ -76,14 +56,12 @@ pub trait Session: Send {
     fn side_to_move(&self) -> usize;
     /// The number of players (2, or more: Rolit for 3 and 4).
     fn num_players(&self) -> usize;
-    /// The name of player `p` (0 = first), [`crate::game::Game::player_name`]: the colours of
+    /// The name of player `p` (0 = first), [`crate::game::Rules::player_name`]: the colours of
     /// games of more than two players (Rolit: red, yellow, green, blue); two-player games say
     /// "first" and "second" (their protocols name the sides themselves).
     fn player_name(&self, p: usize) -> &'static str;
-    /// Each player's points in the current position, in seat order, for games that count them
-    /// ([`crate::game::Game::player_scores`]: Rolit's pieces per colour); `None` otherwise.
-    fn player_scores(&self) -> Option<Vec<i32>>;
-    /// The game's bound on the moves the side to move still plays ([`crate::game::Game::moves_left_bound`]).
+    /// The game's bound on the moves the side to move still plays
+    /// ([`crate::game::Heuristics::moves_left_bound`]).
     fn moves_left_bound(&self) -> Option<u32>;
     /// The legal moves, in the dialect's notation.
     fn legal_moves(&self, dialect: Dialect) -> Vec<String>;
@@ -103,6 +81,12 @@ pub trait Session: Send {
     /// number of move sequences of `depth` plies starting with it, until `stop` is set (then
     /// the moves counted so far).
     fn perft(&self, depth: u32, dialect: Dialect, stop: &AtomicBool) -> PerftCounts;
+    /// The session's [`SessionTerritory`] (Go's komi, superko, scoring and ownership, GoGui's
+    /// board, players' points), where the game has any of it ([`crate::game::Rules::territory`]);
+    /// `None` otherwise. One accessor keeps the Go-only commands out of every session's surface.
+    fn territory(&self) -> Option<&dyn SessionTerritory>;
+    /// [`Session::territory`] for the setters (komi, superko).
+    fn territory_mut(&mut self) -> Option<&mut dyn SessionTerritory>;
     /// Searches the current position (see [`SearchJob`]); `emit` receives periodic snapshots.
     /// Returns the final snapshot, whose `best` is the move to play.
     fn search(
@@ -113,7 +97,37 @@ pub trait Session: Send {
     ) -> SearchInfo;
 }
 
-/// See [`Session::line_scorer`].
+/// The part of a [`Session`] that only games with a [`crate::game::Territory`] have, reached
+/// through [`Session::territory`]: GTP's Go commands, GoGui's rules commands, KataGo's analysis
+/// fields and the points of multi-player games. Each answers `None` (or false) where the game's
+/// territory lacks that part.
+pub trait SessionTerritory {
+    /// Sets the komi of the start position and replays the moves since (games with komi: Go);
+    /// false, and nothing changes, for the others.
+    fn set_komi(&mut self, komi: f32) -> bool;
+    /// Chooses situational (true) or positional superko for the start position and replays the
+    /// moves since (games with superko: Go); false, and nothing changes, for the others.
+    fn set_superko(&mut self, situational: bool) -> bool;
+    /// The score of the current position as GTP writes it (`B+3.5`), for games scored by
+    /// points; `None` for the others.
+    fn score_text(&self) -> Option<String>;
+    /// The current position's ownership estimate ([`crate::game::Territory::ownership`]).
+    fn ownership(&self) -> Option<Vec<f32>>;
+    /// GTP's `final_status_list`: the stones of a status in the current position (Go).
+    fn status_list(&self, status: &str) -> Option<Vec<String>>;
+    /// The board as GoGui's game-ruler commands show it ([`crate::game::Territory::gogui_board`]);
+    /// `None` for games that do not map onto GoGui's grid.
+    fn gogui_board(&self) -> Option<GoGuiBoard>;
+    /// For games scored by points (Go), a scorer that keeps working while the session searches
+    /// (it owns a copy of the position): the estimated lead in points of the side to move after
+    /// a line of moves in `dialect` (read up to the first that is not legal); `None` otherwise.
+    fn line_scorer(&self, dialect: Dialect) -> Option<LineScorer>;
+    /// Each player's points in the current position, in seat order, for games that count them
+    /// ([`crate::game::Territory::player_scores`]: Rolit's pieces per colour); `None` otherwise.
+    fn player_scores(&self) -> Option<Vec<i32>>;
+}
+
+/// See [`SessionTerritory::line_scorer`].
 pub type LineScorer = Box<dyn Fn(&[String]) -> f32>;
 
 /// What a protocol asks of one search. Time limits are not here: they live in the

@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use super::time::BestMoveWatch;
 use super::{
-    InfoLine, LineScorer, PerftCounts, SearchControl, SearchInfo, SearchJob, Session, SolveJob,
-    SolveMode, Solved, Verdict,
+    InfoLine, LineScorer, PerftCounts, SearchControl, SearchInfo, SearchJob, Session,
+    SessionTerritory, SolveJob, SolveMode, Solved, Verdict,
 };
 use crate::game::record::Record;
 use crate::game::registry::{self, GameVisitor, PlayersVisitor};
@@ -550,51 +550,6 @@ impl<G: Game, const P: usize> Session for GameSession<G, P> {
         Ok(())
     }
 
-    fn set_komi(&mut self, komi: f32) -> bool {
-        self.change_start(|start| start.set_komi(komi))
-    }
-
-    fn set_superko(&mut self, situational: bool) -> bool {
-        self.change_start(|start| start.set_situational_superko(situational))
-    }
-
-    fn score_text(&self) -> Option<String> {
-        self.position().score_text()
-    }
-
-    fn status_list(&self, status: &str) -> Option<Vec<String>> {
-        self.position().status_list(status)
-    }
-
-    fn ownership(&self) -> Option<Vec<f32>> {
-        self.position().ownership()
-    }
-
-    fn gogui_board(&self) -> Option<GoGuiBoard> {
-        self.position().gogui_board()
-    }
-
-    fn line_scorer(&self, dialect: Dialect) -> Option<LineScorer> {
-        let root = self.position().clone();
-        root.score_estimate()?;
-        let mover = root.to_move();
-        Some(Box::new(move |line: &[String]| {
-            let mut g = root.clone();
-            for text in line {
-                match g.parse_move_in(text, dialect) {
-                    Ok(m) => g.play(m),
-                    Err(_) => break,
-                }
-            }
-            let lead = g.score_estimate().unwrap_or(0.0);
-            if mover.0 == 0 {
-                lead
-            } else {
-                -lead
-            }
-        }))
-    }
-
     fn play(&mut self, text: &str, dialect: Dialect) -> Result<String, GameError> {
         if self.record.outcome().is_some() {
             return Err(GameError::illegal(text, "the game is already over"));
@@ -635,10 +590,6 @@ impl<G: Game, const P: usize> Session for GameSession<G, P> {
 
     fn player_name(&self, p: usize) -> &'static str {
         G::player_name(Player(p as u8))
-    }
-
-    fn player_scores(&self) -> Option<Vec<i32>> {
-        self.position().player_scores()
     }
 
     fn legal_moves(&self, dialect: Dialect) -> Vec<String> {
@@ -718,6 +669,16 @@ impl<G: Game, const P: usize> Session for GameSession<G, P> {
             }
         }
         counts
+    }
+
+    fn territory(&self) -> Option<&dyn SessionTerritory> {
+        self.position().territory()?;
+        Some(self)
+    }
+
+    fn territory_mut(&mut self) -> Option<&mut dyn SessionTerritory> {
+        self.position().territory()?;
+        Some(self)
     }
 
     fn search(
@@ -874,6 +835,66 @@ impl<G: Game, const P: usize> Session for GameSession<G, P> {
             });
         }
         snapshot(&self.search, &self.record, &report, job)
+    }
+}
+
+/// The Go-only part of the session, reached through [`Session::territory`]: the position's
+/// [`crate::game::Territory`], with the setters applied to the start position.
+impl<G: Game, const P: usize> SessionTerritory for GameSession<G, P> {
+    fn set_komi(&mut self, komi: f32) -> bool {
+        self.change_start(|start| start.territory_mut().is_some_and(|t| t.set_komi(komi)))
+    }
+
+    fn set_superko(&mut self, situational: bool) -> bool {
+        self.change_start(|start| {
+            start
+                .territory_mut()
+                .is_some_and(|t| t.set_situational_superko(situational))
+        })
+    }
+
+    fn score_text(&self) -> Option<String> {
+        self.position().territory()?.score_text()
+    }
+
+    fn status_list(&self, status: &str) -> Option<Vec<String>> {
+        self.position().territory()?.status_list(status)
+    }
+
+    fn ownership(&self) -> Option<Vec<f32>> {
+        self.position().territory()?.ownership()
+    }
+
+    fn gogui_board(&self) -> Option<GoGuiBoard> {
+        self.position().territory()?.gogui_board()
+    }
+
+    fn line_scorer(&self, dialect: Dialect) -> Option<LineScorer> {
+        let root = self.position().clone();
+        root.territory()?.score_estimate()?;
+        let mover = root.to_move();
+        Some(Box::new(move |line: &[String]| {
+            let mut g = root.clone();
+            for text in line {
+                match g.parse_move_in(text, dialect) {
+                    Ok(m) => g.play(m),
+                    Err(_) => break,
+                }
+            }
+            let lead = g
+                .territory()
+                .and_then(|t| t.score_estimate())
+                .unwrap_or(0.0);
+            if mover.0 == 0 {
+                lead
+            } else {
+                -lead
+            }
+        }))
+    }
+
+    fn player_scores(&self) -> Option<Vec<i32>> {
+        self.position().territory()?.player_scores()
     }
 }
 

@@ -17,7 +17,8 @@
 use std::fmt::Write as _;
 
 use super::{
-    fen, find_legal, zobrist, Dialect, Game, GameError, GameInfo, Move, MoveList, Outcome, Player,
+    fen, find_legal, zobrist, Dialect, Dialects, GameError, GameInfo, Heuristics, Move, MoveList,
+    Outcome, Player, Rules,
 };
 use crate::rng::Rng;
 
@@ -384,7 +385,7 @@ impl Ataxx {
 /// No network encoding yet.
 impl crate::game::Features for Ataxx {}
 
-impl Game for Ataxx {
+impl Rules for Ataxx {
     const INFO: GameInfo = GameInfo {
         name: "ataxx",
         aliases: &[],
@@ -672,15 +673,9 @@ impl Game for Ataxx {
             State::Over => None,
         }
     }
+}
 
-    /// GTP writes the pass as `pass`; everything else is the native notation.
-    fn format_move_in(&self, m: Move, dialect: Dialect) -> String {
-        match dialect {
-            Dialect::Gtp if m == PASS => "pass".to_string(),
-            _ => self.format_move(m),
-        }
-    }
-
+impl Heuristics for Ataxx {
     const HAS_EVALUATION: bool = true;
 
     /// The piece difference, through tanh into (-1, 1), less a little for pieces next to empty
@@ -699,6 +694,16 @@ impl Game for Ataxx {
     #[inline]
     fn is_capture(&self, m: Move) -> bool {
         m != PASS && NEIGHBOURS[(m.0 & 63) as usize] & self.opp() != 0
+    }
+}
+
+impl Dialects for Ataxx {
+    /// GTP writes the pass as `pass`; everything else is the native notation.
+    fn format_move_in(&self, m: Move, dialect: Dialect) -> String {
+        match dialect {
+            Dialect::Gtp if m == PASS => "pass".to_string(),
+            _ => self.format_move(m),
+        }
     }
 }
 

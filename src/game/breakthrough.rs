@@ -6,7 +6,9 @@
 //! enemy pawn (capture). Reaching the far rank wins; a player without a move (no pawns) loses.
 
 use super::{fen, zobrist};
-use super::{find_legal, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
+use super::{
+    find_legal, Dialects, GameError, GameInfo, Heuristics, Move, MoveList, Outcome, Player, Rules,
+};
 use crate::rng::Rng;
 
 /// A Breakthrough position on an `N` x `N` board (6 <= N <= 8).
@@ -198,7 +200,7 @@ impl<const N: usize> Breakthrough<N> {
     /// A richer piece-square evaluation for `player`: the simple terms, plus safe pawns (defended
     /// by an own pawn diagonally behind), attacked undefended pawns, the home-row defence (pawns
     /// still on the home rank guard against break-ins) and a bonus for pawns on the two ranks
-    /// before the goal; zero-sum and colour-symmetric like [`Game::evaluate`].
+    /// before the goal; zero-sum and colour-symmetric like [`Heuristics::evaluate`].
     pub fn evaluate_piece_square(&self, player: Player) -> f32 {
         let [w, b] = self.pawns;
         // Squares each side's pawns attack (diagonally forward).
@@ -279,7 +281,7 @@ impl<const N: usize> Breakthrough<N> {
     }
 }
 
-impl<const N: usize> Game for Breakthrough<N> {
+impl<const N: usize> Rules for Breakthrough<N> {
     const INFO: GameInfo = Self::INFO_N;
 
     fn start() -> Self {
@@ -504,33 +506,6 @@ impl<const N: usize> Game for Breakthrough<N> {
         out
     }
 
-    /// A step onto the goal rank, read off the target masks; otherwise only leaving the opponent
-    /// without a move wins, and one move takes at most four of theirs (the three of a captured
-    /// pawn and a blocked straight step), so the slow test runs only when they have four or fewer.
-    fn winning_move(&self, buf: &mut MoveList) -> Option<Move> {
-        if self.goal_winner().is_some() {
-            return None;
-        }
-        let goal = if self.to_move == 0 {
-            Self::RANK_LAST
-        } else {
-            Self::RANK_FIRST
-        };
-        for (targets, offset) in self.targets().into_iter().zip(self.source_offsets()) {
-            let hit = targets & goal;
-            if hit != 0 {
-                let to = hit.trailing_zeros() as usize;
-                return Some(pack((to as isize + offset) as usize, to));
-            }
-        }
-        let mut them = self.clone();
-        them.to_move ^= 1;
-        if them.count_moves() > 4 {
-            return None;
-        }
-        super::first_winning_move(self, buf)
-    }
-
     /// Picks the k-th move over the three target masks without building the list.
     #[inline]
     fn random_move(&self, rng: &mut Rng, _buf: &mut MoveList) -> Option<Move> {
@@ -558,6 +533,35 @@ impl<const N: usize> Game for Breakthrough<N> {
         }
         None
     }
+}
+
+impl<const N: usize> Heuristics for Breakthrough<N> {
+    /// A step onto the goal rank, read off the target masks; otherwise only leaving the opponent
+    /// without a move wins, and one move takes at most four of theirs (the three of a captured
+    /// pawn and a blocked straight step), so the slow test runs only when they have four or fewer.
+    fn winning_move(&self, buf: &mut MoveList) -> Option<Move> {
+        if self.goal_winner().is_some() {
+            return None;
+        }
+        let goal = if self.to_move == 0 {
+            Self::RANK_LAST
+        } else {
+            Self::RANK_FIRST
+        };
+        for (targets, offset) in self.targets().into_iter().zip(self.source_offsets()) {
+            let hit = targets & goal;
+            if hit != 0 {
+                let to = hit.trailing_zeros() as usize;
+                return Some(pack((to as isize + offset) as usize, to));
+            }
+        }
+        let mut them = self.clone();
+        them.to_move ^= 1;
+        if them.count_moves() > 4 {
+            return None;
+        }
+        super::first_winning_move(self, buf)
+    }
 
     const HAS_EVALUATION: bool = true;
 
@@ -574,6 +578,8 @@ impl<const N: usize> Game for Breakthrough<N> {
         self.pawns[1 - self.to_move as usize] & (1 << to) != 0
     }
 }
+
+impl<const N: usize> Dialects for Breakthrough<N> {}
 
 #[cfg(test)]
 mod tests {

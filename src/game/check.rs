@@ -186,9 +186,10 @@ fn check_dialects<G: Game>(pos: &G, list: &mut MoveList) {
     }
 }
 
-/// Plays `games` uniformly random games from `start` and checks [`Game::evaluate`] at every
-/// position on the way (finished ones included): finite, inside [-1, 1], and zero-sum in two-player
-/// games (`evaluate(Player(0)) == -evaluate(Player(1))`). Returns the number of positions checked.
+/// Plays `games` uniformly random games from `start` and checks
+/// [`crate::game::Heuristics::evaluate`] at every position on the way (finished ones included):
+/// finite, inside [-1, 1], and zero-sum in two-player games (`evaluate(Player(0)) ==
+/// -evaluate(Player(1))`). Returns the number of positions checked.
 pub fn evaluation_invariants<G: Game>(start: &G, games: usize, seed: u64) -> u64 {
     let mut rng = Rng::new(seed);
     let mut list = MoveList::new();

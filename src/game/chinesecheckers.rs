@@ -28,7 +28,10 @@
 
 use std::fmt::Write as _;
 
-use super::{fen, zobrist, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
+use super::{
+    fen, zobrist, Dialects, GameError, GameInfo, Heuristics, Move, MoveList, Outcome, Player,
+    Rules, Territory,
+};
 
 /// Holes of the star.
 const HOLES: usize = 73;
@@ -456,7 +459,7 @@ impl<const P: usize> ChineseCheckers<P> {
 
 impl<const P: usize> crate::game::Features for ChineseCheckers<P> {}
 
-impl<const P: usize> Game for ChineseCheckers<P> {
+impl<const P: usize> Rules for ChineseCheckers<P> {
     const INFO: GameInfo = info(P);
     const NUM_PLAYERS: usize = P;
     /// 200 moves each with three players, 150 with four: far more than a race takes.
@@ -682,11 +685,16 @@ impl<const P: usize> Game for ChineseCheckers<P> {
         NAMES.get(p.index()).copied().unwrap_or("?")
     }
 
-    /// Pieces each player has in its target triangle.
-    fn player_scores(&self) -> Option<Vec<i32>> {
-        Some((0..P).map(|p| self.home(p) as i32).collect())
+    fn territory(&self) -> Option<&dyn Territory> {
+        Some(self)
     }
 
+    fn territory_mut(&mut self) -> Option<&mut dyn Territory> {
+        Some(self)
+    }
+}
+
+impl<const P: usize> Heuristics for ChineseCheckers<P> {
     const HAS_EVALUATION: bool = true;
 
     /// `player`'s lead in the race over the best other player: the steps that player still has
@@ -701,6 +709,15 @@ impl<const P: usize> Game for ChineseCheckers<P> {
             .min()
             .unwrap_or(mine);
         ((best_other - mine) as f32 / 12.0).tanh()
+    }
+}
+
+impl<const P: usize> Dialects for ChineseCheckers<P> {}
+
+impl<const P: usize> Territory for ChineseCheckers<P> {
+    /// Pieces each player has in its target triangle.
+    fn player_scores(&self) -> Option<Vec<i32>> {
+        Some((0..P).map(|p| self.home(p) as i32).collect())
     }
 }
 

@@ -4,7 +4,10 @@
 //! seventh bit of each column stays empty so that line tests by shifting never wrap.
 
 use super::{fen, zobrist};
-use super::{find_legal, Dialect, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
+use super::{
+    find_legal, Dialect, Dialects, GameError, GameInfo, Heuristics, Move, MoveList, Outcome,
+    Player, Rules,
+};
 use crate::rng::Rng;
 
 const COLS: usize = 7;
@@ -132,7 +135,7 @@ impl ConnectFour {
     }
 }
 
-impl Game for ConnectFour {
+impl Rules for ConnectFour {
     const INFO: GameInfo = GameInfo {
         name: "cfour",
         aliases: &["connect4", "connectfour", "connect_four"],
@@ -187,11 +190,6 @@ impl Game for ConnectFour {
         if has_four(self.stones[me]) {
             self.winner = Some(me as u8);
         }
-    }
-
-    /// Each move fills a cell: the mover has at most half the empty cells, rounded up.
-    fn moves_left_bound(&self) -> Option<u32> {
-        Some((COLS * ROWS - self.count as usize).div_ceil(2) as u32)
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -406,17 +404,12 @@ impl Game for ConnectFour {
         }
         Some(Move((cells.trailing_zeros() as usize / STRIDE) as u16))
     }
+}
 
-    /// GTP writes the vertex of the landing cell, `D1` (column letter, row from the bottom; with
-    /// seven columns GTP's missing `I` never matters). UCI and USI write the native `P@d1`.
-    fn format_move_in(&self, m: Move, dialect: Dialect) -> String {
-        match dialect {
-            Dialect::Gtp => {
-                let cell = self.landing_cell(m.0 as usize).trailing_zeros() as usize;
-                Self::cell_name(cell).to_ascii_uppercase()
-            }
-            Dialect::Native | Dialect::Usi => self.format_move(m),
-        }
+impl Heuristics for ConnectFour {
+    /// Each move fills a cell: the mover has at most half the empty cells, rounded up.
+    fn moves_left_bound(&self) -> Option<u32> {
+        Some((COLS * ROWS - self.count as usize).div_ceil(2) as u32)
     }
     // Reading needs no override: `parse_move` takes `D1`, `d1`, `P@d1` and a bare column in any
     // case, in every dialect.
@@ -430,6 +423,20 @@ impl Game for ConnectFour {
         let mover = (self.count & 1) as usize;
         let v = (score(self.stones, 0, mover, self.drop_cells()) / 5.0).tanh();
         crate::game::zero_sum(v, player)
+    }
+}
+
+impl Dialects for ConnectFour {
+    /// GTP writes the vertex of the landing cell, `D1` (column letter, row from the bottom; with
+    /// seven columns GTP's missing `I` never matters). UCI and USI write the native `P@d1`.
+    fn format_move_in(&self, m: Move, dialect: Dialect) -> String {
+        match dialect {
+            Dialect::Gtp => {
+                let cell = self.landing_cell(m.0 as usize).trailing_zeros() as usize;
+                Self::cell_name(cell).to_ascii_uppercase()
+            }
+            Dialect::Native | Dialect::Usi => self.format_move(m),
+        }
     }
 }
 

@@ -8,7 +8,8 @@
 
 use super::{fen, zobrist};
 use super::{
-    gogui_rows, Dialect, Game, GameError, GameInfo, GoGuiBoard, Move, MoveList, Outcome, Player,
+    gogui_rows, Dialect, Dialects, GameError, GameInfo, GoGuiBoard, Heuristics, Move, MoveList,
+    Outcome, Player, Rules, Territory,
 };
 use crate::rng::Rng;
 
@@ -365,7 +366,7 @@ impl<const EXACT: bool> crate::game::Features for Gomoku<EXACT> {
     }
 }
 
-impl<const EXACT: bool> Game for Gomoku<EXACT> {
+impl<const EXACT: bool> Rules for Gomoku<EXACT> {
     const INFO: GameInfo = Self::INFO_RULE;
 
     fn start() -> Self {
@@ -402,38 +403,6 @@ impl<const EXACT: bool> Game for Gomoku<EXACT> {
         } else {
             POINTS - self.count as usize
         }
-    }
-
-    /// The four-threat rule: a five of the mover's own (the first such point), else the points
-    /// where the opponent would make five (the blocks).
-    fn forcing_moves(&self, out: &mut MoveList) -> bool {
-        out.clear();
-        if self.is_over() {
-            return false;
-        }
-        let me = (self.count & 1) as usize;
-        let empty = self.empty();
-        for side in [me, 1 - me] {
-            for (w, &word) in empty.iter().enumerate() {
-                let mut bits = word;
-                while bits != 0 {
-                    let idx = w * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let mut with = self.stones[side];
-                    with[idx >> 6] |= 1 << (idx & 63);
-                    if makes_line(&with, idx, EXACT) {
-                        out.push(Move(idx as u16));
-                        if side == me {
-                            return true;
-                        }
-                    }
-                }
-            }
-            if !out.is_empty() {
-                return true;
-            }
-        }
-        false
     }
 
     #[inline]
@@ -638,6 +607,59 @@ impl<const EXACT: bool> Game for Gomoku<EXACT> {
         None
     }
 
+    fn territory(&self) -> Option<&dyn Territory> {
+        Some(self)
+    }
+
+    fn territory_mut(&mut self) -> Option<&mut dyn Territory> {
+        Some(self)
+    }
+}
+
+impl<const EXACT: bool> Heuristics for Gomoku<EXACT> {
+    /// The four-threat rule: a five of the mover's own (the first such point), else the points
+    /// where the opponent would make five (the blocks).
+    fn forcing_moves(&self, out: &mut MoveList) -> bool {
+        out.clear();
+        if self.is_over() {
+            return false;
+        }
+        let me = (self.count & 1) as usize;
+        let empty = self.empty();
+        for side in [me, 1 - me] {
+            for (w, &word) in empty.iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let idx = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let mut with = self.stones[side];
+                    with[idx >> 6] |= 1 << (idx & 63);
+                    if makes_line(&with, idx, EXACT) {
+                        out.push(Move(idx as u16));
+                        if side == me {
+                            return true;
+                        }
+                    }
+                }
+            }
+            if !out.is_empty() {
+                return true;
+            }
+        }
+        false
+    }
+
+    const HAS_EVALUATION: bool = true;
+
+    /// Line patterns from five-point windows (see `pattern_score`), through tanh into (-1, 1).
+    #[inline]
+    fn evaluate(&self, player: Player) -> f32 {
+        let v = (pattern_score(&self.stones, (self.count & 1) as usize) / 40.0).tanh();
+        crate::game::zero_sum(v, player)
+    }
+}
+
+impl<const EXACT: bool> Dialects for Gomoku<EXACT> {
     /// GTP writes vertices, `H8` (columns A-P skipping I, row 1 at the bottom); UCI and USI write
     /// the native `P@h8`.
     fn format_move_in(&self, m: Move, dialect: Dialect) -> String {
@@ -657,22 +679,15 @@ impl<const EXACT: bool> Game for Gomoku<EXACT> {
         let idx = Self::read_gtp(text)?;
         self.drop_on(text, idx)
     }
+}
 
+impl<const EXACT: bool> Territory for Gomoku<EXACT> {
     /// The rows of the position string (`P` the first player, Black) on GoGui's 15x15 grid.
     fn gogui_board(&self) -> Option<GoGuiBoard> {
         Some(GoGuiBoard {
             rows: gogui_rows(&self.to_position(), ['P', 'p'], false),
             captured: [0, 0],
         })
-    }
-
-    const HAS_EVALUATION: bool = true;
-
-    /// Line patterns from five-point windows (see `pattern_score`), through tanh into (-1, 1).
-    #[inline]
-    fn evaluate(&self, player: Player) -> f32 {
-        let v = (pattern_score(&self.stones, (self.count & 1) as usize) / 40.0).tanh();
-        crate::game::zero_sum(v, player)
     }
 }
 

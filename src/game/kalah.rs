@@ -20,7 +20,10 @@
 //! seeds must all be accounted for.
 
 use super::sowing::{RowsText, ROW, TOTAL_SEEDS};
-use super::{find_legal, zobrist, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
+use super::{
+    find_legal, zobrist, Dialects, GameError, GameInfo, Heuristics, Move, MoveList, Outcome,
+    Player, Rules,
+};
 use crate::rng::Rng;
 
 /// Places seeds can be in: two rows of pits and two stores.
@@ -178,7 +181,7 @@ impl Kalah {
 /// No network encoding yet.
 impl crate::game::Features for Kalah {}
 
-impl Game for Kalah {
+impl Rules for Kalah {
     const INFO: GameInfo = GameInfo {
         name: "kalah",
         aliases: &["mancala", "kalah6"],
@@ -394,7 +397,9 @@ impl Game for Kalah {
     fn progress(&self) -> u32 {
         self.store(0) as u32 + self.store(1) as u32
     }
+}
 
+impl Heuristics for Kalah {
     const HAS_EVALUATION: bool = true;
 
     /// The store difference over all the seeds (the implicit-minimax paper's evaluation): a
@@ -422,6 +427,8 @@ impl Game for Kalah {
         after.cell(place) == 1 && after.cell(2 * ROW - place) != 0
     }
 }
+
+impl Dialects for Kalah {}
 
 #[cfg(test)]
 mod tests {

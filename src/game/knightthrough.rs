@@ -8,7 +8,9 @@
 //! is the usual case).
 
 use super::{fen, zobrist};
-use super::{find_legal, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
+use super::{
+    find_legal, Dialects, GameError, GameInfo, Heuristics, Move, MoveList, Outcome, Player, Rules,
+};
 use crate::rng::Rng;
 
 /// A Knightthrough position.
@@ -151,7 +153,7 @@ impl Knightthrough {
 /// No network encoding yet.
 impl crate::game::Features for Knightthrough {}
 
-impl Game for Knightthrough {
+impl Rules for Knightthrough {
     const INFO: GameInfo = GameInfo {
         name: "knightthrough",
         aliases: &["knightthrough8x8"],
@@ -199,29 +201,6 @@ impl Game for Knightthrough {
             .iter()
             .map(|t| t.0.count_ones() as usize)
             .sum()
-    }
-
-    /// A leap onto the goal rank, read off the target masks; otherwise only leaving the opponent
-    /// without a move wins, and one move takes at most the four leaps of a captured knight (a
-    /// knight is never blocked by an enemy piece), so the slow test runs only below five.
-    fn winning_move(&self, buf: &mut MoveList) -> Option<Move> {
-        if self.goal_winner().is_some() {
-            return None;
-        }
-        let goal = if self.to_move == 0 { RANK_8 } else { RANK_1 };
-        for (targets, step) in self.targets() {
-            let hit = targets & goal;
-            if hit != 0 {
-                let to = hit.trailing_zeros() as i32;
-                return Some(pack((to - step) as usize, to as usize));
-            }
-        }
-        let mut them = self.clone();
-        them.to_move ^= 1;
-        if them.count_moves() > 4 {
-            return None;
-        }
-        super::first_winning_move(self, buf)
     }
 
     #[inline]
@@ -412,6 +391,31 @@ impl Game for Knightthrough {
         }
         None
     }
+}
+
+impl Heuristics for Knightthrough {
+    /// A leap onto the goal rank, read off the target masks; otherwise only leaving the opponent
+    /// without a move wins, and one move takes at most the four leaps of a captured knight (a
+    /// knight is never blocked by an enemy piece), so the slow test runs only below five.
+    fn winning_move(&self, buf: &mut MoveList) -> Option<Move> {
+        if self.goal_winner().is_some() {
+            return None;
+        }
+        let goal = if self.to_move == 0 { RANK_8 } else { RANK_1 };
+        for (targets, step) in self.targets() {
+            let hit = targets & goal;
+            if hit != 0 {
+                let to = hit.trailing_zeros() as i32;
+                return Some(pack((to - step) as usize, to as usize));
+            }
+        }
+        let mut them = self.clone();
+        them.to_move ^= 1;
+        if them.count_moves() > 4 {
+            return None;
+        }
+        super::first_winning_move(self, buf)
+    }
 
     const HAS_EVALUATION: bool = true;
 
@@ -428,6 +432,8 @@ impl Game for Knightthrough {
         self.knights[1 - self.to_move as usize] & (1 << to) != 0
     }
 }
+
+impl Dialects for Knightthrough {}
 
 #[cfg(test)]
 mod tests {

@@ -1,9 +1,10 @@
-//! The `Game` trait and the small types every game and every search share.
+//! The `Game` traits (the rules core and its capability groups) and the small types every game
+//! and every search share.
 //!
 //! A game is a copyable position (copy-make: `play` mutates a copy, there is no undo). The search
-//! knows games only through this trait and is monomorphised over it, so nothing here may allocate
-//! on the hot path: moves are 16-bit codes, legal moves go into a caller-owned fixed-size
-//! [`MoveList`].
+//! knows games only through these traits and is monomorphised over them, so nothing here may
+//! allocate on the hot path: moves are 16-bit codes, legal moves go into a caller-owned
+//! fixed-size [`MoveList`].
 
 pub mod ataxx;
 pub mod awari;
@@ -353,13 +354,21 @@ pub trait GameVisitor {
 }
 
 /// Something to do with a concrete game type and its player count as a constant `P`
-/// (= `G::NUM_PLAYERS`), through [`Game::with_players`].
+/// (= `G::NUM_PLAYERS`), through [`Rules::with_players`].
 pub trait PlayersVisitor {
     type Output;
     fn visit<G: Game, const P: usize>(self) -> Self::Output;
 }
 
-/// A two-or-more-player, perfect-information, deterministic game.
+/// Everything the search, the solvers and the arena need of a game: the umbrella over the rules
+/// core and the capability groups, implemented for every type that has all four (nothing
+/// implements it by hand), so that `G: Game` bounds stay one word.
+pub trait Game: Rules + Heuristics + Dialects + Features {}
+
+impl<G: Rules + Heuristics + Dialects + Features> Game for G {}
+
+/// The rules of a two-or-more-player, perfect-information, deterministic game: what every game
+/// must define, and all that move generators, records, perft and notation need.
 ///
 /// Contract, checked for every game by `tests/games_random.rs`:
 /// * `outcome()` is `Some` exactly when `legal_moves` yields nothing; a player who must pass
@@ -367,21 +376,32 @@ pub trait PlayersVisitor {
 /// * `hash()` (kept incrementally) equals `compute_hash()` (from scratch), and equal positions
 ///   hash equally;
 /// * `parse_position(to_position())` and `parse_move(format_move(m))` round-trip exactly.
-pub trait Game: Clone + PartialEq + Send + Sync + fmt::Debug + Features + 'static {
+///
+/// The optional knowledge lives in groups beside it, each implemented in the game's own file
+/// (an empty impl keeps the defaults): [`Heuristics`], [`Dialects`], [`Features`], and the
+/// object-safe [`Territory`] reached through [`Rules::territory`].
+pub trait Rules: Clone + PartialEq + Send + Sync + fmt::Debug + 'static {
     /// Name, aliases, board and notation.
     const INFO: GameInfo;
     /// Number of players; the search must not assume two.
     const NUM_PLAYERS: usize = 2;
     /// Default game-length cap in plies; a game that reaches it is a draw.
     const MAX_PLIES: u32 = 1000;
-    /// Whether [`Game::repetition_outcome`] can end a game (repetition is tracked by
+    /// Whether [`Rules::repetition_outcome`] can end a game (repetition is tracked by
     /// [`record::Record`], not by the position).
     const HAS_REPETITION_RULE: bool = false;
+    /// Whether the game has checks ([`Rules::in_check`] can be true): USI's `go mate` then asks
+    /// for a mate by checks alone.
+    const HAS_CHECKS: bool = false;
 
     /// Hands `visitor` this game with its player count as a constant, so that code generic
     /// over the count (the search, `Search<G, P>`) is built only for the count each game has:
     /// two-player games keep this default, games of more players return `visit::<Self, P>`.
-    fn with_players<V: PlayersVisitor>(visitor: V) -> V::Output {
+    /// (`Self: Game` because the visitor builds searches, which need every group.)
+    fn with_players<V: PlayersVisitor>(visitor: V) -> V::Output
+    where
+        Self: Game,
+    {
         visitor.visit::<Self, 2>()
     }
 
@@ -413,7 +433,7 @@ pub trait Game: Clone + PartialEq + Send + Sync + fmt::Debug + Features + 'stati
     /// which is cheaper than updating a key per sown house.
     fn hash(&self) -> u64;
 
-    /// The hash recomputed from scratch (tests compare it with [`Game::hash`]).
+    /// The hash recomputed from scratch (tests compare it with [`Rules::hash`]).
     fn compute_hash(&self) -> u64;
 
     /// The move in this game's canonical notation.
@@ -442,22 +462,66 @@ pub trait Game: Clone + PartialEq + Send + Sync + fmt::Debug + Features + 'stati
         }
     }
 
-    /// A move of the game's own playout policy (the search's `policy=game`), `None` when the
-    /// game is over: games with playout knowledge (Go: captures, atari escapes, shapes)
-    /// override it; by default it is [`Game::random_move`].
-    fn playout_move(&self, rng: &mut Rng, buf: &mut MoveList) -> Option<Move> {
-        self.random_move(rng, buf)
+    /// Whether the player to move is in check (games with a check rule; used by repetition rules).
+    fn in_check(&self) -> bool {
+        false
     }
 
-    /// Whether [`Game::evaluate`] knows anything about the game (false: it is the constant 0, and
-    /// the heuristic search options have nothing to work with).
+    /// A quantity that never decreases during a game (captured seeds, for example). Positions with
+    /// different progress can never be equal, so repetition scans stop where it changes.
+    fn progress(&self) -> u32 {
+        0
+    }
+
+    /// The result when this position has now occurred `rep.count` times (see
+    /// [`record::Repetition`]); `None` to play on.
+    fn repetition_outcome(&self, _rep: &record::Repetition) -> Option<Outcome> {
+        None
+    }
+
+    /// The name of player `p` (its colour), as GTP's colour arguments and `gpn match` reports
+    /// write it for games of more than two players; two-player games keep "first"/"second"
+    /// (their protocols name the sides themselves: black/white, sente/gote).
+    fn player_name(p: Player) -> &'static str {
+        ["first", "second", "third", "fourth"]
+            .get(p.index())
+            .copied()
+            .unwrap_or("?")
+    }
+
+    /// Plays a move given as text: parse, check legality, play. The position is untouched on error.
+    fn play_text(&mut self, text: &str) -> Result<Move, GameError> {
+        let m = self.parse_move(text)?;
+        self.play(m);
+        Ok(m)
+    }
+
+    /// This position's [`Territory`] (scoring, setup and the GoGui board), for the games that
+    /// have any of it; `None` by default. One optional accessor rather than a dozen defaulted
+    /// methods keeps Go's protocol-level extras out of every other game's rules; it is for
+    /// protocol-level calls only (the search never asks).
+    fn territory(&self) -> Option<&dyn Territory> {
+        None
+    }
+
+    /// [`Rules::territory`] for the setters (komi, superko); `None` exactly when it is `None`.
+    fn territory_mut(&mut self) -> Option<&mut dyn Territory> {
+        None
+    }
+}
+
+/// What the search's heuristics may know of a game beyond its rules; every default is the
+/// knowledge-free answer, so a game without heuristics implements it empty.
+pub trait Heuristics: Rules {
+    /// Whether [`Heuristics::evaluate`] knows anything about the game (false: it is the constant
+    /// 0, and the heuristic search options have nothing to work with).
     const HAS_EVALUATION: bool = false;
 
     /// A heuristic value of the position for `player`, in [-1, 1] (the scale of the
     /// implicit-minimax paper: +1 a sure win for `player`). Two-player games are zero-sum:
     /// `evaluate(q, Player(0)) == -evaluate(q, Player(1))`, and a position with colours swapped
     /// evaluates to the negation. Called at every new tree node and inside playouts: it must be
-    /// cheap and must not allocate. Finished positions are scored by [`Game::outcome`], not here.
+    /// cheap and must not allocate. Finished positions are scored by [`Rules::outcome`], not here.
     fn evaluate(&self, player: Player) -> f32 {
         let _ = player;
         0.0
@@ -487,13 +551,11 @@ pub trait Game: Clone + PartialEq + Send + Sync + fmt::Debug + Features + 'stati
         false
     }
 
-    /// Whether the game has checks ([`Game::in_check`] can be true): USI's `go mate` then asks
-    /// for a mate by checks alone.
-    const HAS_CHECKS: bool = false;
-
-    /// Whether the player to move is in check (games with a check rule; used by repetition rules).
-    fn in_check(&self) -> bool {
-        false
+    /// A move of the game's own playout policy (the search's `policy=game`), `None` when the
+    /// game is over: games with playout knowledge (Go: captures, atari escapes, shapes)
+    /// override it; by default it is [`Rules::random_move`].
+    fn playout_move(&self, rng: &mut Rng, buf: &mut MoveList) -> Option<Move> {
+        self.random_move(rng, buf)
     }
 
     /// An upper bound on the moves the side to move still plays, where the rules give one
@@ -502,20 +564,12 @@ pub trait Game: Clone + PartialEq + Send + Sync + fmt::Debug + Features + 'stati
     fn moves_left_bound(&self) -> Option<u32> {
         None
     }
+}
 
-    /// A quantity that never decreases during a game (captured seeds, for example). Positions with
-    /// different progress can never be equal, so repetition scans stop where it changes.
-    fn progress(&self) -> u32 {
-        0
-    }
-
-    /// The result when this position has now occurred `rep.count` times (see
-    /// [`record::Repetition`]); `None` to play on.
-    fn repetition_outcome(&self, _rep: &record::Repetition) -> Option<Outcome> {
-        None
-    }
-
-    /// A move in the notation of a protocol dialect (see [`Dialect`]); by default the game's own.
+/// The notations of the protocol dialects (see [`Dialect`]); by default every dialect is the
+/// game's own notation, so only games that a protocol writes differently implement any of it.
+pub trait Dialects: Rules {
+    /// A move in the notation of a protocol dialect; by default the game's own.
     fn format_move_in(&self, m: Move, dialect: Dialect) -> String {
         let _ = dialect;
         self.format_move(m)
@@ -540,7 +594,13 @@ pub trait Game: Clone + PartialEq + Send + Sync + fmt::Debug + Features + 'stati
         let _ = dialect;
         Self::parse_position(text)
     }
+}
 
+/// Go's territory scoring and rule setup, and the parts of it other games share (players'
+/// points, GoGui's board), for the protocols (GTP, GoGui, KataGo analysis) and the arena: reached
+/// through [`Rules::territory`], object-safe so that no game carries it unless it has some of it.
+/// Every default is the answer of a game without that part.
+pub trait Territory {
     /// Sets the komi of a game that has one (Go); false, and no change, for the others.
     fn set_komi(&mut self, komi: f32) -> bool {
         let _ = komi;
@@ -553,16 +613,6 @@ pub trait Game: Clone + PartialEq + Send + Sync + fmt::Debug + Features + 'stati
     fn set_situational_superko(&mut self, situational: bool) -> bool {
         let _ = situational;
         false
-    }
-
-    /// The name of player `p` (its colour), as GTP's colour arguments and `gpn match` reports
-    /// write it for games of more than two players; two-player games keep "first"/"second"
-    /// (their protocols name the sides themselves: black/white, sente/gote).
-    fn player_name(p: Player) -> &'static str {
-        ["first", "second", "third", "fourth"]
-            .get(p.index())
-            .copied()
-            .unwrap_or("?")
     }
 
     /// Each player's points in this position, in seat order, for games that count them (Rolit:
@@ -603,13 +653,6 @@ pub trait Game: Clone + PartialEq + Send + Sync + fmt::Debug + Features + 'stati
     /// `None` for the others. Protocols report it (GTP `kata-analyze`'s `scoreLead`).
     fn score_estimate(&self) -> Option<f32> {
         None
-    }
-
-    /// Plays a move given as text: parse, check legality, play. The position is untouched on error.
-    fn play_text(&mut self, text: &str) -> Result<Move, GameError> {
-        let m = self.parse_move(text)?;
-        self.play(m);
-        Ok(m)
     }
 }
 
@@ -658,7 +701,7 @@ fn gogui_row(row: &str, stones: [char; 2]) -> String {
 }
 
 /// The value for `player` of a two-player zero-sum value `first` for the first player (what
-/// every [`Game::evaluate`] returns: its own score, negated for the second player).
+/// every [`Heuristics::evaluate`] returns: its own score, negated for the second player).
 #[inline]
 pub fn zero_sum(first: f32, player: Player) -> f32 {
     if player.0 == 0 {
@@ -669,8 +712,8 @@ pub fn zero_sum(first: f32, player: Player) -> f32 {
 }
 
 /// The first legal move that wins at once for the player to move, by playing each one (the
-/// default [`Game::winning_move`]; `buf` is scratch).
-pub fn first_winning_move<G: Game>(game: &G, buf: &mut MoveList) -> Option<Move> {
+/// default [`Heuristics::winning_move`]; `buf` is scratch).
+pub fn first_winning_move<G: Rules>(game: &G, buf: &mut MoveList) -> Option<Move> {
     if game.outcome().is_some() {
         return None;
     }
@@ -685,7 +728,7 @@ pub fn first_winning_move<G: Game>(game: &G, buf: &mut MoveList) -> Option<Move>
 
 /// Finds the legal move whose canonical notation is `text`'s canonical form, for games whose
 /// `parse_move` first normalises the text. Returns an `IllegalMove` error listing nothing huge.
-pub fn find_legal<G: Game>(game: &G, text: &str, candidate: Move) -> Result<Move, GameError> {
+pub fn find_legal<G: Rules>(game: &G, text: &str, candidate: Move) -> Result<Move, GameError> {
     if game.outcome().is_some() {
         return Err(GameError::illegal(text, "the game is over"));
     }

@@ -5,17 +5,17 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::{Game, MoveList};
+use super::{MoveList, Rules};
 
 /// Leaf count at `depth` below `game`, with bulk counting of the last ply.
-pub fn perft<G: Game>(game: &G, depth: u32) -> u64 {
+pub fn perft<G: Rules>(game: &G, depth: u32) -> u64 {
     // One count for both: a flag nobody raises (one relaxed load per interior node, nothing
     // next to the bulk-counted last ply), so the count always finishes.
     perft_until(game, depth, &AtomicBool::new(false)).unwrap_or(0)
 }
 
 /// Per-root-move counts (`divide`), in move-generation order, with each move's notation.
-pub fn divide<G: Game>(game: &G, depth: u32) -> Vec<(String, u64)> {
+pub fn divide<G: Rules>(game: &G, depth: u32) -> Vec<(String, u64)> {
     let mut list = MoveList::new();
     game.legal_moves(&mut list);
     if depth == 0 {
@@ -37,7 +37,7 @@ pub const MAX_DEPTH: u32 = 128;
 
 /// [`perft`] that gives up, with `None`, once `stop` is set: the flag is read at each interior
 /// node, so a stop is seen after at most one bulk-counted move generation.
-pub fn perft_until<G: Game>(game: &G, depth: u32, stop: &AtomicBool) -> Option<u64> {
+pub fn perft_until<G: Rules>(game: &G, depth: u32, stop: &AtomicBool) -> Option<u64> {
     match depth {
         0 => Some(1),
         1 => Some(game.count_moves() as u64),
@@ -62,6 +62,7 @@ pub fn perft_until<G: Game>(game: &G, depth: u32, stop: &AtomicBool) -> Option<u
 mod tests {
     use super::*;
     use crate::game::connect4::ConnectFour;
+    use crate::game::Rules;
 
     #[test]
     fn stoppable_perft_counts_as_perft_until_stopped() {

@@ -1,9 +1,9 @@
 //! A game as played: the current position plus what the position alone cannot know — how often
 //! it occurred before (repetition rules) and how many plies were played (the length cap).
 
-use super::{Game, Move, Outcome, Player};
+use super::{Move, Outcome, Player, Rules};
 
-/// Facts about a repeated position, given to [`Game::repetition_outcome`].
+/// Facts about a repeated position, given to [`crate::game::Rules::repetition_outcome`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Repetition {
     /// How many times the current position has occurred, this time included (>= 2).
@@ -25,7 +25,7 @@ pub struct Seen {
 impl Seen {
     /// What repetition rules need of `position`.
     #[inline]
-    pub fn of<G: Game>(position: &G) -> Seen {
+    pub fn of<G: Rules>(position: &G) -> Seen {
         Seen {
             hash: position.hash(),
             progress: position.progress(),
@@ -34,8 +34,8 @@ impl Seen {
         }
     }
 
-    /// The position's progress ([`Game::progress`]): positions of different progress never
-    /// repeat each other.
+    /// The position's progress ([`crate::game::Rules::progress`]): positions of different progress
+    /// never repeat each other.
     pub fn progress(&self) -> u32 {
         self.progress
     }
@@ -45,7 +45,7 @@ impl Seen {
 /// one, `position`), or `None` to play on. The search calls it for the positions of its tree,
 /// with the game's history up to the root in front of the tree's path.
 #[inline]
-pub fn repetition_end<G: Game>(history: &[Seen], position: &G) -> Option<Outcome> {
+pub fn repetition_end<G: Rules>(history: &[Seen], position: &G) -> Option<Outcome> {
     if !G::HAS_REPETITION_RULE || position.outcome().is_some() {
         return None;
     }
@@ -53,7 +53,7 @@ pub fn repetition_end<G: Game>(history: &[Seen], position: &G) -> Option<Outcome
 }
 
 /// Repetition facts for the last position of `history`, or `None` if it is new.
-fn repetition<G: Game>(history: &[Seen]) -> Option<Repetition> {
+fn repetition<G: Rules>(history: &[Seen]) -> Option<Repetition> {
     let (now, earlier) = history.split_last()?;
     let mut count = 1;
     let mut first = earlier.len();
@@ -84,7 +84,7 @@ fn repetition<G: Game>(history: &[Seen]) -> Option<Repetition> {
 
 /// A position with its history, the ply count and the game-length cap.
 #[derive(Clone, Debug)]
-pub struct Record<G: Game> {
+pub struct Record<G: Rules> {
     position: G,
     history: Vec<Seen>,
     plies: u32,
@@ -95,7 +95,7 @@ pub struct Record<G: Game> {
     seen: [u64; 16],
 }
 
-impl<G: Game> Record<G> {
+impl<G: Rules> Record<G> {
     /// A record starting at `position`, ending in a draw after `max_plies` plies.
     pub fn new(position: G, max_plies: u32) -> Record<G> {
         let mut r = Record {

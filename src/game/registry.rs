@@ -3,7 +3,7 @@
 //! Code that must run monomorphised over a game (perft, bench, later the search session)
 //! implements [`GameVisitor`] and is handed the concrete type by [`visit`].
 
-use super::{Game, GameError, GameInfo};
+use super::{GameError, GameInfo, Rules};
 pub use super::{GameVisitor, PlayersVisitor};
 
 fn matches(info: &GameInfo, key: &str) -> bool {
@@ -13,21 +13,21 @@ fn matches(info: &GameInfo, key: &str) -> bool {
 macro_rules! registry {
     ($($game:ty),* $(,)?) => {
         /// Every registered game, in listing order.
-        pub const GAMES: &[GameInfo] = &[$(<$game as Game>::INFO),*];
+        pub const GAMES: &[GameInfo] = &[$(<$game as Rules>::INFO),*];
 
         /// Each registered game's player count, in listing order (parallel to [`GAMES`]).
-        const PLAYERS: &[usize] = &[$(<$game as Game>::NUM_PLAYERS),*];
+        const PLAYERS: &[usize] = &[$(<$game as Rules>::NUM_PLAYERS),*];
 
         /// Each registered game's name and its network input count (0: no encoding).
         const NETWORK_INPUTS: &[(&str, usize)] =
-            &[$((<$game as Game>::INFO.name, <$game as crate::game::Features>::INPUTS)),*];
+            &[$((<$game as Rules>::INFO.name, <$game as crate::game::Features>::INPUTS)),*];
 
         /// Calls `visitor` with the game registered under `name` or one of its aliases
         /// (case-insensitive).
         pub fn visit<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output, GameError> {
             let key = name.trim().to_ascii_lowercase();
             $(
-                if matches(&<$game as Game>::INFO, &key) {
+                if matches(&<$game as Rules>::INFO, &key) {
                     return Ok(visitor.visit::<$game>());
                 }
             )*

@@ -21,7 +21,10 @@
 use std::fmt::Write as _;
 
 use super::reversi::{flips, placements};
-use super::{fen, find_legal, zobrist, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
+use super::{
+    fen, find_legal, zobrist, Dialects, GameError, GameInfo, Heuristics, Move, MoveList, Outcome,
+    Player, Rules, Territory,
+};
 
 /// Colours on the board (players and neutral ones).
 const COLOURS: usize = 4;
@@ -232,7 +235,7 @@ impl<const N: usize, const P: usize> Rolit<N, P> {
 
 impl<const N: usize, const P: usize> crate::game::Features for Rolit<N, P> {}
 
-impl<const N: usize, const P: usize> Game for Rolit<N, P> {
+impl<const N: usize, const P: usize> Rules for Rolit<N, P> {
     const INFO: GameInfo = info(N, P);
     const NUM_PLAYERS: usize = P;
     /// One placement per empty square: the game ends after exactly N * N - 4 plies.
@@ -397,16 +400,16 @@ impl<const N: usize, const P: usize> Game for Rolit<N, P> {
         NAMES.get(p.index()).copied().unwrap_or("?")
     }
 
-    /// Pieces of each player's colour (neutral pieces count for nobody).
-    fn player_scores(&self) -> Option<Vec<i32>> {
-        Some(
-            self.pieces[..P]
-                .iter()
-                .map(|b| b.count_ones() as i32)
-                .collect(),
-        )
+    fn territory(&self) -> Option<&dyn Territory> {
+        Some(self)
     }
 
+    fn territory_mut(&mut self) -> Option<&mut dyn Territory> {
+        Some(self)
+    }
+}
+
+impl<const N: usize, const P: usize> Heuristics for Rolit<N, P> {
     const HAS_EVALUATION: bool = true;
 
     /// `player`'s lead over the best other player in pieces, a corner counting three (corners
@@ -421,6 +424,20 @@ impl<const N: usize, const P: usize> Game for Rolit<N, P> {
         let best_other = (0..P).filter(|&c| c != me).map(weight).fold(0.0, f32::max);
         let total = self.occupied().count_ones().max(1) as f32;
         (3.0 * (weight(me) - best_other) / total).tanh()
+    }
+}
+
+impl<const N: usize, const P: usize> Dialects for Rolit<N, P> {}
+
+impl<const N: usize, const P: usize> Territory for Rolit<N, P> {
+    /// Pieces of each player's colour (neutral pieces count for nobody).
+    fn player_scores(&self) -> Option<Vec<i32>> {
+        Some(
+            self.pieces[..P]
+                .iter()
+                .map(|b| b.count_ones() as i32)
+                .collect(),
+        )
     }
 }
 

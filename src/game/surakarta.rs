@@ -10,7 +10,9 @@
 //! more pieces wins, equal counts draw. A player with pieces but no move passes.
 
 use super::{fen, zobrist};
-use super::{find_legal, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
+use super::{
+    find_legal, Dialects, GameError, GameInfo, Heuristics, Move, MoveList, Outcome, Player, Rules,
+};
 
 const SIZE: usize = 6;
 const POINTS: usize = SIZE * SIZE;
@@ -207,7 +209,7 @@ impl Surakarta {
 /// No network encoding yet.
 impl crate::game::Features for Surakarta {}
 
-impl Game for Surakarta {
+impl Rules for Surakarta {
     const INFO: GameInfo = GameInfo {
         name: "surakarta",
         aliases: &["surakarta6x6"],
@@ -468,7 +470,9 @@ impl Game for Surakarta {
         // Captures never come back: the fewer pieces, the further the game.
         24 - self.pieces[0].count_ones() - self.pieces[1].count_ones()
     }
+}
 
+impl Heuristics for Surakarta {
     const HAS_EVALUATION: bool = true;
 
     /// Material, less a little for pieces parked in the four corners (no circuit passes there:
@@ -493,6 +497,8 @@ impl Game for Surakarta {
         self.pieces[1 - self.to_move as usize] & (1 << to) != 0
     }
 }
+
+impl Dialects for Surakarta {}
 
 #[cfg(test)]
 mod tests {

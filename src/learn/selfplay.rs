@@ -423,6 +423,7 @@ fn self_play_game<G: Game>(
 mod tests {
     use super::*;
     use crate::game::connect4::ConnectFour;
+    use crate::game::Rules;
     use crate::nn::data::read_samples;
     use std::sync::atomic::Ordering;
 

@@ -26,8 +26,8 @@ pub struct Episode {
     pub outcome: u8,
     /// Legal moves here.
     pub legal: u16,
-    /// Moves the game's forcing rule leaves here ([`crate::game::Game::forcing_moves`]: 1 or 2
-    /// under Gomoku's four-threat rule); `legal` where no such rule applies.
+    /// Moves the game's forcing rule leaves here ([`crate::game::Heuristics::forcing_moves`]: 1 or
+    /// 2 under Gomoku's four-threat rule); `legal` where no such rule applies.
     pub forced: u16,
     /// The size of a solver's proof of this position's value (win or loss, as the value
     /// target says), 0 when none: an exact proof cost for the b_heur labels.

@@ -82,8 +82,8 @@ pub enum Policy {
     /// always played, a move after which the opponent wins at once is avoided where possible,
     /// and captures are four times as likely as other moves.
     Informed,
-    /// The game's own playout knowledge ([`crate::game::Game::playout_move`]; uniform in games
-    /// without any).
+    /// The game's own playout knowledge ([`crate::game::Heuristics::playout_move`]; uniform in
+    /// games without any).
     Game,
 }
 
@@ -173,7 +173,7 @@ pub struct SearchParams {
     /// initialisation. Set by `gpn solve --algo sb-gpn --pcn` only; not a search option.
     pub pcn_init: bool,
     /// A node's edges are the moves of the game's forcing rule where it applies
-    /// ([`crate::game::Game::forcing_moves`]: Gomoku's four-threat rule). Set by `gpn solve
+    /// ([`crate::game::Heuristics::forcing_moves`]: Gomoku's four-threat rule). Set by `gpn solve
     /// --algo sb-gpn --4t` only; not a search option.
     pub forcing: bool,
 }

@@ -1,6 +1,8 @@
 //! A game defined by an explicit, hand-built tree, for testing the search on exact vectors.
 
-use crate::game::{Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
+use crate::game::{
+    Dialects, GameError, GameInfo, Heuristics, Move, MoveList, Outcome, Player, Rules,
+};
 
 /// One node of a hand-built game tree.
 #[derive(Clone, Copy, Debug)]
@@ -45,7 +47,7 @@ pub struct TreeGame<const P: usize = 2>(pub u16);
 /// No network encoding yet.
 impl<const P: usize> crate::game::Features for TreeGame<P> {}
 
-impl<const P: usize> Game for TreeGame<P> {
+impl<const P: usize> Rules for TreeGame<P> {
     const INFO: GameInfo = GameInfo {
         name: "testtree",
         aliases: &[],
@@ -128,7 +130,9 @@ impl<const P: usize> Game for TreeGame<P> {
     fn diagram(&self) -> String {
         format!("node {}", self.0)
     }
+}
 
+impl<const P: usize> Heuristics for TreeGame<P> {
     const HAS_EVALUATION: bool = true;
 
     fn evaluate(&self, player: Player) -> f32 {
@@ -136,3 +140,5 @@ impl<const P: usize> Game for TreeGame<P> {
         crate::game::zero_sum(first, player)
     }
 }
+
+impl<const P: usize> Dialects for TreeGame<P> {}

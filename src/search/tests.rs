@@ -3,6 +3,7 @@
 //! reuse, the memory cap, determinism and PN-MCTS. Heuristic knowledge is tested in
 //! `tests_knowledge.rs`, small Hash sizes and recycling in `tests_memory.rs`.
 
+use crate::game::Rules;
 use std::collections::HashMap;
 
 use super::node::{NONE, PN_DIRTY, PN_INF};

@@ -5,7 +5,7 @@ use super::node::NONE;
 use super::testgame::{use_evals, Spec, TreeGame};
 use super::tests::{expand, params, search_tree};
 use super::*;
-use crate::game::Game;
+use crate::game::{Heuristics, Rules};
 
 const A: u8 = 0;
 const B: u8 = 1;

@@ -1,6 +1,7 @@
 //! Search tests of a small Hash: visits keep spreading after the tree fills, recycling keeps
 //! proofs and bounds exact, and a frozen tree still counts every visit.
 
+use crate::game::Rules;
 use std::collections::HashMap;
 
 use super::node::{from_bound, NONE};

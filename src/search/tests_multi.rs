@@ -2,13 +2,14 @@
 //! a hand-built tree (values worked out below), and solved Rolit positions against an
 //! exhaustive paranoid search.
 
+use crate::game::{Heuristics, Rules};
 use std::collections::HashMap;
 
 use super::node::{from_bound, to_bound, PN_INF};
 use super::testgame::{use_tree, Spec, TreeGame};
 use super::*;
 use crate::game::rolit::Rolit;
-use crate::game::{Game, MoveList};
+use crate::game::MoveList;
 
 /// Players 0, 1 and 2 move at the nodes their number names; `Ranks` gives each player's rank.
 ///

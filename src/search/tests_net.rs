@@ -1,6 +1,7 @@
 //! Search with a network: the value replaces the playouts, the policy's priors steer PUCT, and
 //! proofs and bounds stay exact whatever the network says.
 
+use crate::game::Rules;
 use std::collections::HashMap;
 
 use super::tests::{assert_tree_consistent, minimax, params, proven_value, value_after};
@@ -8,7 +9,6 @@ use super::tests_memory::{assert_tree_values_exact, solved_connect_four};
 use super::tree::PRIOR_ONE;
 use super::*;
 use crate::game::connect4::ConnectFour;
-use crate::game::Game;
 use crate::nn::{Features, Network, NetworkFile, Shape};
 
 /// A random Connect Four network (hidden 16), optionally with its policy biased towards
@@ -175,7 +175,7 @@ fn a_network_for_another_game_or_encoding_is_refused_and_never_evaluated() {
     assert!(e.0.contains("encoding"), "{e}");
     // Search::new drops it: the search runs on playouts, without priors.
     let mut s: Search<crate::game::breakthrough::Breakthrough<6>, 2> =
-        Search::new(p, Game::start());
+        Search::new(p, Rules::start());
     assert!(!s.params().uses_network() && !s.tree.has_priors());
     s.run(&Limits {
         iterations: Some(100),

@@ -2,6 +2,7 @@
 //! minimax, the tree stays one tree (every node reached once, visits equal iterations, no
 //! virtual loss left behind), recycling keeps its guarantees, and the limits stay exact.
 
+use crate::game::Rules;
 use std::collections::HashMap;
 
 use super::node::NONE;

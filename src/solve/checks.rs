@@ -10,7 +10,10 @@
 
 use std::fmt;
 
-use crate::game::{record, Dialect, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
+use crate::game::{
+    record, Dialect, Dialects, Game, GameError, GameInfo, Heuristics, Move, MoveList, Outcome,
+    Player, Rules,
+};
 use crate::rng::Rng;
 
 /// `G` seen by a mate search in which `attacker` must give check with every move.
@@ -58,12 +61,11 @@ impl<G: Game> Checks<G> {
 /// The mate search's move generator plays without a network.
 impl<G: Game> crate::game::Features for Checks<G> {}
 
-impl<G: Game> Game for Checks<G> {
+impl<G: Game> Rules for Checks<G> {
     const INFO: GameInfo = G::INFO;
     const NUM_PLAYERS: usize = G::NUM_PLAYERS;
     const MAX_PLIES: u32 = G::MAX_PLIES;
     const HAS_REPETITION_RULE: bool = G::HAS_REPETITION_RULE;
-    const HAS_EVALUATION: bool = G::HAS_EVALUATION;
     const HAS_CHECKS: bool = G::HAS_CHECKS;
 
     fn start() -> Self {
@@ -134,14 +136,6 @@ impl<G: Game> Game for Checks<G> {
         (!buf.is_empty()).then(|| buf[rng.below(buf.len() as u32) as usize])
     }
 
-    fn evaluate(&self, player: Player) -> f32 {
-        self.position.evaluate(player)
-    }
-
-    fn is_capture(&self, m: Move) -> bool {
-        self.position.is_capture(m)
-    }
-
     fn in_check(&self) -> bool {
         self.position.in_check()
     }
@@ -153,7 +147,21 @@ impl<G: Game> Game for Checks<G> {
     fn repetition_outcome(&self, rep: &record::Repetition) -> Option<Outcome> {
         self.position.repetition_outcome(rep)
     }
+}
 
+impl<G: Game> Heuristics for Checks<G> {
+    const HAS_EVALUATION: bool = G::HAS_EVALUATION;
+
+    fn evaluate(&self, player: Player) -> f32 {
+        self.position.evaluate(player)
+    }
+
+    fn is_capture(&self, m: Move) -> bool {
+        self.position.is_capture(m)
+    }
+}
+
+impl<G: Game> Dialects for Checks<G> {
     fn format_move_in(&self, m: Move, dialect: Dialect) -> String {
         self.position.format_move_in(m, dialect)
     }

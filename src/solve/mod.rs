@@ -211,8 +211,8 @@ pub struct SolveConfig {
     /// numbers until some are solved (the PCN paper's mu = 0.1); 0: all children.
     pub focus: f64,
     /// Search only the moves the game's forcing rule leaves where it applies
-    /// ([`Game::forcing_moves`]: Gomoku's four-threat rule, the PCN paper's 4T); DFPN, sb-gpn
-    /// and the best-first solvers (PNS, PPNS, MCPNS).
+    /// ([`crate::game::Heuristics::forcing_moves`]: Gomoku's four-threat rule, the PCN paper's 4T);
+    /// DFPN, sb-gpn and the best-first solvers (PNS, PPNS, MCPNS).
     pub forcing: bool,
     /// The player whose win the proofs are about; `None`: the side to move. Another player is
     /// asked with the root as an AND node (with more than two players, its paranoid value:

@@ -15,7 +15,10 @@
 use std::fmt;
 
 use super::{Goal, ProofRun, SolveConfig, SolveResult, Value};
-use crate::game::{record, Dialect, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
+use crate::game::{
+    record, Dialect, Dialects, Game, GameError, GameInfo, Heuristics, Move, MoveList, Outcome,
+    Player, Rules,
+};
 use crate::rng::Rng;
 
 /// The prover: player 0 of [`Paranoid<G>`].
@@ -65,11 +68,10 @@ impl<G: Game> Paranoid<G> {
 /// The paranoid solvers play without a network.
 impl<G: Game> crate::game::Features for Paranoid<G> {}
 
-impl<G: Game> Game for Paranoid<G> {
+impl<G: Game> Rules for Paranoid<G> {
     const INFO: GameInfo = G::INFO;
     const MAX_PLIES: u32 = G::MAX_PLIES;
     const HAS_REPETITION_RULE: bool = G::HAS_REPETITION_RULE;
-    const HAS_EVALUATION: bool = G::HAS_EVALUATION;
 
     fn start() -> Self {
         let position = G::start();
@@ -132,6 +134,20 @@ impl<G: Game> Game for Paranoid<G> {
         self.position.random_move(rng, buf)
     }
 
+    fn progress(&self) -> u32 {
+        self.position.progress()
+    }
+
+    fn repetition_outcome(&self, rep: &record::Repetition) -> Option<Outcome> {
+        self.position
+            .repetition_outcome(rep)
+            .map(|o| self.paranoid_outcome(o))
+    }
+}
+
+impl<G: Game> Heuristics for Paranoid<G> {
+    const HAS_EVALUATION: bool = G::HAS_EVALUATION;
+
     fn playout_move(&self, rng: &mut Rng, buf: &mut MoveList) -> Option<Move> {
         self.position.playout_move(rng, buf)
     }
@@ -153,17 +169,9 @@ impl<G: Game> Game for Paranoid<G> {
     fn moves_left_bound(&self) -> Option<u32> {
         self.position.moves_left_bound()
     }
+}
 
-    fn progress(&self) -> u32 {
-        self.position.progress()
-    }
-
-    fn repetition_outcome(&self, rep: &record::Repetition) -> Option<Outcome> {
-        self.position
-            .repetition_outcome(rep)
-            .map(|o| self.paranoid_outcome(o))
-    }
-
+impl<G: Game> Dialects for Paranoid<G> {
     fn format_move_in(&self, m: Move, dialect: Dialect) -> String {
         self.position.format_move_in(m, dialect)
     }

@@ -1,5 +1,6 @@
 //! Every solver against a memoised exhaustive minimax on small positions.
 
+use crate::game::Rules;
 use std::collections::HashMap;
 
 use super::*;

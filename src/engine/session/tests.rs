@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::game::ataxx::Ataxx;
+use crate::game::Rules;
 use crate::search::Limits;
 
 /// A session of `G` that searched its start position for `iterations`.
@@ -57,7 +58,10 @@ fn games_of_more_players_get_a_session_of_their_player_count() {
     assert_eq!(s.num_players(), 3);
     let names: Vec<&str> = (0..3).map(|p| s.player_name(p)).collect();
     assert_eq!(names, ["red", "yellow", "green"]);
-    assert_eq!(s.player_scores(), Some(vec![1, 1, 1]));
+    assert_eq!(
+        s.territory().and_then(|t| t.player_scores()),
+        Some(vec![1, 1, 1])
+    );
     for ply in 0..3 {
         assert_eq!(s.side_to_move(), ply);
         let first = s.legal_moves(Dialect::Gtp)[0].clone();
@@ -77,7 +81,8 @@ fn games_of_more_players_get_a_session_of_their_player_count() {
     assert_eq!(four.num_players(), 4);
     assert_eq!(four.player_name(3), "blue");
     let two = new_session("othello", SearchParams::default()).unwrap();
-    assert_eq!((two.num_players(), two.player_scores()), (2, None));
+    let scores = two.territory().and_then(|t| t.player_scores());
+    assert_eq!((two.num_players(), scores), (2, None));
 }
 
 #[test]

@@ -23,7 +23,10 @@
 
 use super::record::Repetition;
 use super::sowing::{RowsText, ROW, TOTAL_SEEDS};
-use super::{find_legal, zobrist, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
+use super::{
+    find_legal, zobrist, Dialects, GameError, GameInfo, Heuristics, Move, MoveList, Outcome,
+    Player, Rules,
+};
 use crate::rng::Rng;
 
 /// Houses on the board (ROW per side).
@@ -239,7 +242,7 @@ fn count_bytes(row_high_bits: u64) -> u32 {
 /// No network encoding yet.
 impl crate::game::Features for Awari {}
 
-impl Game for Awari {
+impl Rules for Awari {
     const INFO: GameInfo = GameInfo {
         name: "awari",
         aliases: &["oware", "abapa"],
@@ -451,7 +454,9 @@ impl Game for Awari {
     fn repetition_outcome(&self, rep: &Repetition) -> Option<Outcome> {
         (rep.count >= 2).then(|| self.collected_outcome())
     }
+}
 
+impl Heuristics for Awari {
     const HAS_EVALUATION: bool = true;
 
     /// The store difference over all the seeds (the implicit-minimax paper's evaluation), inside
@@ -472,6 +477,8 @@ impl Game for Awari {
         after.store(me) != self.store(me)
     }
 }
+
+impl Dialects for Awari {}
 
 #[cfg(test)]
 mod tests;

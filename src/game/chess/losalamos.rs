@@ -6,7 +6,9 @@
 
 use super::{Board, Counter, Variant, KING, KNIGHT, PAWN, QUEEN, ROOK};
 use crate::game::record::Repetition;
-use crate::game::{Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
+use crate::game::{
+    Dialects, GameError, GameInfo, Heuristics, Move, MoveList, Outcome, Player, Rules,
+};
 
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct LosAlamosRules;
@@ -115,7 +117,7 @@ fn relative(player: usize, sq: usize) -> usize {
     rank * 6 + sq % 8
 }
 
-impl Game for LosAlamos {
+impl Rules for LosAlamos {
     const INFO: GameInfo = GameInfo {
         name: "losalamos",
         aliases: &["los-alamos"],
@@ -124,6 +126,7 @@ impl Game for LosAlamos {
         start: "rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1",
     };
     const HAS_REPETITION_RULE: bool = true;
+    const HAS_CHECKS: bool = true;
 
     fn start() -> Self {
         LosAlamos {
@@ -261,9 +264,10 @@ impl Game for LosAlamos {
     fn repetition_outcome(&self, rep: &Repetition) -> Option<Outcome> {
         (rep.count >= 3).then(|| Outcome::draw(2))
     }
+}
 
+impl Heuristics for LosAlamos {
     const HAS_EVALUATION: bool = true;
-    const HAS_CHECKS: bool = true;
 
     /// Material (P 1, N 3, R 5, Q 9), a small centralisation term and pawn advancement, through
     /// tanh into (-1, 1).
@@ -282,6 +286,8 @@ impl Game for LosAlamos {
         self.board.is_capture(m)
     }
 }
+
+impl Dialects for LosAlamos {}
 
 #[cfg(test)]
 mod tests {

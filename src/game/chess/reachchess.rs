@@ -10,7 +10,9 @@
 //! just moved has a piece there" is the win test, and positions need no extra state.
 
 use super::{Board, Counter, Variant, PASS};
-use crate::game::{Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
+use crate::game::{
+    Dialects, GameError, GameInfo, Heuristics, Move, MoveList, Outcome, Player, Rules,
+};
 
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct ReachRules;
@@ -90,7 +92,7 @@ impl ReachChess {
 /// No network encoding yet.
 impl crate::game::Features for ReachChess {}
 
-impl Game for ReachChess {
+impl Rules for ReachChess {
     const INFO: GameInfo = GameInfo {
         name: "reachchess",
         aliases: &["reach-chess"],
@@ -98,6 +100,7 @@ impl Game for ReachChess {
         notation: "UCI long algebraic: e2e4, castling e1g1, a pawn reaching the last rank e7e8 (a letter is ignored), pass",
         start: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -",
     };
+    const HAS_CHECKS: bool = true;
 
     fn start() -> Self {
         ReachChess {
@@ -199,9 +202,10 @@ impl Game for ReachChess {
     fn in_check(&self) -> bool {
         self.board.in_check()
     }
+}
 
+impl Heuristics for ReachChess {
     const HAS_EVALUATION: bool = true;
-    const HAS_CHECKS: bool = true;
 
     /// Material (chess values; the king 3, as it can reach the goal and its loss only removes
     /// the check rules) plus the race to the enemy back rank, which decides the game: every
@@ -227,6 +231,8 @@ impl Game for ReachChess {
         self.board.is_capture(m)
     }
 }
+
+impl Dialects for ReachChess {}
 
 #[cfg(test)]
 mod tests {

@@ -9,7 +9,9 @@
 
 use super::{Board, Counter, Variant, BISHOP, KNIGHT, QUEEN, ROOK};
 use crate::game::zobrist;
-use crate::game::{Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
+use crate::game::{
+    Dialects, GameError, GameInfo, Heuristics, Move, MoveList, Outcome, Player, Rules,
+};
 
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct SkirmishRules;
@@ -47,7 +49,7 @@ impl Skirmish {
 /// No network encoding yet.
 impl crate::game::Features for Skirmish {}
 
-impl Game for Skirmish {
+impl Rules for Skirmish {
     const INFO: GameInfo = GameInfo {
         name: "skirmish",
         aliases: &[],
@@ -153,7 +155,9 @@ impl Game for Skirmish {
     fn diagram(&self) -> String {
         format!("{}   moves made: {}", self.board.diagram(), self.moves_made)
     }
+}
 
+impl Heuristics for Skirmish {
     const HAS_EVALUATION: bool = true;
 
     /// The game is scored by the number of pieces when it ends, so the piece count weighs most,
@@ -177,6 +181,8 @@ impl Game for Skirmish {
         self.board.is_capture(m)
     }
 }
+
+impl Dialects for Skirmish {}
 
 #[cfg(test)]
 mod tests {

@@ -12,14 +12,14 @@ fn board(rows: &[&str], side: &str) -> KillallGo {
     KillallGo::parse_position(&format!("{} {side}", all.join("/"))).unwrap()
 }
 
-fn play<G: Game>(g: &mut G, moves: &str) {
+fn play<G: Rules>(g: &mut G, moves: &str) {
     for m in moves.split_whitespace() {
         g.play_text(m)
             .unwrap_or_else(|e| panic!("{m} in {}: {e}", g.to_position()));
     }
 }
 
-fn moves<G: Game>(g: &G) -> Vec<String> {
+fn moves<G: Rules>(g: &G) -> Vec<String> {
     let mut list = MoveList::new();
     g.legal_moves(&mut list);
     list.iter().map(|&m| g.format_move(m)).collect()

@@ -23,8 +23,8 @@
 //! exceeds its number of stones next to `p`.
 
 use super::{
-    fen, gogui_rows, zobrist, Dialect, Game, GameError, GameInfo, GoGuiBoard, Move, MoveList,
-    Outcome, Player,
+    fen, gogui_rows, zobrist, Dialect, Dialects, GameError, GameInfo, GoGuiBoard, Heuristics, Move,
+    MoveList, Outcome, Player, Rules, Territory,
 };
 use crate::rng::Rng;
 
@@ -255,7 +255,7 @@ impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
     }
 
     /// Stones plus empty points whose neighbours are all of one colour, for Black and White:
-    /// the cheap area estimate of [`Game::evaluate`] (every new tree node calls it).
+    /// the cheap area estimate of [`Heuristics::evaluate`] (every new tree node calls it).
     #[inline]
     fn estimated_area(&self) -> (i32, i32) {
         let (mut black, mut white) = (0i32, 0i32);
@@ -800,7 +800,7 @@ impl<const N: usize, const CELLS: usize, const K: bool> crate::game::Features fo
     }
 }
 
-impl<const N: usize, const CELLS: usize, const K: bool> Game for Go<N, CELLS, K> {
+impl<const N: usize, const CELLS: usize, const K: bool> Rules for Go<N, CELLS, K> {
     const INFO: GameInfo = info(N, K);
     /// Four plies per point. OpenSpiel ends its games at two, but weak players (a search of a
     /// few hundred iterations) that do not pass in time reached that in real matches, and a game
@@ -1177,6 +1177,16 @@ impl<const N: usize, const CELLS: usize, const K: bool> Game for Go<N, CELLS, K>
         }
     }
 
+    fn territory(&self) -> Option<&dyn Territory> {
+        Some(self)
+    }
+
+    fn territory_mut(&mut self) -> Option<&mut dyn Territory> {
+        Some(self)
+    }
+}
+
+impl<const N: usize, const CELLS: usize, const K: bool> Heuristics for Go<N, CELLS, K> {
     const HAS_EVALUATION: bool = true;
 
     /// Go: an area estimate (stones, plus empty points whose neighbours are all one colour,
@@ -1209,24 +1219,6 @@ impl<const N: usize, const CELLS: usize, const K: bool> Game for Go<N, CELLS, K>
         crate::game::zero_sum(v.tanh(), player)
     }
 
-    /// Go: [`Game::evaluate`]'s area estimate as points, Black's minus White's minus komi (a
-    /// local count: the inside of a large territory is not counted); Killall-Go has no score.
-    fn score_estimate(&self) -> Option<f32> {
-        if K {
-            return None;
-        }
-        let (black, white) = self.estimated_area();
-        Some((2 * (black - white) - self.komi2 as i32) as f32 / 2.0)
-    }
-
-    /// The board rows of the position string (`X` Black, `O` White) and the prisoners.
-    fn gogui_board(&self) -> Option<GoGuiBoard> {
-        Some(GoGuiBoard {
-            rows: gogui_rows(&self.to_position(), ['X', 'O'], false),
-            captured: self.captures.map(u32::from),
-        })
-    }
-
     /// Captures, atari escapes, Mogo's shapes and no self-atari ([`playout`]).
     fn playout_move(&self, rng: &mut Rng, buf: &mut MoveList) -> Option<Move> {
         self.policy_move(rng, buf)
@@ -1245,9 +1237,35 @@ impl<const N: usize, const CELLS: usize, const K: bool> Game for Go<N, CELLS, K>
             }
         })
     }
+}
 
+impl<const N: usize, const CELLS: usize, const K: bool> Dialects for Go<N, CELLS, K> {
     fn format_move_in(&self, m: Move, _dialect: Dialect) -> String {
         self.format_move(m)
+    }
+
+    fn parse_move_in(&self, text: &str, _dialect: Dialect) -> Result<Move, GameError> {
+        self.parse_move(text)
+    }
+}
+
+impl<const N: usize, const CELLS: usize, const K: bool> Territory for Go<N, CELLS, K> {
+    /// Go: [`Heuristics::evaluate`]'s area estimate as points, Black's minus White's minus komi (a
+    /// local count: the inside of a large territory is not counted); Killall-Go has no score.
+    fn score_estimate(&self) -> Option<f32> {
+        if K {
+            return None;
+        }
+        let (black, white) = self.estimated_area();
+        Some((2 * (black - white) - self.komi2 as i32) as f32 / 2.0)
+    }
+
+    /// The board rows of the position string (`X` Black, `O` White) and the prisoners.
+    fn gogui_board(&self) -> Option<GoGuiBoard> {
+        Some(GoGuiBoard {
+            rows: gogui_rows(&self.to_position(), ['X', 'O'], false),
+            captured: self.captures.map(u32::from),
+        })
     }
 
     /// Komi rounded to half points (within +/- 1000); Killall-Go has none (refused).
@@ -1306,10 +1324,6 @@ impl<const N: usize, const CELLS: usize, const K: bool> Game for Go<N, CELLS, K>
                 .map(|p| own[p] as f32 * scale)
                 .collect(),
         )
-    }
-
-    fn parse_move_in(&self, text: &str, _dialect: Dialect) -> Result<Move, GameError> {
-        self.parse_move(text)
     }
 }
 

@@ -298,10 +298,12 @@ fn ownership_is_from_the_side_to_move_top_row_first() {
     // Black's top two rows are alive with three eyes: every playout leaves them Black's.
     for (side, sign) in [("b", 1.0), ("w", -1.0)] {
         let g = Go5::parse_position(&format!(".X.X./XXXXX/5/5/5 {side}")).unwrap();
-        let own = Game::ownership(&g).unwrap();
+        let own = Territory::ownership(&g).unwrap();
         assert_eq!(own.len(), 25);
         assert!(own[..10].iter().all(|&v| v == sign), "{own:?}");
         assert!(own.iter().all(|v| (-1.0..=1.0).contains(v)));
     }
-    assert!(Game::ownership(&crate::game::connect4::ConnectFour::start()).is_none());
+    assert!(crate::game::connect4::ConnectFour::start()
+        .territory()
+        .is_none());
 }

@@ -10,7 +10,10 @@
 //! Squares are `row * N + col`, row 0 = rank 1 (the rank of the first player's lower row). The
 //! first player is `x` (black), the second `o` (white).
 
-use super::{fen, find_legal, zobrist, Game, GameError, GameInfo, Move, MoveList, Outcome, Player};
+use super::{
+    fen, find_legal, zobrist, Dialects, GameError, GameInfo, Heuristics, Move, MoveList, Outcome,
+    Player, Rules,
+};
 use crate::rng::Rng;
 
 /// The explicit pass, legal only when the player to move has pieces but no move at all. That is
@@ -360,7 +363,7 @@ impl<const N: usize> Loa<N> {
 /// No network encoding yet.
 impl<const N: usize> crate::game::Features for Loa<N> {}
 
-impl<const N: usize> Game for Loa<N> {
+impl<const N: usize> Rules for Loa<N> {
     const INFO: GameInfo = if N == 8 {
         GameInfo {
             name: "loa",
@@ -608,7 +611,9 @@ impl<const N: usize> Game for Loa<N> {
         self.legal_moves(buf);
         Some(buf[rng.below(buf.len() as u32) as usize])
     }
+}
 
+impl<const N: usize> Heuristics for Loa<N> {
     const HAS_EVALUATION: bool = true;
 
     /// See [`Loa::side_score`]: player 0's shape minus player 1's, through tanh into (-1, 1).
@@ -624,6 +629,8 @@ impl<const N: usize> Game for Loa<N> {
         m != PASS && self.pieces[1 - self.side as usize] & (1 << (m.0 >> 6 & 63)) != 0
     }
 }
+
+impl<const N: usize> Dialects for Loa<N> {}
 
 #[cfg(test)]
 mod tests;

@@ -11,7 +11,8 @@ use std::fmt::Write as _;
 
 use super::record::Repetition;
 use super::{
-    find_legal, zobrist, Dialect, Game, GameError, GameInfo, Move, MoveList, Outcome, Player,
+    find_legal, zobrist, Dialect, Dialects, GameError, GameInfo, Heuristics, Move, MoveList,
+    Outcome, Player, Rules,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -857,7 +858,7 @@ fn mirrored(sq: usize) -> usize {
     sq / 5 * 5 + 4 - sq % 5
 }
 
-impl Game for Minishogi {
+impl Rules for Minishogi {
     const INFO: GameInfo = GameInfo {
         name: "minishogi",
         aliases: &[],
@@ -866,6 +867,7 @@ impl Game for Minishogi {
         start: "rbsgk/4p/5/P4/KGSBR[-] w",
     };
     const HAS_REPETITION_RULE: bool = true;
+    const HAS_CHECKS: bool = true;
 
     fn start() -> Self {
         let mut pos = Minishogi::empty();
@@ -1052,7 +1054,36 @@ impl Game for Minishogi {
         let loser = rep.perpetual_check_by.unwrap_or(Player(0));
         Some(Outcome::loss(loser, 2))
     }
+}
 
+impl Heuristics for Minishogi {
+    const HAS_EVALUATION: bool = true;
+
+    /// Material, pieces in hand included (worth a tenth more than on the board: a drop goes
+    /// anywhere), promoted pieces at their promoted values; through tanh into (-1, 1).
+    #[inline]
+    fn evaluate(&self, player: Player) -> f32 {
+        let mut score = 0i32;
+        for (kind, &value) in BOARD_VALUES.iter().enumerate() {
+            let bb = self.by_kind[kind];
+            score += value
+                * ((bb & self.by_color[0]).count_ones() as i32
+                    - (bb & self.by_color[1]).count_ones() as i32);
+        }
+        for (kind, &value) in HAND_VALUES.iter().enumerate() {
+            score += value * (self.hand[0][kind] as i32 - self.hand[1][kind] as i32);
+        }
+        let v = (score as f32 / 150.0).tanh();
+        crate::game::zero_sum(v, player)
+    }
+
+    #[inline]
+    fn is_capture(&self, m: Move) -> bool {
+        m.0 & DROP_FLAG == 0 && self.board[move_to(m)] != EMPTY
+    }
+}
+
+impl Dialects for Minishogi {
     /// USI writes shogi coordinates (`2e3d`, `4c2a+`, `P*3c`); UCI and GTP the native squares.
     fn format_move_in(&self, m: Move, dialect: Dialect) -> String {
         if dialect != Dialect::Usi {
@@ -1097,32 +1128,6 @@ impl Game for Minishogi {
             return Self::parse_position(text);
         }
         parse_sfen(text)
-    }
-
-    const HAS_EVALUATION: bool = true;
-    const HAS_CHECKS: bool = true;
-
-    /// Material, pieces in hand included (worth a tenth more than on the board: a drop goes
-    /// anywhere), promoted pieces at their promoted values; through tanh into (-1, 1).
-    #[inline]
-    fn evaluate(&self, player: Player) -> f32 {
-        let mut score = 0i32;
-        for (kind, &value) in BOARD_VALUES.iter().enumerate() {
-            let bb = self.by_kind[kind];
-            score += value
-                * ((bb & self.by_color[0]).count_ones() as i32
-                    - (bb & self.by_color[1]).count_ones() as i32);
-        }
-        for (kind, &value) in HAND_VALUES.iter().enumerate() {
-            score += value * (self.hand[0][kind] as i32 - self.hand[1][kind] as i32);
-        }
-        let v = (score as f32 / 150.0).tanh();
-        crate::game::zero_sum(v, player)
-    }
-
-    #[inline]
-    fn is_capture(&self, m: Move) -> bool {
-        m.0 & DROP_FLAG == 0 && self.board[move_to(m)] != EMPTY
     }
 }
 

@@ -8,8 +8,8 @@
 use std::fmt::Write as _;
 
 use super::{
-    fen, find_legal, gogui_rows, zobrist, Dialect, Game, GameError, GameInfo, GoGuiBoard, Move,
-    MoveList, Outcome, Player,
+    fen, find_legal, gogui_rows, zobrist, Dialect, Dialects, GameError, GameInfo, GoGuiBoard,
+    Heuristics, Move, MoveList, Outcome, Player, Rules, Territory,
 };
 use crate::rng::Rng;
 
@@ -434,7 +434,7 @@ fn symmetric_square(s: usize, sq: usize) -> usize {
     row * 8 + col
 }
 
-impl Game for Reversi {
+impl Rules for Reversi {
     const INFO: GameInfo = GameInfo {
         name: "reversi",
         aliases: &["othello", "flipello"],
@@ -636,26 +636,16 @@ impl Game for Reversi {
         }
     }
 
-    /// GTP (gtp-rhino) writes the same Othello coordinates, row 1 at the top, in upper case
-    /// (`E6`), and `pass`. `parse_move` already reads any case, so reading needs no override.
-    fn format_move_in(&self, m: Move, dialect: Dialect) -> String {
-        match dialect {
-            Dialect::Gtp if m != PASS => self.format_move(m).to_ascii_uppercase(),
-            _ => self.format_move(m),
-        }
+    fn territory(&self) -> Option<&dyn Territory> {
+        Some(self)
     }
 
-    /// The rows of the position string turned over: its vertices count rows from the top
-    /// (`D3`, as gtp-rhino writes them) and GoGui's from the bottom, so GoGui shows the board
-    /// mirrored top to bottom, with every vertex where GoGui's name for it says (the rules are
-    /// symmetric under the mirror).
-    fn gogui_board(&self) -> Option<GoGuiBoard> {
-        Some(GoGuiBoard {
-            rows: gogui_rows(&self.to_position(), ['x', 'o'], true),
-            captured: [0, 0],
-        })
+    fn territory_mut(&mut self) -> Option<&mut dyn Territory> {
+        Some(self)
     }
+}
 
+impl Heuristics for Reversi {
     const HAS_EVALUATION: bool = true;
 
     /// See [`Reversi::mover_score`]; the value is the mover's, negated for the other player.
@@ -667,6 +657,30 @@ impl Game for Reversi {
         } else {
             -v
         }
+    }
+}
+
+impl Dialects for Reversi {
+    /// GTP (gtp-rhino) writes the same Othello coordinates, row 1 at the top, in upper case
+    /// (`E6`), and `pass`. `parse_move` already reads any case, so reading needs no override.
+    fn format_move_in(&self, m: Move, dialect: Dialect) -> String {
+        match dialect {
+            Dialect::Gtp if m != PASS => self.format_move(m).to_ascii_uppercase(),
+            _ => self.format_move(m),
+        }
+    }
+}
+
+impl Territory for Reversi {
+    /// The rows of the position string turned over: its vertices count rows from the top
+    /// (`D3`, as gtp-rhino writes them) and GoGui's from the bottom, so GoGui shows the board
+    /// mirrored top to bottom, with every vertex where GoGui's name for it says (the rules are
+    /// symmetric under the mirror).
+    fn gogui_board(&self) -> Option<GoGuiBoard> {
+        Some(GoGuiBoard {
+            rows: gogui_rows(&self.to_position(), ['x', 'o'], true),
+            captured: [0, 0],
+        })
     }
 }
 

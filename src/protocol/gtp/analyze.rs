@@ -27,13 +27,13 @@ impl Controller {
         }
         // The session goes to the worker: the scorer keeps its own copy of the position.
         let scorer = match self.conductor.session() {
-            Some(s) if kata => s.line_scorer(Dialect::Gtp),
+            Some(s) if kata => s.territory().and_then(|t| t.line_scorer(Dialect::Gtp)),
             _ => None,
         };
         // The position does not change while it is analysed: its ownership estimate is made
         // once, before the search starts (games without one: no `ownership` field).
         let ownership_field = match self.conductor.session() {
-            Some(s) if kata && ownership => s.ownership().map(|own| {
+            Some(s) if kata && ownership => s.territory().and_then(|t| t.ownership()).map(|own| {
                 // `+ 0.0` turns -0 into 0, which prints without a sign.
                 let values: Vec<String> = own.iter().map(|v| format!("{:.4}", v + 0.0)).collect();
                 format!(" ownership {}", values.join(" "))

@@ -116,7 +116,10 @@ fn handicap_points(size: usize, n: usize) -> Option<Vec<String>> {
 /// opponent (of the side to move) is judged dead, so that they are captured before the game
 /// ends; empty (all moves) otherwise, or when the pass is the only move.
 pub(super) fn cleanup_moves(s: &dyn Session) -> Vec<String> {
-    let (Some(size), Some(dead)) = (go_size(s), s.status_list("dead")) else {
+    let (Some(size), Some(dead)) = (
+        go_size(s),
+        s.territory().and_then(|t| t.status_list("dead")),
+    ) else {
         return Vec::new();
     };
     let opponent = 1 - s.side_to_move();
@@ -292,7 +295,8 @@ impl Controller {
         // The file's komi becomes the controller's (GTP's komi outlives the board), but only
         // once the whole file has loaded.
         let komi = record.komi.or(self.komi);
-        let komi_taken = komi.is_some_and(|k| session.set_komi(k));
+        let komi_taken =
+            komi.is_some_and(|k| session.territory_mut().is_some_and(|t| t.set_komi(k)));
         replay(session.as_mut(), &record, until)?;
         let to_move = colour_name(session.side_to_move());
         self.install(session, params);
@@ -405,7 +409,8 @@ impl Controller {
     pub(super) fn gfx_dead_stones(&mut self) -> Result<String, String> {
         let s = self.conductor.session().ok_or("engine busy")?;
         let dead = s
-            .status_list("dead")
+            .territory()
+            .and_then(|t| t.status_list("dead"))
             .ok_or("this game has no life and death")?;
         Ok(if dead.is_empty() {
             String::new()
@@ -477,7 +482,8 @@ mod tests {
         ];
         let s = session("go5", &black_wall);
         assert_eq!(s.side_to_move(), 0);
-        assert!(s.status_list("dead").unwrap().contains(&"E5".to_string()));
+        let dead = s.territory().and_then(|t| t.status_list("dead")).unwrap();
+        assert!(dead.contains(&"E5".to_string()));
         let moves = cleanup_moves(s.as_ref());
         assert!(
             !moves.is_empty() && !moves.iter().any(|m| m == "pass"),

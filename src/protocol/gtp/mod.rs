@@ -380,7 +380,12 @@ impl Controller {
             "final_score" => self.final_score(),
             "final_status_list" => {
                 let status = args.first().copied().unwrap_or("").to_ascii_lowercase();
-                match self.conductor.session().map(|s| s.status_list(&status)) {
+                match self
+                    .conductor
+                    .session()
+                    .and_then(|s| s.territory())
+                    .map(|t| t.status_list(&status))
+                {
                     Some(Some(list)) => Ok(list.join(" ")),
                     _ if ["dead", "alive", "seki"].contains(&status.as_str()) => {
                         Err("this game has no life and death".to_string())
@@ -435,12 +440,16 @@ impl Controller {
     fn apply_rules(&mut self) {
         if let Some(k) = self.komi {
             self.session_do(|s| {
-                s.set_komi(k);
+                if let Some(t) = s.territory_mut() {
+                    t.set_komi(k);
+                }
             });
         }
         if let Some(situational) = self.situational_superko {
             self.session_do(|s| {
-                s.set_superko(situational);
+                if let Some(t) = s.territory_mut() {
+                    t.set_superko(situational);
+                }
             });
         }
     }
@@ -853,13 +862,13 @@ impl Controller {
             let outcome = s.outcome().ok_or("cannot score: the game is not over")?;
             return Ok(multi_player_score(
                 &player_names(s.as_ref()),
-                s.player_scores().as_deref(),
+                s.territory().and_then(|t| t.player_scores()).as_deref(),
                 &outcome,
             ));
         }
         // Games scored by points (Go) count the board as it stands, as GTP engines do when
         // the controller ends a game.
-        if let Some(score) = s.score_text() {
+        if let Some(score) = s.territory().and_then(|t| t.score_text()) {
             return Ok(score);
         }
         let outcome = s.outcome().ok_or("cannot score: the game is not over")?;

@@ -1,7 +1,8 @@
 //! GoGui's game-ruler commands (`gogui-rules_*`, GoGui's manual, "Game Rules"): with them GoGui
 //! lets gpn referee a game it does not know, for every gpn game whose board is a square grid of
 //! GTP vertices and whose moves are single vertices or passes (Go, Killall-Go, Gomoku,
-//! Othello). They read the [`Session`] only, through [`crate::game::Game::gogui_board`].
+//! Othello). They read the [`Session`] only, through its
+//! territory ([`crate::game::Territory::gogui_board`]).
 
 use super::go::colour_name;
 use super::{family_of, gtp_game_name, Controller, COMMANDS};
@@ -12,7 +13,8 @@ use crate::game::{Dialect, GoGuiBoard, Player};
 /// that does not map onto GoGui's grid (Connect Four's 7x6 is not square; Ataxx's jumps and the
 /// other games' moves take two vertices).
 fn board_of(s: &dyn Session) -> Result<GoGuiBoard, String> {
-    s.gogui_board()
+    s.territory()
+        .and_then(|t| t.gogui_board())
         .ok_or_else(|| format!("not supported for {}", gtp_game_name(s.game().name)))
 }
 
@@ -22,7 +24,7 @@ fn final_result(s: &dyn Session) -> String {
     let Some(outcome) = s.outcome() else {
         return "unknown".to_string();
     };
-    if let Some(score) = s.score_text() {
+    if let Some(score) = s.territory().and_then(|t| t.score_text()) {
         return score;
     }
     match outcome.winner() {
