@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use crate::game::registry;
-use crate::game::{Outcome, Player};
+use crate::game::{Game, GameVisitor, Player};
 use crate::json::Json;
 
 use super::shard::match_run_id;
@@ -168,31 +168,29 @@ fn read_termination(text: &str) -> Result<Termination, String> {
         .ok_or_else(|| format!("\"reason\" '{text}' is not a known ending"))
 }
 
-/// The game of a line. Think times come back as each agent's mean repeated over its moves,
-/// which keeps the report's means (the lines hold means, not every move's time).
+/// The game of a line. Think times come back as each agent's mean times its moves, which keeps
+/// the report's means (the lines hold means, not every move's time).
 fn read_game(v: &Json) -> Result<GameRecord, String> {
     let index = u32_field(v, "index")?;
-    let a_seat = match text_field(v, "player0")? {
-        "A" => Player(0),
-        "B" => Player(1),
+    let seating = match text_field(v, "player0")? {
+        "A" => 0b01,
+        "B" => 0b10,
         other => return Err(format!("\"player0\" '{other}' is not A or B")),
     };
     let result = read_result(text_field(v, "result_a")?)?;
     let termination = read_termination(text_field(v, "reason")?)?;
     let plies = u32_field(v, "plies")?;
-    let outcome = match text_field(v, "result")? {
-        "1/2-1/2" => Outcome::draw(2),
-        // An illegal move is recorded as a loss of the side that played it.
-        "1-0" if termination == Termination::IllegalMove => Outcome::loss(Player(1), 2),
-        "0-1" if termination == Termination::IllegalMove => Outcome::loss(Player(0), 2),
-        "1-0" => Outcome::win(Player(0), 2),
-        "0-1" => Outcome::win(Player(1), 2),
+    // The seats' ranks (an illegal move is a loss of the side that played it: the same ranks).
+    let ranks = match text_field(v, "result")? {
+        "1/2-1/2" => vec![0, 0],
+        "1-0" => vec![0, 1],
+        "0-1" => vec![1, 0],
         other => return Err(format!("\"result\" '{other}' is not 1-0, 0-1 or 1/2-1/2")),
     };
     // The counts and times come from a file: an agent chose at most once per ply (plus an
     // illegal move), so a larger count is refused before it sizes anything, and a time must
     // be one a Duration holds (`from_secs_f64` panics on 1e300 ms).
-    let think = |agent: &str| -> Result<Vec<Duration>, String> {
+    let think = |agent: &str| -> Result<(f64, u32), String> {
         let key = format!("think_ms_{agent}");
         let ms = number_field(v, &key)?;
         let mean = Duration::try_from_secs_f64(ms.max(0.0) / 1e3)
@@ -204,19 +202,34 @@ fn read_game(v: &Json) -> Result<GameRecord, String> {
                 "\"{key}\" {n} is more than the game's {plies} plies"
             ));
         }
-        Ok(vec![mean; n as usize])
+        Ok((mean.as_secs_f64() * 1e3 * n as f64, n as u32))
     };
+    let (a, b) = (think("a")?, think("b")?);
     Ok(GameRecord {
         index,
-        a_seat,
+        seating,
         opening: strings_field(v, "opening")?,
         moves: strings_field(v, "moves")?,
-        outcome,
+        ranks,
+        scores: None,
         result,
         plies,
         termination,
-        think: [think("a")?, think("b")?],
+        think_ms: [a.0, b.0],
+        think_moves: [a.1, b.1],
     })
+}
+
+/// A game's seat names, seat by seat (the registry knows the game by name only).
+struct SeatNames;
+
+impl GameVisitor for SeatNames {
+    type Output = Vec<&'static str>;
+    fn visit<G: Game>(self) -> Vec<&'static str> {
+        (0..G::NUM_PLAYERS)
+            .map(|s| G::player_name(Player(s as u8)))
+            .collect()
+    }
 }
 
 /// Merges the games files of one run's shards (any number of files, any split, in any order).
@@ -332,8 +345,7 @@ pub fn merge_match(sources: &[Source]) -> Result<MergedMatch, String> {
     // the time its games took, one after another.
     let seconds = games
         .iter()
-        .flat_map(|g| g.think.iter().flatten())
-        .map(Duration::as_secs_f64)
+        .map(|g| (g.think_ms[0] + g.think_ms[1]) / 1e3)
         .sum();
     let mut config = settings.config;
     config.concurrency = concurrency.values().sum();
@@ -348,6 +360,7 @@ pub fn merge_match(sources: &[Source]) -> Result<MergedMatch, String> {
     Ok(MergedMatch {
         report: MatchReport {
             game: settings.game,
+            seat_names: registry::visit(settings.game, SeatNames).unwrap_or_default(),
             names: settings.names,
             config,
             games,
@@ -365,16 +378,16 @@ pub fn merge_match(sources: &[Source]) -> Result<MergedMatch, String> {
     })
 }
 
-/// What a shard's games file already holds, to resume it: the indexes of its finished games of
-/// run `run`, and how many bytes of `text` to keep (all but a half-written last line). An empty
-/// text holds nothing; lines of another run, or lines that are not game records, are an error.
-pub fn finished_games(name: &str, text: &str, run: &str) -> Result<(BTreeSet<u32>, u64), String> {
+/// What a two-player games file already holds, to resume it: its finished games of run `run`,
+/// and how many bytes of `text` to keep (all but a half-written last line). An empty text holds
+/// nothing; lines of another run, or lines that are not game records, are an error.
+pub fn finished_games(name: &str, text: &str, run: &str) -> Result<(Vec<GameRecord>, u64), String> {
     let keep = match text.rfind('\n') {
         Some(at) => at + 1,
         None => 0,
     };
     if text[..keep].trim().is_empty() {
-        return Ok((BTreeSet::new(), keep as u64));
+        return Ok((Vec::new(), keep as u64));
     }
     let source = Source {
         name: name.to_string(),
@@ -387,10 +400,7 @@ pub fn finished_games(name: &str, text: &str, run: &str) -> Result<(BTreeSet<u32
             merged.run
         ));
     }
-    Ok((
-        merged.report.games.iter().map(|g| g.index).collect(),
-        keep as u64,
-    ))
+    Ok((merged.report.games, keep as u64))
 }
 
 /// A list of numbers for a report line, the first `limit` of them and a count of the rest.
@@ -478,7 +488,7 @@ pub fn format_pairs(report: &MatchReport) -> String {
     let mut out = String::new();
     for (pair, games) in by_pair {
         let seat = |g: &GameRecord| {
-            if g.a_seat == Player(0) {
+            if g.a_seat() == Player(0) {
                 "A first"
             } else {
                 "A second"

@@ -20,7 +20,7 @@ pub fn progress_line(
     running: &Wdl,
     sprt: Option<&SprtReport>,
 ) -> String {
-    let seat = if game.a_seat == Player(0) {
+    let seat = if game.a_seat() == Player(0) {
         "first"
     } else {
         "second"

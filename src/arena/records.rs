@@ -12,15 +12,15 @@ use std::io::{self, Write};
 
 use super::stats::SprtConfig;
 use super::{Budget, GameRecord, MatchConfig, Termination};
-use crate::game::{Outcome, Player};
 use crate::json::{json_number, json_string};
 
 /// Agent labels by agent index (0 = A, 1 = B).
 pub const LABELS: [&str; 2] = ["A", "B"];
 
-/// The result from player 0's point of view, PGN style: `1-0`, `0-1` or `1/2-1/2`.
-pub fn result_for_first(outcome: &Outcome) -> &'static str {
-    match outcome.rank(Player(0)).cmp(&outcome.rank(Player(1))) {
+/// The result from player 0's point of view, PGN style: `1-0`, `0-1` or `1/2-1/2`, from the
+/// seats' ranks.
+pub fn result_for_first(ranks: &[u8]) -> &'static str {
+    match ranks[0].cmp(&ranks[1]) {
         std::cmp::Ordering::Less => "1-0",
         std::cmp::Ordering::Equal => "1/2-1/2",
         std::cmp::Ordering::Greater => "0-1",
@@ -176,7 +176,7 @@ fn ending_comment(g: &GameRecord) -> String {
 /// One game as PGN, the blank line after it included. Movetext lines stay within 80 columns.
 pub fn pgn(header: &MatchHeader, g: &GameRecord) -> String {
     let [white, black] = players(header, g);
-    let result = result_for_first(&g.outcome);
+    let result = result_for_first(&g.ranks);
     let mut out = String::new();
     let mut tag = |name: &str, value: &str| {
         // Writing to a String cannot fail.
@@ -248,13 +248,13 @@ pub fn json_game_fields(g: &GameRecord) -> String {
         g.pair(),
         LABELS[g.first_agent()],
         g.result,
-        result_for_first(&g.outcome),
+        result_for_first(&g.ranks),
         g.plies,
         g.termination,
         json_number(g.mean_think_ms(0)),
         json_number(g.mean_think_ms(1)),
-        g.think[0].len(),
-        g.think[1].len(),
+        g.think_moves[0],
+        g.think_moves[1],
         strings(&g.opening),
         strings(&g.moves),
     )
@@ -318,10 +318,12 @@ mod tests {
     fn record(index: u32, moves: &[&str], termination: Termination) -> GameRecord {
         GameRecord {
             index,
-            a_seat: if index % 2 == 0 { Player(0) } else { Player(1) },
+            seating: if index % 2 == 0 { 0b01 } else { 0b10 },
             opening: moves.iter().take(2).map(|m| m.to_string()).collect(),
             moves: moves.iter().map(|m| m.to_string()).collect(),
-            outcome: Outcome::win(Player(1), 2),
+            // The second player won.
+            ranks: vec![1, 0],
+            scores: None,
             result: if index % 2 == 0 {
                 GameResult::Loss
             } else {
@@ -329,10 +331,8 @@ mod tests {
             },
             plies: moves.iter().filter(|m| !m.starts_with("illegal:")).count() as u32,
             termination,
-            think: [
-                vec![Duration::from_millis(2)],
-                vec![Duration::from_millis(4)],
-            ],
+            think_ms: [2.0, 4.0],
+            think_moves: [1, 1],
         }
     }
 
@@ -418,8 +418,9 @@ mod tests {
 
     #[test]
     fn results_for_the_first_player() {
-        assert_eq!(result_for_first(&Outcome::win(Player(0), 2)), "1-0");
-        assert_eq!(result_for_first(&Outcome::win(Player(1), 2)), "0-1");
-        assert_eq!(result_for_first(&Outcome::draw(2)), "1/2-1/2");
+        let ranks = |o: Outcome| [o.rank(Player(0)), o.rank(Player(1))];
+        assert_eq!(result_for_first(&ranks(Outcome::win(Player(0), 2))), "1-0");
+        assert_eq!(result_for_first(&ranks(Outcome::win(Player(1), 2))), "0-1");
+        assert_eq!(result_for_first(&ranks(Outcome::draw(2))), "1/2-1/2");
     }
 }
