@@ -18,13 +18,16 @@
 
 pub mod agents;
 pub mod games_file;
+pub mod lines;
 pub mod merge;
 pub mod output;
 mod play;
 pub mod records;
+pub mod report_json;
 pub mod run;
 pub mod search_agent;
 pub mod seats;
+mod serial;
 pub mod shard;
 pub mod spec;
 pub mod stats;
@@ -170,8 +173,9 @@ impl MatchConfig {
     }
 }
 
-/// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Why a game ended; in the files as [`Termination::as_str`] writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Termination {
     /// The position's own rules (`Game::outcome`).
     Rules,

@@ -242,9 +242,10 @@ impl PlayersVisitor for Match<'_> {
         for engine in &self.agents {
             check_agent::<G>(&engine.spec).map_err(MatchError::Usage)?;
         }
+        // The caller's bar replaces the per-game lines (of a two-player match).
+        let bar = args.bar && two;
         let mut config = MatchConfig {
-            // The caller's bar replaces the per-game lines (of a two-player match).
-            progress: !args.quiet && !(args.bar && two),
+            progress: !args.quiet && !bar,
             ..args.config::<G>()
         };
         let record_format = self.record_format::<G, P>()?;
@@ -312,7 +313,7 @@ impl PlayersVisitor for Match<'_> {
                     if two {
                         records::write_record(record_format, &record_header, g, w)
                     } else {
-                        writeln!(w, "{}", seats::json_line(g, &run_id))
+                        seats::json_line(g, &run_id).and_then(|line| writeln!(w, "{line}"))
                     }
                     .and_then(|_| w.flush())
                 })
@@ -342,7 +343,9 @@ impl PlayersVisitor for Match<'_> {
             if two {
                 output::write_json(&report, w)
             } else {
-                w.write_all(report.seats_json().as_bytes())
+                report
+                    .seats_json()
+                    .and_then(|text| w.write_all(text.as_bytes()))
             }
             .and_then(|_| w.flush())
             .map_err(io)?;

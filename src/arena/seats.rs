@@ -15,13 +15,14 @@
 //! mean points where the game counts them ([`crate::game::Game::player_scores`]).
 
 use std::fmt::Write as _;
+use std::io;
 
-use crate::json::Json;
+use serde::Deserialize;
 
-use super::records::json_budget;
-use super::stats::{score_interval, Interval};
-use super::{seating_text, seatings, GameRecord, GameResult, MatchReport, Termination, Wdl};
-use crate::json::{json_number, json_string};
+use super::lines::SeatLine;
+use super::report_json::SeatsJson;
+use super::stats::{score_interval, Interval, Mean};
+use super::{seating_text, seatings, GameRecord, MatchReport, Termination, Wdl};
 
 /// The stderr line for a finished game of a larger table: index, seating, ending, result and
 /// this run's totals.
@@ -41,151 +42,19 @@ pub fn progress_line(record: &GameRecord, wdl: &Wdl) -> String {
 
 /// A game as one JSON line of a larger table's games file (`run` ties it to its match for
 /// `--resume`).
-pub fn json_line(g: &GameRecord, run: &str) -> String {
-    let list = |items: Vec<String>| items.join(",");
-    let scores = match &g.scores {
-        Some(s) => format!("[{}]", list(s.iter().map(i32::to_string).collect())),
-        None => "null".into(),
-    };
-    format!(
-        "{{\"run\":{},\"game\":{},\"seating\":{},\"moves\":[{}],\"opening_plies\":{},\
-         \"ranks\":[{}],\"scores\":{scores},\"result\":{},\"plies\":{},\"termination\":{},\
-         \"think_ms\":[{},{}],\"think_moves\":[{},{}]}}",
-        json_string(run),
-        g.index,
-        json_string(&seating_text(g.seating, g.seats())),
-        list(g.moves.iter().map(|m| json_string(m)).collect()),
-        g.opening.len(),
-        list(g.ranks.iter().map(u8::to_string).collect()),
-        json_string(g.result.as_str()),
-        g.plies,
-        json_string(g.termination.as_str()),
-        json_number(g.think_ms[0]),
-        json_number(g.think_ms[1]),
-        g.think_moves[0],
-        g.think_moves[1],
-    )
+pub fn json_line(g: &GameRecord, run: &str) -> io::Result<String> {
+    Ok(serde_json::to_string(&SeatLine::of(g, run))?)
 }
 
-/// Reads a line written by [`json_line`]: `Ok(None)` for a line of another
-/// run, an error for a line that is not such a record.
+/// Reads a line written by [`json_line`]: `Ok(None)` for a line of another run, an error for
+/// a line that is not such a record.
 pub fn read_json_line(line: &str, run: &str) -> Result<Option<GameRecord>, String> {
-    let json = Json::parse(line)?;
-    if json.get("run").and_then(Json::as_str) != Some(run) {
+    let value: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
+    if value.get("run").and_then(|r| r.as_str()) != Some(run) {
         return Ok(None);
     }
-    let field = |key: &str| json.get(key).ok_or_else(|| format!("no field '{key}'"));
-    let number = |key: &str| {
-        field(key)?
-            .as_u64()
-            .ok_or_else(|| format!("'{key}' is not a count"))
-    };
-    let numbers = |key: &str| -> Result<Vec<f64>, String> {
-        field(key)?
-            .as_array()
-            .ok_or_else(|| format!("'{key}' is not a list"))?
-            .iter()
-            .map(|x| {
-                x.as_f64()
-                    .ok_or_else(|| format!("'{key}' holds a non-number"))
-            })
-            .collect()
-    };
-    let text = |key: &str| {
-        field(key)?
-            .as_str()
-            .ok_or_else(|| format!("'{key}' is not a string"))
-    };
-    let seating = text("seating")?
-        .chars()
-        .enumerate()
-        .try_fold(0u8, |bits, (i, c)| match c {
-            'A' if i < 8 => Ok(bits | 1 << i),
-            'B' if i < 8 => Ok(bits),
-            _ => Err("bad 'seating'".to_string()),
-        })?;
-    let moves = field("moves")?
-        .as_array()
-        .ok_or("'moves' is not a list")?
-        .iter()
-        .map(|m| {
-            m.as_str()
-                .map(str::to_string)
-                .ok_or("a move is not a string")
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let result = match text("result")? {
-        "win" => GameResult::Win,
-        "draw" => GameResult::Draw,
-        "loss" => GameResult::Loss,
-        other => return Err(format!("bad result '{other}'")),
-    };
-    let termination = Termination::ALL
-        .into_iter()
-        .find(|t| t.as_str() == text("termination").unwrap_or(""))
-        .ok_or("bad 'termination'")?;
-    let scores = match field("scores")? {
-        s if s.is_null() => None,
-        _ => Some(numbers("scores")?.into_iter().map(|x| x as i32).collect()),
-    };
-    let think_ms = numbers("think_ms")?;
-    let think_moves = numbers("think_moves")?;
-    if think_ms.len() != 2 || think_moves.len() != 2 {
-        return Err("think times are not per agent".into());
-    }
-    let opening_plies = number("opening_plies")? as usize;
-    let opening = moves
-        .get(..opening_plies)
-        .ok_or("'opening_plies' is longer than 'moves'")?
-        .to_vec();
-    Ok(Some(GameRecord {
-        index: number("game")? as u32,
-        seating,
-        opening,
-        moves,
-        ranks: numbers("ranks")?.into_iter().map(|x| x as u8).collect(),
-        scores,
-        result,
-        plies: number("plies")? as u32,
-        termination,
-        think_ms: [think_ms[0], think_ms[1]],
-        think_moves: [think_moves[0] as u32, think_moves[1] as u32],
-    }))
-}
-
-/// A mean with its 95% interval (normal approximation) over `n` samples.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Mean {
-    pub n: usize,
-    pub mean: f64,
-    /// Half the width of the 95% interval (0 with fewer than two samples).
-    pub margin: f64,
-}
-
-impl Mean {
-    pub fn of(samples: impl IntoIterator<Item = f64>) -> Mean {
-        let (mut n, mut sum, mut sq) = (0usize, 0.0, 0.0);
-        for x in samples {
-            n += 1;
-            sum += x;
-            sq += x * x;
-        }
-        if n == 0 {
-            return Mean {
-                n,
-                mean: f64::NAN,
-                margin: f64::NAN,
-            };
-        }
-        let mean = sum / n as f64;
-        let margin = if n < 2 {
-            0.0
-        } else {
-            let var = ((sq - n as f64 * mean * mean) / (n - 1) as f64).max(0.0);
-            1.96 * (var / n as f64).sqrt()
-        };
-        Mean { n, mean, margin }
-    }
+    let parsed = SeatLine::deserialize(&value).map_err(|e| e.to_string())?;
+    parsed.record().map(Some)
 }
 
 /// The N-seat statistics of a match (they hold for two seats too, where the two-seat report of
@@ -323,67 +192,10 @@ impl MatchReport {
         out
     }
 
-    /// The summary of a larger table as JSON (the games themselves go to the games file).
-    pub fn seats_json(&self) -> String {
-        let players = self.players();
-        let wdl_json = |w: &Wdl| {
-            let i = score_interval(w);
-            format!(
-                "{{\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{},\"low\":{},\"high\":{}}}",
-                w.wins,
-                w.draws,
-                w.losses,
-                json_number(i.value),
-                json_number(i.low),
-                json_number(i.high)
-            )
-        };
-        let mean_json = |m: &Mean| {
-            format!(
-                "{{\"n\":{},\"mean\":{},\"margin\":{}}}",
-                m.n,
-                json_number(m.mean),
-                json_number(m.margin)
-            )
-        };
-        let holding: Vec<String> = (1..players as u32)
-            .map(|k| format!("\"{k}\":{}", wdl_json(&self.wdl_holding(k))))
-            .collect();
-        let seats: Vec<String> = (0..players)
-            .map(|s| {
-                format!(
-                    "{{\"seat\":{},\"colour\":{},\"a_share\":{},\"b_share\":{},\"a_points\":{},\
-                     \"b_points\":{}}}",
-                    s + 1,
-                    json_string(self.seat_names[s]),
-                    mean_json(&self.seat_share(0, s)),
-                    mean_json(&self.seat_share(1, s)),
-                    mean_json(&self.seat_points(0, s)),
-                    mean_json(&self.seat_points(1, s)),
-                )
-            })
-            .collect();
-        format!(
-            "{{\"game\":{},\"players\":{players},\"engine1\":{},\"engine2\":{},\"budget\":{},\
-             \"odds\":{},\"openings\":{},\"seed\":{},\"games\":{},\"interrupted\":{},\
-             \"seconds\":{},\"result\":{},\"by_seats_held\":{{{}}},\"a_first_share\":{},\
-             \"b_first_share\":{},\"seats\":[{}]}}\n",
-            json_string(self.game),
-            json_string(&self.names.0),
-            json_string(&self.names.1),
-            json_budget(self.config.budget),
-            self.config.odds,
-            self.config.opening_plies,
-            self.config.seed,
-            self.games.len(),
-            self.interrupted,
-            json_number(self.seconds),
-            wdl_json(&self.wdl()),
-            holding.join(","),
-            mean_json(&self.first_share(0)),
-            mean_json(&self.first_share(1)),
-            seats.join(",")
-        )
+    /// The summary of a larger table as JSON, one line (the games themselves go to the games
+    /// file).
+    pub fn seats_json(&self) -> io::Result<String> {
+        Ok(serde_json::to_string(&SeatsJson::of(self))? + "\n")
     }
 }
 
@@ -402,7 +214,7 @@ fn format_mean(m: &Mean, digits: usize) -> String {
 mod tests {
     use super::*;
     use crate::arena::agents::{FirstMoveAgent, RandomAgent};
-    use crate::arena::{run_match, run_match_with, AgentFactory, MatchConfig};
+    use crate::arena::{run_match, run_match_with, AgentFactory, GameResult, MatchConfig};
     use crate::game::rolit::Rolit;
 
     type Small = Rolit<4, 3>;
@@ -482,8 +294,8 @@ mod tests {
             text.contains("A in 1 of 3 seats") && text.contains("3. green"),
             "{text}"
         );
-        let json = Json::parse(&report.seats_json()).unwrap();
-        assert_eq!(json.get("games").and_then(Json::as_u64), Some(12));
+        let json: SeatsJson = serde_json::from_str(&report.seats_json().unwrap()).unwrap();
+        assert_eq!(json.games, 12);
     }
 
     /// A game without its think times (wall-clock, and rounded by printing).
@@ -498,7 +310,11 @@ mod tests {
     fn records_round_trip_through_json_lines_and_resume() {
         let random: &AgentFactory<Small> = &|seed| Box::new(RandomAgent::new(seed));
         let full = run_match(&config(6), random, random, ("a", "b"));
-        let lines: Vec<String> = full.games.iter().map(|g| json_line(g, "r1")).collect();
+        let lines: Vec<String> = full
+            .games
+            .iter()
+            .map(|g| json_line(g, "r1").unwrap())
+            .collect();
         let back: Vec<GameRecord> = lines
             .iter()
             .filter_map(|l| read_json_line(l, "r1").unwrap())
