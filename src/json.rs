@@ -1,8 +1,8 @@
-//! A small JSON reader (RFC 8259) for reading back the JSON Lines gpn writes (`gpn merge`), and
-//! the two writers of its scalars ([`json_string`], [`json_number`]).
+//! A small JSON reader (RFC 8259) for reading back the JSON gpn writes by hand, and the two
+//! writers of its scalars ([`json_string`], [`json_number`]).
 //!
-//! gpn writes its JSON by hand (`arena::output`, `arena::records`), so it reads it without a
-//! serialisation crate too: one value type, a recursive-descent parser with a depth limit, and errors that say where
+//! The arena's files go through serde (`arena::lines`, `arena::report_json`); the other modules
+//! still write their JSON by hand and read it without a serialisation crate: one value type, a recursive-descent parser with a depth limit, and errors that say where
 //! the text went wrong. Numbers are kept as `f64` (the integers gpn writes are far below 2^53).
 
 use std::collections::BTreeMap;

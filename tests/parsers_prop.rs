@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use gpn::arena::merge::{finished_games, merge_match, Source};
-use gpn::arena::multi::MultiRecord;
+use gpn::arena::seats;
 use gpn::engine::new_session;
 use gpn::game::registry::{self, GameVisitor, GAMES};
 use gpn::game::{sgf, Dialect, Game, MoveList};
@@ -1009,7 +1009,7 @@ fn json_lines_records_are_merged_or_refused() {
             );
         }
         for line in one.lines() {
-            let _ = MultiRecord::from_json_line(line, &run);
+            let _ = seats::read_json_line(line, &run);
         }
         Ok(())
     });

@@ -1,11 +1,10 @@
 //! A match's output files: created before the match, and a games file resumed after a kill.
 
-use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
-use super::multi::MultiRecord;
+use super::{seats, GameRecord};
 
 /// Why an output file could not be used.
 #[derive(Debug, PartialEq)]
@@ -49,35 +48,37 @@ fn append_after(path: &Path, keep: u64, len: u64) -> Result<File, GamesFileError
     Ok(file)
 }
 
-/// Opens a shard's games file to append to it, after the finished games it already holds (of
-/// run `run`; a half-written last line is cut off): returns the writer and those games' indexes.
-pub fn resume(path: &Path, run: &str) -> Result<(BufWriter<File>, BTreeSet<u32>), GamesFileError> {
-    let name = path.display().to_string();
-    let text = read_games_file(path)?;
-    let (done, keep) =
-        super::merge::finished_games(&name, &text, run).map_err(GamesFileError::Bad)?;
-    let file = append_after(path, keep, text.len() as u64)?;
-    Ok((BufWriter::new(file), done))
-}
-
-/// Opens a multi-player games file to append to it: the finished games of run `run` it holds
-/// (a half-written last line is cut off; other runs' lines are kept and ignored).
-pub fn resume_multi(
+/// Opens a games file to append to it, after the finished games of run `run` it already holds
+/// (a half-written last line is cut off, and its game played again): returns the writer and
+/// those games. A two-player file is read as `gpn merge` reads it (every line must be of this
+/// run); a larger table's lines of other runs are kept and ignored.
+pub fn resume(
     path: &Path,
     run: &str,
-) -> Result<(BufWriter<File>, Vec<MultiRecord>), GamesFileError> {
+    players: usize,
+) -> Result<(BufWriter<File>, Vec<GameRecord>), GamesFileError> {
     let name = path.display().to_string();
     let text = read_games_file(path)?;
+    let (previous, keep) = if players == 2 {
+        super::merge::finished_games(&name, &text, run).map_err(GamesFileError::Bad)?
+    } else {
+        seat_lines(&name, &text, run)?
+    };
+    let file = append_after(path, keep, text.len() as u64)?;
+    Ok((BufWriter::new(file), previous))
+}
+
+/// The finished games of run `run` in a larger table's games file, and the bytes to keep.
+fn seat_lines(name: &str, text: &str, run: &str) -> Result<(Vec<GameRecord>, u64), GamesFileError> {
     let mut previous = Vec::new();
     let mut keep = 0u64;
     let mut offset = 0usize;
     for (number, line) in text.split_inclusive('\n').enumerate() {
         offset += line.len();
-        // A last line cut short by a kill is dropped, and its game played again.
         if !line.ends_with('\n') {
             break;
         }
-        match MultiRecord::from_json_line(line.trim_end(), run) {
+        match seats::read_json_line(line.trim_end(), run) {
             Ok(record) => {
                 previous.extend(record);
                 keep = offset as u64;
@@ -90,8 +91,7 @@ pub fn resume_multi(
             }
         }
     }
-    let file = append_after(path, keep, text.len() as u64)?;
-    Ok((BufWriter::new(file), previous))
+    Ok((previous, keep))
 }
 
 #[cfg(test)]
@@ -104,13 +104,16 @@ mod tests {
         let _ = std::fs::create_dir_all(&dir);
         let path = dir.join("multi.jsonl");
         let _ = std::fs::remove_file(&path);
-        let (_, previous) = resume_multi(&path, "run").unwrap();
-        assert!(previous.is_empty());
-        std::fs::write(&path, "not json\n").unwrap();
-        assert!(matches!(
-            resume_multi(&path, "run"),
-            Err(GamesFileError::Bad(_))
-        ));
+        for players in [2, 3] {
+            let _ = std::fs::remove_file(&path);
+            let (_, previous) = resume(&path, "run", players).unwrap();
+            assert!(previous.is_empty());
+            std::fs::write(&path, "not json\n").unwrap();
+            assert!(matches!(
+                resume(&path, "run", players),
+                Err(GamesFileError::Bad(_))
+            ));
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

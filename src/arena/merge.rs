@@ -8,16 +8,15 @@
 //! results it is an error. Pairs the run planned but no file holds are reported as missing.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::time::Duration;
+
+use serde::Deserialize;
 
 use crate::game::registry;
-use crate::game::{Outcome, Player};
-use crate::json::Json;
+use crate::game::{Game, GameVisitor, Player};
 
+use super::lines::GameLine;
 use super::shard::match_run_id;
-use super::{
-    Budget, GameRecord, GameResult, MatchConfig, MatchReport, SprtConfig, SprtReport, Termination,
-};
+use super::{GameRecord, MatchConfig, MatchReport, SprtReport};
 
 /// One input: a name for messages (the file's path) and its text.
 pub struct Source {
@@ -52,44 +51,6 @@ fn at(source: &Source, line: usize) -> String {
     format!("{}:{}", source.name, line + 1)
 }
 
-fn field<'a>(v: &'a Json, key: &str) -> Result<&'a Json, String> {
-    v.get(key).ok_or_else(|| format!("no \"{key}\" field"))
-}
-
-fn text_field<'a>(v: &'a Json, key: &str) -> Result<&'a str, String> {
-    field(v, key)?
-        .as_str()
-        .ok_or_else(|| format!("\"{key}\" is not a string"))
-}
-
-fn count_field(v: &Json, key: &str) -> Result<u64, String> {
-    field(v, key)?
-        .as_u64()
-        .ok_or_else(|| format!("\"{key}\" is not a non-negative integer"))
-}
-
-fn u32_field(v: &Json, key: &str) -> Result<u32, String> {
-    u32::try_from(count_field(v, key)?).map_err(|_| format!("\"{key}\" is too large"))
-}
-
-fn number_field(v: &Json, key: &str) -> Result<f64, String> {
-    field(v, key)?
-        .as_f64()
-        .ok_or_else(|| format!("\"{key}\" is not a number"))
-}
-
-fn strings_field(v: &Json, key: &str) -> Result<Vec<String>, String> {
-    field(v, key)?
-        .as_array()
-        .and_then(|items| {
-            items
-                .iter()
-                .map(|i| i.as_str().map(str::to_string))
-                .collect()
-        })
-        .ok_or_else(|| format!("\"{key}\" is not a list of strings"))
-}
-
 /// What a line says about its run: the game, the agents and the settings.
 struct RunSettings {
     game: &'static str,
@@ -98,125 +59,42 @@ struct RunSettings {
     shard: String,
 }
 
-fn read_budget(v: &Json) -> Result<Budget, String> {
-    if let Some(n) = v.get("iterations").and_then(Json::as_u64) {
-        return Ok(Budget::Iterations(n));
-    }
-    match v.get("time_ms").and_then(Json::as_f64) {
-        // Written as milliseconds in a float; the command line takes whole milliseconds.
-        Some(ms) if ms >= 0.0 => Ok(Budget::Time(
-            Duration::from_nanos((ms * 1e6).round() as u64),
-        )),
-        _ => Err("\"budget\" is neither {\"iterations\":N} nor {\"time_ms\":T}".into()),
-    }
-}
-
-fn read_sprt(v: &Json) -> Result<Option<SprtConfig>, String> {
-    if v.is_null() {
-        return Ok(None);
-    }
-    let get = |k: &str| number_field(v, k);
-    SprtConfig::new(get("elo0")?, get("elo1")?, get("alpha")?, get("beta")?).map(Some)
-}
-
-fn read_settings(v: &Json) -> Result<RunSettings, String> {
-    let name = text_field(v, "game")?;
+fn read_settings(line: &GameLine) -> Result<RunSettings, String> {
+    let name = &line.game;
     let game = registry::canonical_name(name).ok_or_else(|| format!("unknown game '{name}'"))?;
-    let m = field(v, "match")?;
+    let m = line.settings.as_ref().ok_or("no \"match\" field")?;
     let config = MatchConfig {
-        games: u32_field(m, "games")?,
-        budget: read_budget(field(m, "budget")?)?,
-        odds: u32_field(m, "odds")?,
-        opening_plies: u32_field(m, "opening_plies")?,
-        concurrency: count_field(m, "concurrency")? as usize,
-        seed: count_field(v, "seed")?,
-        max_plies: u32_field(m, "max_plies")?,
-        sprt: read_sprt(field(m, "sprt")?)?,
+        games: m.games,
+        budget: m.budget,
+        odds: m.odds,
+        opening_plies: m.opening_plies,
+        concurrency: m.concurrency,
+        seed: line.seed,
+        max_plies: m.max_plies,
+        sprt: m.sprt,
         progress: false,
         stop: None,
         shard: None,
         done: BTreeSet::new(),
     };
-    let shard = match field(v, "shard")? {
-        Json::Null => "all".to_string(),
-        s => s.as_str().ok_or("\"shard\" is not a string")?.to_string(),
-    };
     Ok(RunSettings {
         game,
-        names: (
-            text_field(v, "engine_a")?.to_string(),
-            text_field(v, "engine_b")?.to_string(),
-        ),
+        names: (line.engine_a.clone(), line.engine_b.clone()),
         config,
-        shard,
+        shard: line.shard.clone().flatten().unwrap_or_else(|| "all".into()),
     })
 }
 
-fn read_result(text: &str) -> Result<GameResult, String> {
-    match text {
-        "win" => Ok(GameResult::Win),
-        "draw" => Ok(GameResult::Draw),
-        "loss" => Ok(GameResult::Loss),
-        other => Err(format!("\"result_a\" '{other}' is not win, draw or loss")),
+/// A game's seat names, seat by seat (the registry knows the game by name only).
+struct SeatNames;
+
+impl GameVisitor for SeatNames {
+    type Output = Vec<&'static str>;
+    fn visit<G: Game>(self) -> Vec<&'static str> {
+        (0..G::NUM_PLAYERS)
+            .map(|s| G::player_name(Player(s as u8)))
+            .collect()
     }
-}
-
-fn read_termination(text: &str) -> Result<Termination, String> {
-    Termination::ALL
-        .into_iter()
-        .find(|t| t.as_str() == text)
-        .ok_or_else(|| format!("\"reason\" '{text}' is not a known ending"))
-}
-
-/// The game of a line. Think times come back as each agent's mean repeated over its moves,
-/// which keeps the report's means (the lines hold means, not every move's time).
-fn read_game(v: &Json) -> Result<GameRecord, String> {
-    let index = u32_field(v, "index")?;
-    let a_seat = match text_field(v, "player0")? {
-        "A" => Player(0),
-        "B" => Player(1),
-        other => return Err(format!("\"player0\" '{other}' is not A or B")),
-    };
-    let result = read_result(text_field(v, "result_a")?)?;
-    let termination = read_termination(text_field(v, "reason")?)?;
-    let plies = u32_field(v, "plies")?;
-    let outcome = match text_field(v, "result")? {
-        "1/2-1/2" => Outcome::draw(2),
-        // An illegal move is recorded as a loss of the side that played it.
-        "1-0" if termination == Termination::IllegalMove => Outcome::loss(Player(1), 2),
-        "0-1" if termination == Termination::IllegalMove => Outcome::loss(Player(0), 2),
-        "1-0" => Outcome::win(Player(0), 2),
-        "0-1" => Outcome::win(Player(1), 2),
-        other => return Err(format!("\"result\" '{other}' is not 1-0, 0-1 or 1/2-1/2")),
-    };
-    // The counts and times come from a file: an agent chose at most once per ply (plus an
-    // illegal move), so a larger count is refused before it sizes anything, and a time must
-    // be one a Duration holds (`from_secs_f64` panics on 1e300 ms).
-    let think = |agent: &str| -> Result<Vec<Duration>, String> {
-        let key = format!("think_ms_{agent}");
-        let ms = number_field(v, &key)?;
-        let mean = Duration::try_from_secs_f64(ms.max(0.0) / 1e3)
-            .map_err(|_| format!("\"{key}\" {ms} is not a time"))?;
-        let key = format!("choices_{agent}");
-        let n = count_field(v, &key)?;
-        if n > u64::from(plies) + 1 {
-            return Err(format!(
-                "\"{key}\" {n} is more than the game's {plies} plies"
-            ));
-        }
-        Ok(vec![mean; n as usize])
-    };
-    Ok(GameRecord {
-        index,
-        a_seat,
-        opening: strings_field(v, "opening")?,
-        moves: strings_field(v, "moves")?,
-        outcome,
-        result,
-        plies,
-        termination,
-        think: [think("a")?, think("b")?],
-    })
 }
 
 /// Merges the games files of one run's shards (any number of files, any split, in any order).
@@ -240,7 +118,7 @@ pub fn merge_match(sources: &[Source]) -> Result<MergedMatch, String> {
                 continue;
             }
             let place = at(source, n);
-            let v = match Json::parse(line) {
+            let v: serde_json::Value = match serde_json::from_str(line) {
                 Ok(v) => v,
                 Err(_) if n == last && unterminated && n > 0 => {
                     truncated.push(place);
@@ -253,13 +131,14 @@ pub fn merge_match(sources: &[Source]) -> Result<MergedMatch, String> {
                     ))
                 }
             };
-            let run = v.get("run").and_then(Json::as_str).ok_or_else(|| {
+            let run = v.get("run").and_then(|r| r.as_str()).ok_or_else(|| {
                 format!(
                     "{place}: no run id: not a games file of `gpn match --games-file` in JSON \
                      Lines (PGN cannot be merged; --shard writes JSON Lines)"
                 )
             })?;
-            let settings = read_settings(&v).map_err(|e| format!("{place}: {e}"))?;
+            let parsed = GameLine::deserialize(&v).map_err(|e| format!("{place}: {e}"))?;
+            let settings = read_settings(&parsed).map_err(|e| format!("{place}: {e}"))?;
             let id = match_run_id(
                 settings.game,
                 (&settings.names.0, &settings.names.1),
@@ -284,7 +163,10 @@ pub fn merge_match(sources: &[Source]) -> Result<MergedMatch, String> {
             if first.is_none() {
                 first = Some((settings, run.to_string(), place.clone()));
             }
-            let game = read_game(&v).map_err(|e| format!("{place}: {e}"))?;
+            let game = parsed
+                .fields
+                .record()
+                .map_err(|e| format!("{place}: {e}"))?;
             let total = first.as_ref().map_or(0, |(s, _, _)| s.config.games);
             if game.index >= total {
                 return Err(format!(
@@ -332,8 +214,7 @@ pub fn merge_match(sources: &[Source]) -> Result<MergedMatch, String> {
     // the time its games took, one after another.
     let seconds = games
         .iter()
-        .flat_map(|g| g.think.iter().flatten())
-        .map(Duration::as_secs_f64)
+        .map(|g| (g.think_ms[0] + g.think_ms[1]) / 1e3)
         .sum();
     let mut config = settings.config;
     config.concurrency = concurrency.values().sum();
@@ -348,6 +229,7 @@ pub fn merge_match(sources: &[Source]) -> Result<MergedMatch, String> {
     Ok(MergedMatch {
         report: MatchReport {
             game: settings.game,
+            seat_names: registry::visit(settings.game, SeatNames).unwrap_or_default(),
             names: settings.names,
             config,
             games,
@@ -365,16 +247,16 @@ pub fn merge_match(sources: &[Source]) -> Result<MergedMatch, String> {
     })
 }
 
-/// What a shard's games file already holds, to resume it: the indexes of its finished games of
-/// run `run`, and how many bytes of `text` to keep (all but a half-written last line). An empty
-/// text holds nothing; lines of another run, or lines that are not game records, are an error.
-pub fn finished_games(name: &str, text: &str, run: &str) -> Result<(BTreeSet<u32>, u64), String> {
+/// What a two-player games file already holds, to resume it: its finished games of run `run`,
+/// and how many bytes of `text` to keep (all but a half-written last line). An empty text holds
+/// nothing; lines of another run, or lines that are not game records, are an error.
+pub fn finished_games(name: &str, text: &str, run: &str) -> Result<(Vec<GameRecord>, u64), String> {
     let keep = match text.rfind('\n') {
         Some(at) => at + 1,
         None => 0,
     };
     if text[..keep].trim().is_empty() {
-        return Ok((BTreeSet::new(), keep as u64));
+        return Ok((Vec::new(), keep as u64));
     }
     let source = Source {
         name: name.to_string(),
@@ -387,10 +269,7 @@ pub fn finished_games(name: &str, text: &str, run: &str) -> Result<(BTreeSet<u32
             merged.run
         ));
     }
-    Ok((
-        merged.report.games.iter().map(|g| g.index).collect(),
-        keep as u64,
-    ))
+    Ok((merged.report.games, keep as u64))
 }
 
 /// A list of numbers for a report line, the first `limit` of them and a count of the rest.
@@ -478,7 +357,7 @@ pub fn format_pairs(report: &MatchReport) -> String {
     let mut out = String::new();
     for (pair, games) in by_pair {
         let seat = |g: &GameRecord| {
-            if g.a_seat == Player(0) {
+            if g.a_seat() == Player(0) {
                 "A first"
             } else {
                 "A second"
@@ -508,7 +387,7 @@ mod tests {
     use super::*;
     use crate::arena::agents::RandomAgent;
     use crate::arena::records::{json_line, MatchHeader, RunTag};
-    use crate::arena::{run_match, Agent, AgentFactory, Shard};
+    use crate::arena::{run_match, Agent, AgentFactory, Budget, GameResult, Shard, SprtConfig};
     use crate::game::connect4::ConnectFour;
 
     fn random() -> Box<AgentFactory<ConnectFour>> {
@@ -532,7 +411,7 @@ mod tests {
         let text: String = report
             .games
             .iter()
-            .map(|g| json_line(&header, g) + "\n")
+            .map(|g| json_line(&header, g).unwrap() + "\n")
             .collect();
         Source {
             name: format!("{:?}", config.shard),

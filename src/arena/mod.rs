@@ -1,26 +1,33 @@
-//! The match arena: plays N games between two agents in one process, in parallel, and reports.
+//! The match arena: plays N games between two agents in one process, in parallel, and reports,
+//! for a table of any number of seats.
 //!
-//! Games come in pairs: games `2k` and `2k + 1` start with the same random opening (derived from
-//! the seed and `k`) with the seats swapped — agent A is player 0 (moves first) in even games and
-//! player 1 in odd ones. Each agent is built afresh for every game by its factory, with a seed
-//! derived from the match seed and the game index, so a match with iteration budgets and
+//! Games come in groups that share a random opening (derived from the seed and the group), one
+//! game per seating of the two agents ([`seatings`]): with two players a group is a pair, the
+//! seats swapped — agent A is player 0 (moves first) in even games and player 1 in odd ones; with
+//! `P` players there are `2^P - 2` seatings (A in a non-empty proper subset of the seats). Each
+//! seat's agent is built afresh for every game by its agent's factory, with a seed derived from
+//! the match seed, the game index and the seat, so a match with iteration budgets and
 //! deterministic agents is reproducible whatever the concurrency. The arena knows players only
 //! through [`Agent`]; it does not depend on the search.
 //!
 //! Progress goes to stderr, one line per finished game (or to the caller's [`run_match_with`]
 //! callback, which also gets each game as it ends); [`MatchConfig::stop`] stops a match early,
 //! keeping the finished games. [`output`] formats the final report (for stdout) and the CSV, JSON
-//! and game-list files. Games of more than two players are played by [`multi`].
+//! and game-list files of a two-player match, [`seats`] the report of a larger table; both read
+//! the same [`GameRecord`]s.
 
 pub mod agents;
 pub mod games_file;
+pub mod lines;
 pub mod merge;
-pub mod multi;
 pub mod output;
 mod play;
 pub mod records;
+pub mod report_json;
 pub mod run;
 pub mod search_agent;
+pub mod seats;
+mod serial;
 pub mod shard;
 pub mod spec;
 pub mod stats;
@@ -30,12 +37,12 @@ use std::fmt;
 use std::io::Write as _;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::game::record::Record;
-use crate::game::{Game, Move, Outcome, Player};
+use crate::game::{Game, Move, Player};
 
-pub use play::{derive_seed, play_game, random_opening};
+pub use play::{derive_seed, play_game, random_opening, seating_text, seatings};
 pub use shard::Shard;
 pub use stats::{GameResult, Pentanomial, SprtConfig, SprtDecision, SprtStatus, Wdl};
 
@@ -166,8 +173,9 @@ impl MatchConfig {
     }
 }
 
-/// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Why a game ended; in the files as [`Termination::as_str`] writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Termination {
     /// The position's own rules (`Rules::outcome`).
     Rules,
@@ -204,46 +212,79 @@ impl fmt::Display for Termination {
     }
 }
 
-/// One game as played.
+/// One game as played, at a table of any size: the one record of the arena, from which the
+/// two-seat report (W/D/L, Elo, pentanomial pairs) and the N-seat one ([`seats`]) are both made.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRecord {
-    /// 0-based game index; the pair is `index / 2`.
+    /// 0-based game index: seating `index % S` of opening group `index / S` ([`seatings`]); for
+    /// two players the group is the pair.
     pub index: u32,
-    /// Agent A's seat: player 0 (moves first) in even games, player 1 in odd ones.
-    pub a_seat: Player,
+    /// Bit `i` set: agent A sat in seat `i` (for two players `0b01` = A first, `0b10` = A second).
+    pub seating: u8,
     /// The random opening in the game's notation (part of `moves` too).
     pub opening: Vec<String>,
     /// Every move from the start position in the game's notation, the opening included. An
     /// illegal move ends the list as `illegal:0x<code>` (its notation is undefined).
     pub moves: Vec<String>,
-    /// The outcome by seat.
-    pub outcome: Outcome,
-    /// The result from agent A's point of view.
+    /// Each seat's rank (0 = first; equal ranks share a place).
+    pub ranks: Vec<u8>,
+    /// Each seat's points at the end, for games that count them ([`crate::game::Territory::player_scores`]).
+    pub scores: Option<Vec<i32>>,
+    /// The result from agent A's point of view ([`play::result_for_a`]).
     pub result: GameResult,
     /// Legal plies played (the opening included, an illegal move not).
     pub plies: u32,
     pub termination: Termination,
-    /// Wall-clock time of each `choose` call, per agent: `[A, B]`.
-    pub think: [Vec<Duration>; 2],
+    /// Total wall-clock time of the `choose` calls (ms) and their number, per agent: `[A, B]`.
+    /// Totals rather than every move's time, because that is what the files keep.
+    pub think_ms: [f64; 2],
+    pub think_moves: [u32; 2],
 }
 
 impl GameRecord {
+    /// The number of seats at the table.
+    pub fn seats(&self) -> usize {
+        self.ranks.len()
+    }
+
+    /// The two-player pair (both colours of one opening): `index / 2`.
     pub fn pair(&self) -> u32 {
         self.index / 2
     }
 
+    /// The agent (0 = A, 1 = B) in `seat`.
+    pub fn agent_in(&self, seat: usize) -> usize {
+        usize::from(self.seating >> seat & 1 == 0)
+    }
+
     /// The agent (0 = A, 1 = B) sitting in player 0's seat.
     pub fn first_agent(&self) -> usize {
-        self.a_seat.index()
+        self.agent_in(0)
+    }
+
+    /// Agent A's seat in a two-player game (its first seat at a larger table).
+    pub fn a_seat(&self) -> Player {
+        Player(self.seating.trailing_zeros() as u8)
+    }
+
+    /// How many seats agent A held.
+    pub fn a_seats(&self) -> u32 {
+        self.seating.count_ones()
+    }
+
+    /// The share of first place that `seat` took: 1/k when k seats share it, else 0.
+    pub fn first_share(&self, seat: usize) -> f64 {
+        if self.ranks[seat] != 0 {
+            return 0.0;
+        }
+        1.0 / self.ranks.iter().filter(|&&r| r == 0).count() as f64
     }
 
     /// Mean think time per move of agent `agent` (0 = A, 1 = B) in milliseconds; 0 without moves.
     pub fn mean_think_ms(&self, agent: usize) -> f64 {
-        let times = &self.think[agent];
-        if times.is_empty() {
-            0.0
-        } else {
-            times.iter().map(Duration::as_secs_f64).sum::<f64>() * 1000.0 / times.len() as f64
+        match self.think_moves[agent] {
+            0 => 0.0,
+            n => self.think_ms[agent] / n as f64,
         }
     }
 }
@@ -264,6 +305,8 @@ pub struct SprtReport {
 pub struct MatchReport {
     /// The game's registered name.
     pub game: &'static str,
+    /// Each seat's colour, seat by seat (its length is the number of players).
+    pub seat_names: Vec<&'static str>,
     /// Names of agent A and agent B.
     pub names: (String, String),
     pub config: MatchConfig,
@@ -277,6 +320,18 @@ pub struct MatchReport {
 }
 
 impl MatchReport {
+    /// The number of seats at the table.
+    pub fn players(&self) -> usize {
+        self.seat_names.len()
+    }
+
+    /// Adds the games of an earlier run of this match (a resumed games file), keeping the games
+    /// in index order.
+    pub fn include(&mut self, previous: Vec<GameRecord>) {
+        self.games.extend(previous);
+        self.games.sort_by_key(|g| g.index);
+    }
+
     /// Results from A's point of view.
     pub fn wdl(&self) -> Wdl {
         Wdl::from_results(self.games.iter().map(|g| g.result))
@@ -287,7 +342,7 @@ impl MatchReport {
         Wdl::from_results(
             self.games
                 .iter()
-                .filter(|g| g.a_seat == seat)
+                .filter(|g| g.a_seat() == seat)
                 .map(|g| g.result),
         )
     }
@@ -295,7 +350,7 @@ impl MatchReport {
     /// Results from player 0's point of view (the first-move advantage).
     pub fn wdl_first_player(&self) -> Wdl {
         Wdl::from_results(self.games.iter().map(|g| {
-            if g.a_seat == Player(0) {
+            if g.a_seat() == Player(0) {
                 g.result
             } else {
                 g.result.flip()
@@ -313,13 +368,10 @@ impl MatchReport {
 
     /// Mean think time per move of agent `agent` (0 = A, 1 = B) over the match, in ms, and the
     /// number of moves it chose.
-    pub fn mean_think_ms(&self, agent: usize) -> (f64, usize) {
-        let (sum, n) = self.games.iter().fold((0.0, 0), |(s, n), g| {
-            let t: f64 = g.think[agent].iter().map(Duration::as_secs_f64).sum();
-            (s + t, n + g.think[agent].len())
-        });
-        let mean = if n == 0 { 0.0 } else { sum * 1000.0 / n as f64 };
-        (mean, n)
+    pub fn mean_think_ms(&self, agent: usize) -> (f64, u32) {
+        let ms: f64 = self.games.iter().map(|g| g.think_ms[agent]).sum();
+        let n: u32 = self.games.iter().map(|g| g.think_moves[agent]).sum();
+        (if n == 0 { 0.0 } else { ms / n as f64 }, n)
     }
 
     /// Pentanomial counts over the complete pairs (both games of an opening, seats swapped).
@@ -365,29 +417,31 @@ impl Progress<'_> {
         }
         if config.progress {
             // A closed stderr must not end a match whose results still go to stdout and files.
-            let _ = writeln!(
-                std::io::stderr(),
-                "{}",
+            let line = if record.seats() == 2 {
                 output::progress_line(
                     &record,
                     config.planned_games(),
                     &self.wdl,
-                    self.sprt.as_ref()
+                    self.sprt.as_ref(),
                 )
-            );
+            } else {
+                seats::progress_line(&record, &self.wdl)
+            };
+            let _ = writeln!(std::io::stderr(), "{line}");
         }
         (self.on_game)(&record, &self.wdl);
         self.games.push(record);
     }
 }
 
-/// Plays the games of `config` (all `config.games`, or its shard's) of `G` between the agents built by `a` and `b` on
-/// `config.concurrency` threads, printing progress on stderr, and returns every game.
+/// Plays the games of `config` (all `config.games`, or its shard's, less those `done`) of `G`
+/// between the agents built by `a` and `b`, over every seating of `G`'s players, on
+/// `config.concurrency` threads, printing progress on stderr, and returns every game played.
 ///
 /// Blocks until the last game in flight finishes. With an SPRT, once a bound is crossed no new
-/// pair is started (the odd game of a started pair still is) and the games in flight finish.
-/// When `config.stop` is raised, no game starts and the games in progress are abandoned.
-/// Panics if `G` is not a two-player game, or if an agent or factory panics.
+/// group of seatings (pair) is started (the rest of a started one still is) and the games in
+/// flight finish. When `config.stop` is raised, no game starts and the games in progress are
+/// abandoned. Panics if an agent or factory panics.
 pub fn run_match<G: Game>(
     config: &MatchConfig,
     a: &AgentFactory<G>,
@@ -405,10 +459,11 @@ pub fn run_match_with<'a, G: Game>(
     names: (&str, &str),
     on_game: &'a mut OnGame<'a>,
 ) -> MatchReport {
-    assert_eq!(G::NUM_PLAYERS, 2, "the arena plays two-player games only");
     let t0 = Instant::now();
-    // Workers claim positions in this list; a position's parity is its game's (a shard holds
-    // whole pairs), which the SPRT's "no new pair" rule below relies on.
+    // Workers claim positions in this list; a game starts a new group when its index is a
+    // multiple of the seatings per opening (a shard holds whole pairs), which the SPRT's "no new
+    // pair" rule below relies on.
+    let group = seatings(G::NUM_PLAYERS).len() as u32;
     let indexes = config.game_indexes();
     let planned = indexes.len() as u32;
     let next = AtomicU32::new(0);
@@ -429,11 +484,11 @@ pub fn run_match_with<'a, G: Game>(
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| loop {
-                // Odd games complete a pair already started, so they are handed out even after
-                // the SPRT has decided. A worker records its game (and the SPRT decides) before
+                // Games after a group's first complete a group already started, so they are
+                // handed out even after the SPRT has decided. A worker records its game (and the SPRT decides) before
                 // it claims the next one, so only games in flight finish after a decision.
                 let claimed = next.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |i| {
-                    let new_pair = indexes.get(i as usize).is_some_and(|g| g % 2 == 0);
+                    let new_pair = indexes.get(i as usize).is_some_and(|g| g % group == 0);
                     let stopped = (stop.load(Ordering::SeqCst) && new_pair) || user_stop();
                     (i < planned && !stopped).then_some(i + 1)
                 });
@@ -456,6 +511,9 @@ pub fn run_match_with<'a, G: Game>(
     let games_len = games.len();
     MatchReport {
         game: G::INFO.name,
+        seat_names: (0..G::NUM_PLAYERS)
+            .map(|s| G::player_name(Player(s as u8)))
+            .collect(),
         names: (names.0.to_string(), names.1.to_string()),
         config: config.clone(),
         games,

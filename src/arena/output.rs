@@ -1,16 +1,16 @@
 //! Match output: the progress line, the final text report, and the CSV and JSON files (the games
 //! file is `records.rs`).
 //!
-//! JSON is written by hand (no serde): strings are escaped per RFC 8259, infinite Elo figures are
-//! written as the strings `"+inf"` / `"-inf"` (JSON has no infinity).
+//! The JSON report's types are `report_json`'s: infinite Elo figures are written as the strings
+//! `"+inf"` / `"-inf"` (JSON has no infinity).
 
 use std::io::{self, Write};
 
 use crate::game::Player;
-use crate::json::{json_number, json_string};
 
-use super::records::{self, json_budget, json_sprt_config, LABELS};
-use super::stats::{self, format_elo, Interval, Wdl};
+use super::records::LABELS;
+use super::report_json::ReportJson;
+use super::stats::{self, format_elo, Wdl};
 use super::{GameRecord, MatchReport, SprtReport, Termination};
 
 /// The stderr line for a finished game: index, seats, result, length, running statistics.
@@ -20,7 +20,7 @@ pub fn progress_line(
     running: &Wdl,
     sprt: Option<&SprtReport>,
 ) -> String {
-    let seat = if game.a_seat == Player(0) {
+    let seat = if game.a_seat() == Player(0) {
         "first"
     } else {
         "second"
@@ -234,117 +234,9 @@ pub fn write_csv_row<W: Write>(g: &GameRecord, w: &mut W) -> io::Result<()> {
     )
 }
 
-fn json_wdl(wdl: &Wdl) -> String {
-    format!(
-        "{{\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{}}}",
-        wdl.wins,
-        wdl.draws,
-        wdl.losses,
-        json_number(wdl.score())
-    )
-}
-
-fn json_interval(i: &Interval) -> String {
-    format!(
-        "{{\"value\":{},\"low\":{},\"high\":{}}}",
-        json_number(i.value),
-        json_number(i.low),
-        json_number(i.high)
-    )
-}
-
 /// The summary and every game as one JSON object (docs/commands.md lists the fields).
 pub fn write_json<W: Write>(report: &MatchReport, w: &mut W) -> io::Result<()> {
-    let cfg = &report.config;
-    let wdl = report.wdl();
-    let budget = json_budget(cfg.budget);
-    let sprt_config = json_sprt_config(cfg.sprt.as_ref());
-    writeln!(w, "{{")?;
-    writeln!(w, "  \"game\": {},", json_string(report.game))?;
-    writeln!(w, "  \"engine_a\": {},", json_string(&report.names.0))?;
-    writeln!(w, "  \"engine_b\": {},", json_string(&report.names.1))?;
-    writeln!(
-        w,
-        "  \"config\": {{\"games\":{},\"budget\":{},\"odds\":{},\"opening_plies\":{},\"concurrency\":{},\
-         \"seed\":{},\"max_plies\":{},\"sprt\":{}}},",
-        cfg.games, budget, cfg.odds, cfg.opening_plies, cfg.concurrency, cfg.seed, cfg.max_plies, sprt_config
-    )?;
-    writeln!(w, "  \"played\": {},", report.games.len())?;
-    writeln!(w, "  \"results\": {},", json_wdl(&wdl))?;
-    writeln!(
-        w,
-        "  \"score\": {},",
-        json_interval(&stats::score_interval(&wdl))
-    )?;
-    writeln!(
-        w,
-        "  \"elo\": {},",
-        json_interval(&stats::elo_interval(&wdl))
-    )?;
-    writeln!(
-        w,
-        "  \"a_first\": {},",
-        json_wdl(&report.wdl_in_seat(Player(0)))
-    )?;
-    writeln!(
-        w,
-        "  \"a_second\": {},",
-        json_wdl(&report.wdl_in_seat(Player(1)))
-    )?;
-    writeln!(
-        w,
-        "  \"first_player\": {},",
-        json_wdl(&report.wdl_first_player())
-    )?;
-    let penta = report.pentanomial();
-    let counts: Vec<String> = penta.counts.iter().map(u32::to_string).collect();
-    writeln!(
-        w,
-        "  \"pentanomial\": {{\"counts\":[{}],\"pairs\":{},\"unpaired\":{}}},",
-        counts.join(","),
-        penta.pairs(),
-        penta.unpaired
-    )?;
-    writeln!(w, "  \"interrupted\": {},", report.interrupted)?;
-    let endings: Vec<String> = Termination::ALL
-        .iter()
-        .map(|&t| format!("{}:{}", json_string(t.as_str()), report.count(t)))
-        .collect();
-    writeln!(w, "  \"endings\": {{{}}},", endings.join(","))?;
-    writeln!(
-        w,
-        "  \"think_ms\": {{\"a\":{},\"b\":{}}},",
-        json_number(report.mean_think_ms(0).0),
-        json_number(report.mean_think_ms(1).0)
-    )?;
-    let sprt = match &report.sprt {
-        Some(s) => {
-            let (decision, after) = match s.decided {
-                Some((d, n)) => (json_string(d.as_str()), n.to_string()),
-                None => (json_string(s.status.decision.as_str()), "null".to_string()),
-            };
-            format!(
-                "{{\"model\":\"logistic\",\"llr\":{},\"lower\":{},\"upper\":{},\
-                 \"decision\":{},\"decided_after\":{}}}",
-                json_number(s.status.llr),
-                json_number(s.status.lower),
-                json_number(s.status.upper),
-                decision,
-                after
-            )
-        }
-        None => "null".to_string(),
-    };
-    writeln!(w, "  \"sprt\": {sprt},")?;
-    writeln!(w, "  \"seconds\": {},", json_number(report.seconds))?;
-    writeln!(w, "  \"games\": [")?;
-    for (i, g) in report.games.iter().enumerate() {
-        let comma = if i + 1 < report.games.len() { "," } else { "" };
-        writeln!(w, "    {{{}}}{}", records::json_game_fields(g), comma)?;
-    }
-    writeln!(w, "  ]")?;
-    writeln!(w, "}}")?;
-    Ok(())
+    ReportJson::of(report).write(w)
 }
 
 #[cfg(test)]

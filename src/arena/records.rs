@@ -10,44 +10,9 @@
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use super::stats::SprtConfig;
+pub use super::lines::{result_for_first, LABELS};
+use super::lines::{GameFields, GameLine, MatchFields};
 use super::{Budget, GameRecord, MatchConfig, Termination};
-use crate::game::{Outcome, Player};
-use crate::json::{json_number, json_string};
-
-/// Agent labels by agent index (0 = A, 1 = B).
-pub const LABELS: [&str; 2] = ["A", "B"];
-
-/// The result from player 0's point of view, PGN style: `1-0`, `0-1` or `1/2-1/2`.
-pub fn result_for_first(outcome: &Outcome) -> &'static str {
-    match outcome.rank(Player(0)).cmp(&outcome.rank(Player(1))) {
-        std::cmp::Ordering::Less => "1-0",
-        std::cmp::Ordering::Equal => "1/2-1/2",
-        std::cmp::Ordering::Greater => "0-1",
-    }
-}
-
-/// A budget as JSON: `{"iterations":N}` or `{"time_ms":T}`.
-pub fn json_budget(budget: Budget) -> String {
-    match budget {
-        Budget::Iterations(n) => format!("{{\"iterations\":{n}}}"),
-        Budget::Time(d) => format!("{{\"time_ms\":{}}}", json_number(d.as_secs_f64() * 1e3)),
-    }
-}
-
-/// SPRT bounds as JSON: `{"elo0":..,"elo1":..,"alpha":..,"beta":..}` or `null`.
-pub fn json_sprt_config(sprt: Option<&SprtConfig>) -> String {
-    match sprt {
-        Some(s) => format!(
-            "{{\"elo0\":{},\"elo1\":{},\"alpha\":{},\"beta\":{}}}",
-            json_number(s.elo0),
-            json_number(s.elo1),
-            json_number(s.alpha),
-            json_number(s.beta)
-        ),
-        None => "null".to_string(),
-    }
-}
 
 /// How `--games-file` writes each game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,28 +71,6 @@ pub struct RunTag<'a> {
     pub config: &'a MatchConfig,
 }
 
-impl RunTag<'_> {
-    /// The JSON Lines fields of the run: `"run"`, `"shard"` (`"K/N"` or null) and `"match"`
-    /// (the settings; `concurrency` is how this process scheduled them, not part of the id).
-    fn json_fields(&self) -> String {
-        let cfg = self.config;
-        format!(
-            "\"run\":{},\"shard\":{},\"match\":{{\"games\":{},\"budget\":{},\"odds\":{},\
-             \"opening_plies\":{},\"max_plies\":{},\"sprt\":{},\"concurrency\":{}}},",
-            json_string(&self.id),
-            cfg.shard
-                .map_or("null".to_string(), |s| json_string(&s.to_string())),
-            cfg.games,
-            json_budget(cfg.budget),
-            cfg.odds,
-            cfg.opening_plies,
-            cfg.max_plies,
-            json_sprt_config(cfg.sprt.as_ref()),
-            cfg.concurrency
-        )
-    }
-}
-
 /// Appends one game's record in `format`.
 pub fn write_record<W: Write>(
     format: RecordFormat,
@@ -137,7 +80,7 @@ pub fn write_record<W: Write>(
 ) -> io::Result<()> {
     match format {
         RecordFormat::Pgn => w.write_all(pgn(header, g).as_bytes()),
-        RecordFormat::JsonLines => writeln!(w, "{}", json_line(header, g)),
+        RecordFormat::JsonLines => writeln!(w, "{}", json_line(header, g)?),
     }
 }
 
@@ -176,7 +119,7 @@ fn ending_comment(g: &GameRecord) -> String {
 /// One game as PGN, the blank line after it included. Movetext lines stay within 80 columns.
 pub fn pgn(header: &MatchHeader, g: &GameRecord) -> String {
     let [white, black] = players(header, g);
-    let result = result_for_first(&g.outcome);
+    let result = result_for_first(&g.ranks);
     let mut out = String::new();
     let mut tag = |name: &str, value: &str| {
         // Writing to a String cannot fail.
@@ -234,52 +177,30 @@ pub fn pgn(header: &MatchHeader, g: &GameRecord) -> String {
     out
 }
 
-/// The fields of one game shared by the JSON report's `games` array and the JSON Lines records.
-pub fn json_game_fields(g: &GameRecord) -> String {
-    let strings = |items: &[String]| {
-        let parts: Vec<String> = items.iter().map(|s| json_string(s)).collect();
-        format!("[{}]", parts.join(","))
-    };
-    format!(
-        "\"index\":{},\"pair\":{},\"player0\":\"{}\",\"result_a\":\"{}\",\"result\":\"{}\",\
-         \"plies\":{},\"reason\":\"{}\",\"think_ms_a\":{},\"think_ms_b\":{},\"choices_a\":{},\
-         \"choices_b\":{},\"opening\":{},\"moves\":{}",
-        g.index,
-        g.pair(),
-        LABELS[g.first_agent()],
-        g.result,
-        result_for_first(&g.outcome),
-        g.plies,
-        g.termination,
-        json_number(g.mean_think_ms(0)),
-        json_number(g.mean_think_ms(1)),
-        g.think[0].len(),
-        g.think[1].len(),
-        strings(&g.opening),
-        strings(&g.moves),
-    )
-}
-
 /// One game as a JSON Lines record: the match's facts, the seated names, then the game's fields.
-pub fn json_line(header: &MatchHeader, g: &GameRecord) -> String {
+pub fn game_line(header: &MatchHeader, g: &GameRecord) -> GameLine {
     let [first, second] = players(header, g);
-    format!(
-        "{{\"game\":{},\"engine_a\":{},\"engine_b\":{},\"seed\":{},\"budget\":{},\"date\":{},\
-         {}\"players\":[{},{}],{}}}",
-        json_string(header.game),
-        json_string(header.names.0),
-        json_string(header.names.1),
-        header.seed,
-        json_string(&header.budget.to_string()),
-        json_string(&header.date),
-        header
+    GameLine {
+        game: header.game.to_string(),
+        engine_a: header.names.0.to_string(),
+        engine_b: header.names.1.to_string(),
+        seed: header.seed,
+        budget: header.budget.to_string(),
+        date: header.date.clone(),
+        run: header.run.as_ref().map(|r| r.id.clone()),
+        shard: header
             .run
             .as_ref()
-            .map_or(String::new(), RunTag::json_fields),
-        json_string(first),
-        json_string(second),
-        json_game_fields(g)
-    )
+            .map(|r| r.config.shard.map(|s| s.to_string())),
+        settings: header.run.as_ref().map(|r| MatchFields::of(r.config)),
+        players: [first.to_string(), second.to_string()],
+        fields: GameFields::of(g),
+    }
+}
+
+/// [`game_line`] as its line of text, without the line break.
+pub fn json_line(header: &MatchHeader, g: &GameRecord) -> io::Result<String> {
+    Ok(serde_json::to_string(&game_line(header, g))?)
 }
 
 /// Today's date (UTC) as PGN writes it, `YYYY.MM.DD`; `????.??.??` if the clock is before 1970.
@@ -318,10 +239,12 @@ mod tests {
     fn record(index: u32, moves: &[&str], termination: Termination) -> GameRecord {
         GameRecord {
             index,
-            a_seat: if index % 2 == 0 { Player(0) } else { Player(1) },
+            seating: if index % 2 == 0 { 0b01 } else { 0b10 },
             opening: moves.iter().take(2).map(|m| m.to_string()).collect(),
             moves: moves.iter().map(|m| m.to_string()).collect(),
-            outcome: Outcome::win(Player(1), 2),
+            // The second player won.
+            ranks: vec![1, 0],
+            scores: None,
             result: if index % 2 == 0 {
                 GameResult::Loss
             } else {
@@ -329,10 +252,8 @@ mod tests {
             },
             plies: moves.iter().filter(|m| !m.starts_with("illegal:")).count() as u32,
             termination,
-            think: [
-                vec![Duration::from_millis(2)],
-                vec![Duration::from_millis(4)],
-            ],
+            think_ms: [2.0, 4.0],
+            think_moves: [1, 1],
         }
     }
 
@@ -418,8 +339,9 @@ mod tests {
 
     #[test]
     fn results_for_the_first_player() {
-        assert_eq!(result_for_first(&Outcome::win(Player(0), 2)), "1-0");
-        assert_eq!(result_for_first(&Outcome::win(Player(1), 2)), "0-1");
-        assert_eq!(result_for_first(&Outcome::draw(2)), "1/2-1/2");
+        let ranks = |o: Outcome| [o.rank(Player(0)), o.rank(Player(1))];
+        assert_eq!(result_for_first(&ranks(Outcome::win(Player(0), 2))), "1-0");
+        assert_eq!(result_for_first(&ranks(Outcome::win(Player(1), 2))), "0-1");
+        assert_eq!(result_for_first(&ranks(Outcome::draw(2))), "1/2-1/2");
     }
 }

@@ -5,10 +5,11 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::games_file::{self, GamesFileError};
-use super::multi::{self, MultiRecord};
 use super::records::{self, RecordFormat};
 use super::spec::{agent_factory, check_agent, AgentSpec};
-use super::{output, shard, Budget, GameRecord, MatchConfig, Shard, SprtConfig, StopFlag, Wdl};
+use super::{
+    output, seats, shard, Budget, GameRecord, MatchConfig, Shard, SprtConfig, StopFlag, Wdl,
+};
 use crate::game::registry::{self, GameVisitor, PlayersVisitor};
 use crate::game::{Game, GameError};
 
@@ -149,7 +150,7 @@ pub fn play_match(
     watch: &mut dyn MatchWatch,
     note: &mut dyn FnMut(&str),
 ) -> Result<String, MatchError> {
-    let visitor = TwoPlayers {
+    let visitor = Match {
         settings,
         agents,
         watch,
@@ -166,42 +167,88 @@ fn resuming(done: usize, path: &std::path::Path) -> String {
     )
 }
 
-struct TwoPlayers<'a> {
+/// One match, whatever the number of seats. Two seats get the two-player extras (SPRT, shards,
+/// CSV, PGN, the W/D/L and Elo report); a larger table plays every seating of the two agents
+/// per opening and gets the per-seat report.
+struct Match<'a> {
     settings: &'a MatchSettings,
     agents: [NamedAgent; 2],
     watch: &'a mut dyn MatchWatch,
     note: &'a mut dyn FnMut(&str),
 }
 
-impl GameVisitor for TwoPlayers<'_> {
+impl GameVisitor for Match<'_> {
     type Output = Result<String, MatchError>;
     fn visit<G: Game>(self) -> Result<String, MatchError> {
-        if G::NUM_PLAYERS != 2 {
-            return G::with_players(MorePlayers {
-                settings: self.settings,
-                agents: self.agents,
-                note: self.note,
-            });
+        G::with_players(self)
+    }
+}
+
+impl Match<'_> {
+    /// The settings a table of `P` seats cannot honour, refused before anything is written.
+    fn refuse<G: Game, const P: usize>(&self) -> Result<(), MatchError> {
+        let args = self.settings;
+        let refuse = |what: &str| {
+            Err(MatchError::Usage(format!(
+                "{what} is for two-player games; {} has {} players",
+                G::INFO.name,
+                P
+            )))
+        };
+        if P == 2 {
+            return Ok(());
         }
+        if args.sprt.is_some() {
+            return refuse("--sprt");
+        }
+        if args.shard.is_some() {
+            return refuse("--shard");
+        }
+        if args.csv.is_some() {
+            return refuse("--csv (use --games-file or --json)");
+        }
+        if args.games_format == GamesFormat::Pgn {
+            return refuse("--games-format pgn (the games file is JSON Lines)");
+        }
+        Ok(())
+    }
+
+    /// The games file's format: JSON Lines for a shard (`gpn merge` reads them) and for a
+    /// larger table; PGN by default where cutechess-cli knows the game.
+    fn record_format<G: Game, const P: usize>(&self) -> Result<RecordFormat, MatchError> {
+        let args = self.settings;
+        Ok(match (args.games_format, args.shard) {
+            (GamesFormat::Pgn, Some(_)) => {
+                return Err(MatchError::Usage(
+                    "--shard writes its games as JSON Lines (for gpn merge); drop --games-format \
+                     pgn"
+                    .into(),
+                ))
+            }
+            _ if P != 2 => RecordFormat::JsonLines,
+            (GamesFormat::Auto, Some(_)) | (GamesFormat::Jsonl, _) => RecordFormat::JsonLines,
+            (GamesFormat::Auto, None) => RecordFormat::for_game(G::INFO.name),
+            (GamesFormat::Pgn, None) => RecordFormat::Pgn,
+        })
+    }
+}
+
+impl PlayersVisitor for Match<'_> {
+    type Output = Result<String, MatchError>;
+    fn visit<G: Game, const P: usize>(self) -> Result<String, MatchError> {
+        let two = P == 2;
+        self.refuse::<G, P>()?;
         let args = self.settings;
         for engine in &self.agents {
             check_agent::<G>(&engine.spec).map_err(MatchError::Usage)?;
         }
+        // The caller's bar replaces the per-game lines (of a two-player match).
+        let bar = args.bar && two;
         let mut config = MatchConfig {
-            // The caller's bar replaces the per-game lines.
-            progress: !args.quiet && !args.bar,
+            progress: !args.quiet && !bar,
             ..args.config::<G>()
         };
-        // `gpn merge` reads JSON Lines, so a shard's games file is JSON Lines.
-        let record_format = match (args.games_format, args.shard) {
-            (GamesFormat::Pgn, Some(_)) => return Err(MatchError::Usage(
-                "--shard writes its games as JSON Lines (for gpn merge); drop --games-format pgn"
-                    .into(),
-            )),
-            (GamesFormat::Auto, Some(_)) | (GamesFormat::Jsonl, _) => RecordFormat::JsonLines,
-            (GamesFormat::Auto, None) => RecordFormat::for_game(G::INFO.name),
-            (GamesFormat::Pgn, None) => RecordFormat::Pgn,
-        };
+        let record_format = self.record_format::<G, P>()?;
         let mut csv = games_file::create(&args.csv)?;
         let mut json = games_file::create(&args.json)?;
         if args.resume && record_format != RecordFormat::JsonLines {
@@ -218,12 +265,18 @@ impl GameVisitor for TwoPlayers<'_> {
         let [a, b] = &self.agents;
         let names = (a.label::<G>(), b.label::<G>());
         let run_id = shard::match_run_id(G::INFO.name, (&names.0, &names.1), &config);
+        let mut previous = Vec::new();
         if let (true, Some(path)) = (args.resume, &args.games_file) {
-            let (writer, done) = games_file::resume(path, &run_id)?;
+            let (writer, done) = games_file::resume(path, &run_id, P)?;
             if !done.is_empty() && !args.quiet {
                 (self.note)(&resuming(done.len(), path));
             }
-            config.done = done;
+            // Games past `games` (a file of a longer run cannot share its id) are ignored.
+            previous = done
+                .into_iter()
+                .filter(|g| g.index < config.games)
+                .collect();
+            config.done = previous.iter().map(|g| g.index).collect();
             games = Some(writer);
         }
         let io = |e: std::io::Error| MatchError::Io(format!("cannot write output: {e}"));
@@ -236,7 +289,7 @@ impl GameVisitor for TwoPlayers<'_> {
             budget: config.budget,
             date: records::pgn_date_today(),
             run: Some(records::RunTag {
-                id: run_id,
+                id: run_id.clone(),
                 config: &config,
             }),
         };
@@ -245,7 +298,8 @@ impl GameVisitor for TwoPlayers<'_> {
                 .and_then(|_| w.flush())
                 .map_err(io)?;
         }
-        let watch = self.watch;
+        // Only a two-player match has a bar (a larger table keeps its per-game lines).
+        let watch: &mut dyn MatchWatch = if two { self.watch } else { &mut () };
         watch.start(config.planned_games());
         let mut write_error: Option<std::io::Error> = None;
         let mut on_game = |g: &GameRecord, wdl: &Wdl| {
@@ -256,8 +310,12 @@ impl GameVisitor for TwoPlayers<'_> {
             let written = games
                 .as_mut()
                 .map_or(Ok(()), |w| {
-                    records::write_record(record_format, &record_header, g, w)
-                        .and_then(|_| w.flush())
+                    if two {
+                        records::write_record(record_format, &record_header, g, w)
+                    } else {
+                        seats::json_line(g, &run_id).and_then(|line| writeln!(w, "{line}"))
+                    }
+                    .and_then(|_| w.flush())
                 })
                 .and_then(|_| {
                     csv.as_mut().map_or(Ok(()), |w| {
@@ -267,111 +325,39 @@ impl GameVisitor for TwoPlayers<'_> {
             // The match goes on (its report still reaches stdout); the error is reported after.
             write_error = written.err();
         };
-        let report = super::run_match_with::<G>(
+        let mut report = super::run_match_with::<G>(
             &config,
-            &*agent_factory::<G, 2>(&a.spec),
-            &*agent_factory::<G, 2>(&b.spec),
+            &*agent_factory::<G, P>(&a.spec),
+            &*agent_factory::<G, P>(&b.spec),
             (&names.0, &names.1),
             &mut on_game,
         );
         watch.finish();
+        // The two-player report counts this run's games (and says how many the file held
+        // before); a larger table's report counts every game of the match.
+        if !two {
+            report.include(previous);
+        }
         // JSON at the end (also after a Ctrl-C): it holds the summary of the games played.
         if let Some(w) = json.as_mut() {
-            output::write_json(&report, w)
-                .and_then(|_| w.flush())
-                .map_err(io)?;
+            if two {
+                output::write_json(&report, w)
+            } else {
+                report
+                    .seats_json()
+                    .and_then(|text| w.write_all(text.as_bytes()))
+            }
+            .and_then(|_| w.flush())
+            .map_err(io)?;
         }
         if let Some(e) = write_error {
             return Err(io(e));
         }
-        Ok(output::format_report(&report))
-    }
-}
-
-/// A match of a game of more than two players ([`multi`]): every seating of the two agents per
-/// opening, a JSON Lines games file that `resume` continues.
-struct MorePlayers<'a> {
-    settings: &'a MatchSettings,
-    agents: [NamedAgent; 2],
-    note: &'a mut dyn FnMut(&str),
-}
-
-impl PlayersVisitor for MorePlayers<'_> {
-    type Output = Result<String, MatchError>;
-    fn visit<G: Game, const P: usize>(self) -> Result<String, MatchError> {
-        let args = self.settings;
-        let refuse = |what: &str| {
-            Err(MatchError::Usage(format!(
-                "{what} is for two-player games; {} has {} players",
-                G::INFO.name,
-                P
-            )))
-        };
-        if args.sprt.is_some() {
-            return refuse("--sprt");
-        }
-        if args.shard.is_some() {
-            return refuse("--shard");
-        }
-        if args.csv.is_some() {
-            return refuse("--csv (use --games-file or --json)");
-        }
-        if args.games_format == GamesFormat::Pgn {
-            return refuse("--games-format pgn (the games file is JSON Lines)");
-        }
-        for engine in &self.agents {
-            check_agent::<G>(&engine.spec).map_err(MatchError::Usage)?;
-        }
-        // --sprt and --shard were refused above.
-        let mut config = args.config::<G>();
-        let [a, b] = &self.agents;
-        let (label_a, label_b) = (a.label::<G>(), b.label::<G>());
-        let run_id = shard::match_run_id(G::INFO.name, (&label_a, &label_b), &config);
-        let mut json = games_file::create(&args.json)?;
-        let (mut games, previous) = match (&args.games_file, args.resume) {
-            (Some(path), true) => {
-                let (writer, previous) = games_file::resume_multi(path, &run_id)?;
-                if !previous.is_empty() && !args.quiet {
-                    (self.note)(&resuming(previous.len(), path));
-                }
-                (Some(writer), previous)
-            }
-            _ => (games_file::create(&args.games_file)?, Vec::new()),
-        };
-        // Games past `games` (a file of a longer run cannot share its id) are ignored.
-        let previous: Vec<_> = previous
-            .into_iter()
-            .filter(|g| g.index < config.games)
-            .collect();
-        config.done = previous.iter().map(|g| g.index).collect();
-        let mut write_error: Option<std::io::Error> = None;
-        let mut on_game = |g: &MultiRecord| {
-            if write_error.is_some() {
-                return;
-            }
-            if let Some(w) = games.as_mut() {
-                let line = g.to_json_line(&run_id, P);
-                write_error = writeln!(w, "{line}").and_then(|_| w.flush()).err();
-            }
-        };
-        let report = multi::run_multi_match::<G>(
-            &config,
-            &*agent_factory::<G, P>(&a.spec),
-            &*agent_factory::<G, P>(&b.spec),
-            (&label_a, &label_b),
-            previous,
-            &mut on_game,
-        );
-        let io = |e: std::io::Error| MatchError::Io(format!("cannot write output: {e}"));
-        if let Some(w) = json.as_mut() {
-            w.write_all(report.to_json().as_bytes())
-                .and_then(|_| w.flush())
-                .map_err(io)?;
-        }
-        if let Some(e) = write_error {
-            return Err(io(e));
-        }
-        Ok(report.format())
+        Ok(if two {
+            output::format_report(&report)
+        } else {
+            report.format_seats()
+        })
     }
 }
 

@@ -12,7 +12,6 @@ use std::fmt;
 use crate::rng::mix64;
 
 use super::{Budget, MatchConfig};
-use crate::json::json_string;
 
 /// Shard `index` of `count` (`0 <= index < count`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,6 +87,27 @@ pub fn match_description(game: &str, names: (&str, &str), cfg: &MatchConfig) -> 
         cfg.seed,
         cfg.max_plies
     )
+}
+
+/// A string as a JSON literal, as the run id's text has always quoted it. Not serde_json's
+/// escaping: that writes backspace and form feed as `\b` and `\f` where this text has `\u0008`
+/// and `\u000c`, which would change the ids of existing runs (and break their resume and merge).
+fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// The run id of a match ([`match_description`] hashed).
@@ -176,5 +196,7 @@ mod tests {
         }
         assert_ne!(match_run_id("cfour", ("b", "a"), &cfg), id);
         assert_ne!(match_run_id("gomoku", ("a", "b"), &cfg), id);
+        // The quoting the ids hash is the one the hand-written JSON writer had.
+        assert_eq!(json_string("a\"b\\c\n\u{8}é"), r#""a\"b\\c\n\u0008é""#);
     }
 }

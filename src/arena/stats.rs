@@ -23,8 +23,9 @@ pub const Z95: f64 = 1.959_963_984_540_054;
 /// Fishtest's pseudo-count for an outcome never observed.
 const REGULARIZE: f64 = 1e-3;
 
-/// One game's result from agent A's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// One game's result from agent A's point of view; `win`, `draw` or `loss` in the files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum GameResult {
     Win,
     Draw,
@@ -433,6 +434,41 @@ fn half_points(r: GameResult) -> u32 {
         GameResult::Win => 2,
         GameResult::Draw => 1,
         GameResult::Loss => 0,
+    }
+}
+
+/// A mean with its 95% interval (normal approximation) over `n` samples.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Mean {
+    pub n: usize,
+    pub mean: f64,
+    /// Half the width of the 95% interval (0 with fewer than two samples).
+    pub margin: f64,
+}
+
+impl Mean {
+    pub fn of(samples: impl IntoIterator<Item = f64>) -> Mean {
+        let (mut n, mut sum, mut sq) = (0usize, 0.0, 0.0);
+        for x in samples {
+            n += 1;
+            sum += x;
+            sq += x * x;
+        }
+        if n == 0 {
+            return Mean {
+                n,
+                mean: f64::NAN,
+                margin: f64::NAN,
+            };
+        }
+        let mean = sum / n as f64;
+        let margin = if n < 2 {
+            0.0
+        } else {
+            let var = ((sq - n as f64 * mean * mean) / (n - 1) as f64).max(0.0);
+            1.96 * (var / n as f64).sqrt()
+        };
+        Mean { n, mean, margin }
     }
 }
 

@@ -105,14 +105,17 @@ fn pairs_share_openings_and_swap_seats() {
         assert_eq!(g.index as usize, i);
         assert_eq!(g.pair(), g.index / 2);
         assert_eq!(
-            g.a_seat,
+            g.a_seat(),
             Player((i % 2) as u8),
             "A moves first in even games"
         );
         assert_eq!(g.opening.len(), 6);
         assert_eq!(g.moves[..6], g.opening[..]);
         assert_eq!(g.moves.len() as u32, g.plies);
-        assert_eq!(g.think[0].len() + g.think[1].len() + 6, g.moves.len());
+        assert_eq!(
+            (g.think_moves[0] + g.think_moves[1] + 6) as usize,
+            g.moves.len()
+        );
     }
     for pair in report.games.chunks(2) {
         assert_eq!(pair[0].opening, pair[1].opening);
@@ -136,12 +139,11 @@ fn results_are_from_a_point_of_view() {
         ("a", "b"),
     );
     for g in &report.games {
-        let b_seat = Player(1 - g.a_seat.0);
-        let expected = match (g.outcome.winner(), g.outcome.is_draw()) {
-            (_, true) => GameResult::Draw,
-            (Some(w), _) if w == g.a_seat => GameResult::Win,
-            (Some(w), _) if w == b_seat => GameResult::Loss,
-            _ => unreachable!(),
+        let (a, b) = (g.a_seat().index(), 1 - g.a_seat().index());
+        let expected = match g.ranks[a].cmp(&g.ranks[b]) {
+            std::cmp::Ordering::Equal => GameResult::Draw,
+            std::cmp::Ordering::Less => GameResult::Win,
+            std::cmp::Ordering::Greater => GameResult::Loss,
         };
         assert_eq!(g.result, expected);
     }
@@ -189,7 +191,7 @@ fn an_illegal_move_loses_and_is_logged() {
         assert_eq!(g.termination, Termination::IllegalMove);
         assert_eq!(g.moves.last().map(String::as_str), Some("illegal:0xffff"));
         assert_eq!(g.plies as usize, g.moves.len() - 1);
-        assert_eq!(g.think[0].len(), 1);
+        assert_eq!(g.think_moves[0], 1);
     }
     // A moves first in even games: the opening's 3 plies leave B to move, who plays once.
     assert_eq!(report.games[0].plies, 4);
@@ -296,8 +298,8 @@ fn a_shard_plays_its_pairs_and_leaves_the_sprt_to_the_merge() {
     for g in &shard.games {
         let w = whole.games.iter().find(|w| w.index == g.index).unwrap();
         assert_eq!(
-            (&g.opening, &g.moves, g.a_seat, g.result),
-            (&w.opening, &w.moves, w.a_seat, w.result)
+            (&g.opening, &g.moves, g.a_seat(), g.result),
+            (&w.opening, &w.moves, w.a_seat(), w.result)
         );
     }
     let text = output::format_report(&report);
@@ -335,7 +337,10 @@ impl GameVisitor for RandomVsFirst {
                 assert!(list.contains(m));
                 game.play(m);
             }
-            assert_eq!(game.outcome(), Some(g.outcome), "{}", G::INFO.name);
+            let ranks: Option<Vec<u8>> = game
+                .outcome()
+                .map(|o| (0..2).map(|s| o.rank(Player(s))).collect());
+            assert_eq!(ranks.as_ref(), Some(&g.ranks), "{}", G::INFO.name);
         }
         report
     }
