@@ -6,7 +6,6 @@ pub mod cli;
 pub mod engine;
 pub mod files;
 pub mod game;
-pub mod json;
 /// Learning from self-play: self-play games, network training and the generations loop.
 pub mod learn;
 pub mod machine;

@@ -1,7 +1,7 @@
 //! Property tests of every parser over arbitrary and mutated input: position
 //! strings and moves of every registered game in every dialect, the protocol's position and move
-//! handling of a session, `go` words and option values, SGF, network files, sample files, JSON
-//! and JSON Lines records. Each must answer with an error, never a panic, and what it accepts must
+//! handling of a session, `go` words and option values, SGF, network files, sample files and the
+//! JSON Lines records of matches and solve batches. Each must answer with an error, never a panic, and what it accepts must
 //! round-trip through its writer.
 //!
 //! Every property runs [`CASES`] cases (`PROPTEST_CASES` overrides) from a fixed seed
@@ -16,7 +16,6 @@ use gpn::arena::seats;
 use gpn::engine::new_session;
 use gpn::game::registry::{self, GameVisitor, GAMES};
 use gpn::game::{sgf, Dialect, Game, MoveList};
-use gpn::json::Json;
 use gpn::nn::data::{read_samples, GameRecord, SampleWriter};
 use gpn::nn::sample::{Episode, Sample};
 use gpn::nn::{Network, Shape};
@@ -24,6 +23,7 @@ use gpn::options::OPTIONS;
 use gpn::protocol::uci::Go;
 use gpn::protocol::{clip, Protocol, MAX_ERROR_CHARS};
 use gpn::search::SearchParams;
+use gpn::solve::merge::merge_solves;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestCaseError, TestRunner};
 
@@ -893,83 +893,52 @@ fn sample_files_round_trip_and_a_cut_record_is_dropped() {
     });
 }
 
-// ---- JSON and JSON Lines -------------------------------------------------------------------
+// ---- JSON Lines records -------------------------------------------------------------------
 
-/// The JSON text of `v` (strings escaped as RFC 8259 requires, nothing more).
-fn to_json(v: &Json) -> String {
-    match v {
-        Json::Null => "null".into(),
-        Json::Bool(b) => b.to_string(),
-        Json::Number(x) => format!("{x:?}"),
-        Json::String(s) => {
-            let mut out = String::from("\"");
-            for c in s.chars() {
-                match c {
-                    '"' => out.push_str("\\\""),
-                    '\\' => out.push_str("\\\\"),
-                    c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-                    c => out.push(c),
-                }
-            }
-            out + "\""
-        }
-        Json::Array(items) => {
-            let parts: Vec<String> = items.iter().map(to_json).collect();
-            format!("[{}]", parts.join(","))
-        }
-        Json::Object(map) => {
-            let parts: Vec<String> = map
-                .iter()
-                .map(|(k, v)| format!("{}:{}", to_json(&Json::String(k.clone())), to_json(v)))
-                .collect();
-            format!("{{{}}}", parts.join(","))
-        }
-    }
-}
-
-fn json_value() -> impl Strategy<Value = Json> {
-    let leaf = prop_oneof![
-        Just(Json::Null),
-        any::<bool>().prop_map(Json::Bool),
-        any::<f64>()
-            .prop_filter("finite", |x| x.is_finite())
-            .prop_map(Json::Number),
-        any::<i32>().prop_map(|n| Json::Number(n as f64)),
-        any::<String>().prop_map(Json::String),
-    ];
-    leaf.prop_recursive(4, 32, 6, |inner| {
-        prop_oneof![
-            proptest::collection::vec(inner.clone(), 0..6).prop_map(Json::Array),
-            proptest::collection::btree_map(any::<String>(), inner, 0..6).prop_map(Json::Object),
-        ]
-    })
-}
+/// Two lines of `gpn solve --batch --shard 0/2 --json` (cfour, pns).
+const SOLVE_LINES: &str = concat!(
+    r#"{"run":"9f3c","index":0,"positions":3,"shard":"0/2","line":1,"game":"cfour","expected":"win","match":true,"position":"7/7/7/7/7/7 w","algo":"pns","value":"win","stopped_by":null,"best_move":"P@d1","nodes":120,"time_s":0.01,"nodes_per_s":12000,"proof_size":40,"proofs":"win?=yes","by_pr":false}"#,
+    "\n",
+    r#"{"run":"9f3c","index":2,"positions":3,"shard":"0/2","line":3,"game":"cfour","expected":null,"match":null,"position":"7/7/7/7/7/7 w","algo":"pns","value":"unknown","stopped_by":"nodes","best_move":"-","nodes":5000,"time_s":0.2,"nodes_per_s":25000,"proof_size":null,"proofs":"win?=unknown","by_pr":false}"#,
+    "\n"
+);
 
 #[test]
-fn json_values_round_trip_and_their_mutations_are_read_or_refused() {
-    check("json", "", (json_value(), input()), |(value, input)| {
-        let text = to_json(&value);
-        match Json::parse(&text) {
-            Ok(back) => ensure!(back == value, "{text} reads back as {back:?}"),
-            Err(e) => return Err(fail(format!("{text}: {e}"))),
-        }
-        let mutated = input.apply(&text);
-        if let Ok(v) = Json::parse(&mutated) {
-            let again = to_json(&v);
+fn solve_lines_are_merged_or_refused() {
+    let seed = merge_solves(&[("seed", SOLVE_LINES)]).expect("the seed lines merge");
+    assert_eq!((seed.lines, seed.missing.len()), (2, 1));
+    check("solve lines", "", (input(), input()), |(a, b)| {
+        let one = a.apply(SOLVE_LINES);
+        let two = b.apply(SOLVE_LINES);
+        if let Ok(m) = merge_solves(&[("a", &one), ("b", &two)]) {
+            // What merges is a batch of at most the lines given, each one of them.
+            let given = one.lines().count() + two.lines().count();
             ensure!(
-                Json::parse(&again).ok().as_ref() == Some(&v),
-                "{mutated:?} read as {v:?}, whose text {again} reads differently"
+                m.lines().count() <= given,
+                "{} lines from {given}",
+                m.lines().count()
             );
+            for line in m.lines() {
+                ensure!(
+                    one.lines().chain(two.lines()).any(|l| l == line),
+                    "merged a line not given: {line}"
+                );
+            }
         }
         Ok(())
     });
 }
 
 #[test]
-fn json_nested_a_million_deep_is_refused() {
+fn records_nested_a_million_deep_are_refused() {
     for open in ["[", "{\"a\":", "[{\"b\":"] {
         let text = open.repeat(1_000_000);
-        assert!(Json::parse(&text).is_err(), "{open}");
+        assert!(merge_solves(&[("deep", &text)]).is_err(), "{open}");
+        let deep = Source {
+            name: "deep".into(),
+            text: text.clone(),
+        };
+        assert!(merge_match(&[deep]).is_err(), "{open}");
     }
 }
 
@@ -997,9 +966,9 @@ fn json_lines_records_are_merged_or_refused() {
             },
         ];
         let _ = merge_match(&sources);
-        let run = Json::parse(RECORDS.lines().next().unwrap_or(""))
+        let run = serde_json::from_str::<serde_json::Value>(RECORDS.lines().next().unwrap_or(""))
             .ok()
-            .and_then(|j| j.get("run").and_then(Json::as_str).map(str::to_string))
+            .and_then(|j| j.get("run").and_then(|r| r.as_str()).map(str::to_string))
             .unwrap_or_default();
         if let Ok((_, keep)) = finished_games("a", &one, &run) {
             ensure!(

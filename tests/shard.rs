@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use gpn::json::Json;
+use serde_json::Value as Json;
 
 mod common;
 
@@ -91,7 +91,7 @@ fn union_of(shards: &[PathBuf]) -> BTreeMap<u64, String> {
 fn games_by_index(text: &str) -> BTreeMap<u64, String> {
     text.lines()
         .map(|l| {
-            let v = Json::parse(l).expect("a JSON line");
+            let v = serde_json::from_str::<Json>(l).expect("a JSON line");
             let s = |k: &str| format!("{:?}", v.get(k).expect(k));
             (
                 v.get("index").and_then(Json::as_u64).expect("index"),
@@ -175,7 +175,8 @@ fn match_shards_merged_equal_the_single_process_run_game_for_game() {
     );
 
     // The merged JSON is `gpn match --json`'s, with the same numbers and games.
-    let j = |p: &PathBuf| Json::parse(&std::fs::read_to_string(p).unwrap()).unwrap();
+    let j =
+        |p: &PathBuf| serde_json::from_str::<Json>(&std::fs::read_to_string(p).unwrap()).unwrap();
     let (m, s) = (j(&merged_json), j(&all_json));
     for key in [
         "game",
@@ -379,7 +380,7 @@ fn small_batch(dir: &Path) -> PathBuf {
 
 /// A solve line without its timings and shard (which differ between runs).
 fn solve_key(line: &str) -> String {
-    let v = Json::parse(line).expect("a JSON line");
+    let v = serde_json::from_str::<Json>(line).expect("a JSON line");
     [
         "run",
         "index",
