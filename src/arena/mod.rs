@@ -329,7 +329,7 @@ impl MatchReport {
     /// in index order.
     pub fn include(&mut self, previous: Vec<GameRecord>) {
         self.games.extend(previous);
-        self.games.sort_by_key(|g| g.index);
+        sort_by_index(&mut self.games);
     }
 
     /// Results from A's point of view.
@@ -434,6 +434,11 @@ impl Progress<'_> {
     }
 }
 
+/// Games in index order. Not generic: one sort for every game, not one copy per game.
+fn sort_by_index(games: &mut [GameRecord]) {
+    games.sort_by_key(|g| g.index);
+}
+
 /// Plays the games of `config` (all `config.games`, or its shard's, less those `done`) of `G`
 /// between the agents built by `a` and `b`, over every seating of `G`'s players, on
 /// `config.concurrency` threads, printing progress on stderr, and returns every game played.
@@ -507,7 +512,7 @@ pub fn run_match_with<'a, G: Game>(
     let Progress {
         mut games, sprt, ..
     } = state.into_inner().unwrap_or_else(|e| e.into_inner());
-    games.sort_by_key(|g| g.index);
+    sort_by_index(&mut games);
     let games_len = games.len();
     MatchReport {
         game: G::INFO.name,
