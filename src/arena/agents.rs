@@ -8,7 +8,7 @@ use crate::rng::Rng;
 
 use super::{Agent, Budget};
 
-/// Plays a uniformly random legal move (via [`Rules::random_move`]), from its own seeded random
+/// Plays a uniformly random legal move (via [`crate::game::Rules::random_move`]), from its own seeded random
 /// stream: the same seed gives the same moves in the same positions. Ignores the budget.
 #[derive(Clone)]
 pub struct RandomAgent {
@@ -39,7 +39,7 @@ impl<G: Game> Agent<G> for RandomAgent {
     fn observe(&mut self, _m: Move) {}
 }
 
-/// Always plays the first move of [`Rules::legal_moves`]: deterministic and weak.
+/// Always plays the first move of [`crate::game::Rules::legal_moves`]: deterministic and weak.
 #[derive(Clone, Default)]
 pub struct FirstMoveAgent {
     buf: MoveList,

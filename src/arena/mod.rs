@@ -230,7 +230,7 @@ pub struct GameRecord {
     pub ranks: Vec<u8>,
     /// Each seat's points at the end, for games that count them ([`crate::game::Territory::player_scores`]).
     pub scores: Option<Vec<i32>>,
-    /// The result from agent A's point of view ([`play::result_for_a`]).
+    /// The result from agent A's point of view (`play::result_for_a`).
     pub result: GameResult,
     /// Legal plies played (the opening included, an illegal move not).
     pub plies: u32,

@@ -136,7 +136,7 @@ impl Budget {
 }
 
 /// What the time manager follows during a search: when the best move last changed, and how
-/// far its value fell since our previous move. It looks every [`WATCH_PERIOD`], not at every
+/// far its value fell since our previous move. It looks every `WATCH_PERIOD`, not at every
 /// check of the clock, since finding the best move scans the root.
 #[derive(Debug, Default)]
 pub struct BestMoveWatch {

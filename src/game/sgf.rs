@@ -1,4 +1,4 @@
-//! SGF (FF[4]) game records: the main line's board size, komi, setup stones and moves, as GTP
+//! SGF (FF\[4\]) game records: the main line's board size, komi, setup stones and moves, as GTP
 //! vertices (`C7`, `pass`) that every board game's GTP dialect reads (`gpn solve --sgf`).
 //!
 //! Only the main line is read: in `(;A;B(;C)(;D))` the moves are A, B, C. Properties other
@@ -62,7 +62,7 @@ pub fn vertex(point: &str, size: usize) -> Result<Option<String>, SgfError> {
 }
 
 /// The SGF point of GTP vertex `vertex` (`C7`, any case) on a board of `size`; `""` for `pass`
-/// (FF[4]'s pass).
+/// (FF\[4\]'s pass).
 pub fn point(vertex: &str, size: usize) -> Result<String, SgfError> {
     let v = vertex.trim().to_ascii_uppercase();
     if v == "PASS" {
@@ -88,7 +88,7 @@ pub fn point(vertex: &str, size: usize) -> Result<String, SgfError> {
     Ok(format!("{}{}", letter_of(col), letter_of(size - row)))
 }
 
-/// The record as one line of SGF (FF[4], Go): `SZ`, `KM` when known, the setup stones as `AB`
+/// The record as one line of SGF (FF\[4\], Go): `SZ`, `KM` when known, the setup stones as `AB`
 /// and `AW` of the root node, then one node per move (a pass is `[]`).
 pub fn write(record: &SgfRecord) -> Result<String, SgfError> {
     let mut out = format!(

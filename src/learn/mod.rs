@@ -1,11 +1,12 @@
 //! Learning from self-play: the games, the training of a network, and the loop of generations.
 //!
-//! Each entry point ([`selfplay::play`], [`train::train`], [`generations::run`]) takes a plain
-//! config, a [`StopFlag`] (raised by Ctrl-C in the command line: the run stops cleanly and keeps
+//! Each entry point ([`crate::learn::selfplay::play`], [`crate::learn::train::train`],
+//! [`crate::learn::generations::run`]) takes a plain
+//! config, a [`crate::arena::StopFlag`] (raised by Ctrl-C in the command line: the run stops cleanly and keeps
 //! what it finished) and a progress callback. The library never prints: what the command line
-//! shows as a run goes comes through the callback as [`Progress`], whose `Display` is the line
+//! shows as a run goes comes through the callback as [`crate::learn::Progress`], whose `Display` is the line
 //! shown, and the result comes back typed. The callback's error (stdout closed by its reader)
-//! ends the run as [`Error::Output`].
+//! ends the run as [`crate::learn::Error::Output`].
 
 pub mod generations;
 pub mod selfplay;

@@ -89,7 +89,7 @@ struct RunStats {
 /// Thread safety: a threaded run (`parallel.rs`) puts the whole search behind one readers-writer
 /// lock: every field below is written only under the exclusive lock, and read under either (the
 /// threads select side by side under the shared lock, changing nothing). Each thread's playouts
-/// and selection tie-breaks use their own [`Rollout`], never `rollout` below.
+/// and selection tie-breaks use their own `Rollout`, never `rollout` below.
 pub struct Search<G: Game, const P: usize> {
     params: SearchParams,
     tree: Tree<P>,

@@ -6,7 +6,7 @@
 //! each descent. The arena never grows past the memory budget: when an expansion would not fit,
 //! the proof stops with "unknown" (`stopped_by = "memory"`). A rule that takes a network's
 //! advice (PNS) gets each expanded node's children in the policy's order, so that ties go to the
-//! likelier move, and their first numbers from the network ([`super::guide::Guide`]).
+//! likelier move, and their first numbers from the network (`solve::guide::Guide`).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -55,7 +55,7 @@ pub struct LeafCtx {
 
 impl LeafCtx {
     /// Fraction of `playouts` random games from `pos` that reach the goal. Once the solve is
-    /// out of time (or stopped) the rate is meaningless: see [`LeafCtx::out`].
+    /// out of time (or stopped) the rate is meaningless: see `LeafCtx::out`.
     pub fn win_rate<G: Game>(&mut self, pos: &G, depth: u32) -> f64 {
         let k = self.playouts.max(1);
         let mut wins = 0u32;

@@ -329,7 +329,7 @@ pub(crate) const WARM_NODES: u64 = 20_000;
 const MIN_JOB_MB: usize = 16;
 
 /// Solves `root` (not a finished position) with `cfg.threads` workers (fewer when `--memory`
-/// cannot give each [`MIN_JOB_MB`]); see the module doc.
+/// cannot give each `MIN_JOB_MB`); see the module doc.
 pub fn solve<G: Game>(root: &G, cfg: &SolveConfig) -> SolveResult {
     let start = Instant::now();
     let workers = cfg.threads.min(cfg.memory_mb / MIN_JOB_MB);

@@ -601,7 +601,7 @@ impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
     }
 
     /// The stones judged dead: those whose point the opponent owned at the end of more of
-    /// [`DEAD_STONE_PLAYOUTS`] playouts than their own side did (a fixed seed: the same
+    /// `DEAD_STONE_PLAYOUTS` playouts than their own side did (a fixed seed: the same
     /// position, the same answer). Playouts are a fallible judge (uniform ones let a dead
     /// intruder in a large territory be owned by the territory's side in only about 60 % of
     /// them; the playout policy's atari answers and no self-ataris sharpen that), so the rule
@@ -1219,7 +1219,7 @@ impl<const N: usize, const CELLS: usize, const K: bool> Heuristics for Go<N, CEL
         crate::game::zero_sum(v.tanh(), player)
     }
 
-    /// Captures, atari escapes, Mogo's shapes and no self-atari ([`playout`]).
+    /// Captures, atari escapes, Mogo's shapes and no self-atari (`playout`).
     fn playout_move(&self, rng: &mut Rng, buf: &mut MoveList) -> Option<Move> {
         self.policy_move(rng, buf)
     }
@@ -1310,7 +1310,7 @@ impl<const N: usize, const CELLS: usize, const K: bool> Territory for Go<N, CELL
         Go::status_list(self, status)
     }
 
-    /// The share of [`DEAD_STONE_PLAYOUTS`] playouts in which the side to move owned each
+    /// The share of `DEAD_STONE_PLAYOUTS` playouts in which the side to move owned each
     /// point, less the share in which the opponent did (a fixed seed: the same position, the
     /// same answer).
     fn ownership(&self) -> Option<Vec<f32>> {

@@ -616,7 +616,7 @@ impl<const N: usize> Rules for Loa<N> {
 impl<const N: usize> Heuristics for Loa<N> {
     const HAS_EVALUATION: bool = true;
 
-    /// See [`Loa::side_score`]: player 0's shape minus player 1's, through tanh into (-1, 1).
+    /// See `Loa::side_score`: player 0's shape minus player 1's, through tanh into (-1, 1).
     #[inline]
     fn evaluate(&self, player: Player) -> f32 {
         let score = Self::side_score(self.pieces[0]) - Self::side_score(self.pieces[1]);

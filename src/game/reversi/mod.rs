@@ -648,7 +648,7 @@ impl Rules for Reversi {
 impl Heuristics for Reversi {
     const HAS_EVALUATION: bool = true;
 
-    /// See [`Reversi::mover_score`]; the value is the mover's, negated for the other player.
+    /// See `Reversi::mover_score`; the value is the mover's, negated for the other player.
     #[inline]
     fn evaluate(&self, player: Player) -> f32 {
         let v = self.mover_score();
