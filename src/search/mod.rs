@@ -18,6 +18,7 @@ mod recycle;
 mod report;
 mod rollout;
 mod select;
+pub(crate) mod threat;
 pub mod tree;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,10 +29,11 @@ use crate::game::record::{repetition_end, Seen};
 use crate::game::{Game, Move, MoveList, Outcome};
 pub use defaults::UserParams;
 pub(crate) use netleaf::NetLeaf;
-use node::{from_im, to_bound, to_im, Node, NodeId, Pn, NONE, PN_INF, TERMINAL};
+use node::{from_im, to_bound, to_im, Node, NodeId, Pn, LOSS, NONE, PN_INF, TERMINAL, THREAT, WIN};
 pub use params::{Algorithm, Bias, Policy, SearchParams};
 pub use report::{Proven, RootLine, SearchReport};
 use rollout::Rollout;
+use threat::{Threat, ThreatSearch};
 use tree::Tree;
 
 /// The root is always node 0.
@@ -278,7 +280,8 @@ impl<G: Game, const P: usize> Search<G, P> {
                 .map_or(NONE, |e| e.child)
         };
         self.frozen = false;
-        if child == NONE {
+        // A node the threat search proved has no searched children to show its proof with.
+        if child == NONE || self.tree.node(child).flags & THREAT != 0 {
             self.tree.clear();
             false
         } else {
@@ -577,7 +580,7 @@ impl<G: Game, const P: usize> Search<G, P> {
                         self.add_virtual_loss(id, n.mover);
                     }
                     let n = self.tree.node(child);
-                    break if n.is_terminal() {
+                    break if n.known_at_creation() {
                         Some(self.solved_utilities(n))
                     } else if self.params.uses_network() {
                         // The network's value of the new node replaces its playout.
@@ -664,6 +667,8 @@ impl<G: Game, const P: usize> Search<G, P> {
             history_end,
             &mut self.moves,
             &mut self.rollout.net,
+            &mut self.rollout.threats,
+            Some(&self.history),
         );
         let id = self.tree.add(
             node,
@@ -682,7 +687,9 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// evaluation ([`Node::im`]) is the network's value, or with [`SearchParams::pcn_init`] the
     /// value of its proof costs ([`crate::nn::pcn::cost_value`]). Also returns the per-player
     /// proof numbers its edges count as until their children exist ([`Tree::unvisited_pn`]).
-    /// `history_end`: the game ends here by its repetition rule, with this outcome.
+    /// `history_end`: the game ends here by its repetition rule, with this outcome. `history`:
+    /// the positions before this one, for the threat search in games with a repetition rule.
+    #[allow(clippy::too_many_arguments)]
     fn prepare_node(
         params: &SearchParams,
         proof_player: u8,
@@ -691,6 +698,8 @@ impl<G: Game, const P: usize> Search<G, P> {
         history_end: Option<Outcome>,
         moves: &mut MoveList,
         net: &mut NetLeaf,
+        threats: &mut ThreatSearch,
+        history: Option<&[crate::game::record::Seen]>,
     ) -> (Node<P>, [Pn; P]) {
         if history_end.is_some() {
             moves.clear();
@@ -726,9 +735,17 @@ impl<G: Game, const P: usize> Search<G, P> {
                 node.pn[p] = if u >= 1.0 - 1e-6 { 0 } else { PN_INF };
             }
         }
+        // Not at the root, which must be searched to show its proof.
+        if !node.is_terminal() && parent != NONE && params.uses_threats(P) {
+            if let Some(threat) =
+                threats.probe(position, params.threats, params.threat_nodes, history)
+            {
+                Self::mark_proven(&mut node, threat);
+            }
+        }
         let mut costs = None;
         if P == 2 && (params.uses_node_evaluation() || params.uses_network()) {
-            if node.is_terminal() {
+            if node.known_at_creation() {
                 node.im = to_im(node::from_bound(node.lo[0]));
             } else {
                 let value = match &params.network {
@@ -765,7 +782,7 @@ impl<G: Game, const P: usize> Search<G, P> {
                 }
             }
         }
-        let open = !node.is_terminal() && params.algorithm != Algorithm::PnMcts;
+        let open = !node.known_at_creation() && params.algorithm != Algorithm::PnMcts;
         let mut unvisited_pn = [1; P];
         if let (true, Some([own, other])) = (open, costs) {
             // The PCN paper's initialisation: every edge counts as the mover's own cost and as
@@ -794,6 +811,23 @@ impl<G: Game, const P: usize> Search<G, P> {
             }
         }
         (node, unvisited_pn)
+    }
+
+    /// Gives a new two-player node the exact value the threat search proved: met bounds, the
+    /// winner's proof number 0 and the loser's infinite, and the distance to the end.
+    fn mark_proven(node: &mut Node<P>, threat: Threat) {
+        let (winner, plies) = match threat {
+            Threat::Win(n) => (node.mover as usize, n),
+            Threat::Loss(n) => (1 - node.mover as usize, n),
+        };
+        for p in 0..P {
+            let won = p == winner;
+            node.lo[p] = if won { WIN } else { LOSS };
+            node.hi[p] = node.lo[p];
+            node.pn[p] = if won { 0 } else { PN_INF };
+        }
+        node.proof_plies = plies;
+        node.flags |= THREAT;
     }
 }
 

@@ -55,6 +55,10 @@ pub const PN_DIRTY: u8 = 2;
 /// the search rebuilds what it derived from them. Cleared by the search after the recycling.
 pub const CHILDREN_DROPPED: u8 = 4;
 
+/// Node flag: the threat search proved this node when it was created ([`super::threat`]); its
+/// children, never searched, do not carry the proof, so it cannot serve as a root.
+pub const THREAT: u8 = 8;
+
 /// One position in the tree, for a game of `P` players (36-40 bytes for two players).
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
@@ -80,7 +84,7 @@ pub struct Node<const P: usize> {
     pub hi: [i8; P],
     /// The player to move in this position.
     pub mover: u8,
-    /// [`TERMINAL`], [`PN_DIRTY`], [`CHILDREN_DROPPED`].
+    /// [`TERMINAL`], [`PN_DIRTY`], [`CHILDREN_DROPPED`], [`THREAT`].
     pub flags: u8,
     /// Implicit minimax value for the first player (two-player games), quantised by
     /// [`IM_SCALE`]: the evaluation of a new leaf, then the minimax of its created children.
@@ -130,6 +134,13 @@ impl<const P: usize> Node<P> {
     #[inline]
     pub fn is_terminal(&self) -> bool {
         self.flags & TERMINAL != 0
+    }
+
+    /// Whether the node's value was known when it was created: the rules ended the game there,
+    /// or the threat search proved it.
+    #[inline]
+    pub fn known_at_creation(&self) -> bool {
+        self.flags & (TERMINAL | THREAT) != 0
     }
 
     /// True when the score bounds have met for every player: the exact value is known.

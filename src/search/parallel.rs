@@ -632,9 +632,13 @@ fn work<G: Game, const P: usize, F>(
                     flight.history_end,
                     &mut moves[i],
                     &mut rollout.net,
+                    &mut rollout.threats,
+                    // The flight's history is not kept: games with a repetition rule are
+                    // probed for wins in one only.
+                    None,
                 );
                 std::mem::swap(&mut priors[i], &mut rollout.net.priors);
-                if node.is_terminal() {
+                if node.known_at_creation() {
                     flight.utilities = Some(node.lo.map(super::node::from_bound));
                 } else if params.uses_network() {
                     // The network's value of the new node replaces its playout.

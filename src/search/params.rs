@@ -163,6 +163,12 @@ pub struct SearchParams {
     /// either way; with threads, the virtual loss still counts against the mover's own value.
     /// With two players it changes nothing.
     pub paranoid: bool,
+    /// Threat search at new nodes: plies within which a win or loss of the side to move is
+    /// proven there ([`super::threat`]; 0: off). Two-player games, algorithms with score bounds
+    /// or proof numbers.
+    pub threats: u32,
+    /// The most positions one threat search visits.
+    pub threat_nodes: u32,
     /// A network for the game (two-player games): its value replaces the playouts and is the
     /// nodes' evaluation, its policy the edges' priors for PUCT selection (None: playouts).
     pub network: Option<NetworkFile>,
@@ -248,6 +254,8 @@ impl Default for SearchParams {
             pb: 0.0,
             np: 0,
             paranoid: false,
+            threats: 0,
+            threat_nodes: 200,
             network: None,
             cpuct: 1.25,
             pcn_init: false,
@@ -260,6 +268,14 @@ impl SearchParams {
     /// Whether nodes need their evaluation (implicit minimax, progressive bias or node priors).
     pub fn uses_node_evaluation(&self) -> bool {
         self.im > 0.0 || self.pb > 0.0 || self.np > 0
+    }
+
+    /// Whether new nodes get a threat search: two players, and an algorithm that can hold its
+    /// proofs (score bounds or proof numbers; not PN-MCTS, whose numbers are the root's).
+    pub fn uses_threats(&self, players: usize) -> bool {
+        self.threats > 0
+            && players == 2
+            && (self.algorithm.uses_bounds() || self.algorithm.uses_proof_numbers())
     }
 
     /// Whether playouts are anything but uniform, uncut random games.
@@ -343,6 +359,8 @@ impl SearchParams {
             "pb" => self.pb = read(key, &v)?,
             "np" => self.np = read(key, &v)?,
             "paranoid" => self.paranoid = read(key, &v)?,
+            "threats" => self.threats = read(key, &v)?,
+            "threat_nodes" => self.threat_nodes = read(key, &v)?,
             "cpuct" => self.cpuct = read(key, &v)?,
             "network" => {
                 self.network = if v.is_empty() {
@@ -412,6 +430,13 @@ impl SearchParams {
         if self.paranoid {
             spec.push_str(" paranoid=true");
         }
+        if self.threats > 0 {
+            let _ = write!(
+                spec,
+                " threats={} threat_nodes={}",
+                self.threats, self.threat_nodes
+            );
+        }
         if let Some(net) = &self.network {
             let _ = write!(spec, " network={} cpuct={}", net.path(), self.cpuct);
         }
@@ -459,7 +484,7 @@ mod tests {
     fn spec_round_trips() {
         let p = SearchParams::parse(
             "gpn bias=max c_pn=2.5 pn_decay=300 pn_explore=true c=0.7 playout_cap=50 seed=9 hash=8 threads=3 im=0.4 policy=ipp ege=0.1 \
-             fet=4 det=0.5 pb=2 np=10 paranoid=true",
+             fet=4 det=0.5 pb=2 np=10 paranoid=true threats=3 threat_nodes=50",
         )
         .unwrap();
         assert_eq!((p.np, p.pn_decay, p.paranoid), (10, 300, true));

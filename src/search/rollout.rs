@@ -5,6 +5,7 @@
 
 use super::netleaf::NetLeaf;
 use super::params::{Policy, SearchParams};
+use super::threat::ThreatSearch;
 use crate::game::{Game, Move, MoveList, Player};
 use crate::rng::Rng;
 
@@ -20,6 +21,8 @@ pub(super) struct Rollout {
     pub rng: Rng,
     /// Network evaluation buffers (used only with a network).
     pub net: NetLeaf,
+    /// Threat search scratch, for the nodes this thread prepares.
+    pub threats: ThreatSearch,
     moves: MoveList,
     /// The opponent's replies, for the informed policy.
     replies: MoveList,
@@ -30,6 +33,7 @@ impl Rollout {
         Rollout {
             rng: Rng::new(seed),
             net: NetLeaf::default(),
+            threats: ThreatSearch::default(),
             moves: MoveList::new(),
             replies: MoveList::new(),
         }

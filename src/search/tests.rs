@@ -3,7 +3,7 @@
 //! reuse, the memory cap, determinism and PN-MCTS. Heuristic knowledge is tested in
 //! `tests_knowledge.rs`, small Hash sizes and recycling in `tests_memory.rs`.
 
-use crate::game::Rules;
+use crate::game::{Heuristics, Rules};
 use std::collections::HashMap;
 
 use super::node::{NONE, PN_DIRTY, PN_INF};
@@ -263,7 +263,7 @@ pub(super) fn value_after<G: Game>(pos: &G, m: Move, memo: &mut HashMap<u64, i8>
 fn assert_solves_exactly<G: Game>(pos: &G, iterations: u64) {
     let mut memo = HashMap::new();
     let truth = minimax(pos, &mut memo);
-    for algo in ["sb-gpn", "sb-uct"] {
+    for algo in ["sb-gpn", "sb-uct", "sb-gpn threats=3", "sb-uct threats=5"] {
         let mut s: Search<G, 2> = Search::new(params(algo), pos.clone());
         let report = s.run(&Limits {
             iterations: Some(iterations),
@@ -366,6 +366,99 @@ fn minishogi_mates_in_one_are_found() {
         }
     }
     assert!(found >= 5, "too few mate-in-one positions found");
+}
+
+/// Whether the opponent can win at once after `m`.
+fn allows_a_win_in_one<G: Game>(pos: &G, m: Move) -> bool {
+    let mut child = pos.clone();
+    child.play(m);
+    child.outcome().is_none()
+        && child
+            .winning_move(&mut crate::game::MoveList::new())
+            .is_some()
+}
+
+#[test]
+fn with_threats_a_short_search_never_walks_into_a_mate_in_one() {
+    // Positions of random Minishogi games where some moves allow a mate in one and others do
+    // not: 300 iterations with the threat search must choose one that does not.
+    let mut rng = crate::rng::Rng::new(11);
+    let mut list = crate::game::MoveList::new();
+    let mut checked = 0;
+    for _ in 0..300 {
+        let mut pos = Minishogi::start();
+        for _ in 0..80 {
+            let Some(m) = pos.random_move(&mut rng, &mut list) else {
+                break;
+            };
+            pos.play(m);
+            if pos.outcome().is_some() {
+                break;
+            }
+            pos.legal_moves(&mut list);
+            let bad = list
+                .iter()
+                .filter(|&&m| allows_a_win_in_one(&pos, m))
+                .count();
+            if bad == 0 || bad == list.len() {
+                continue;
+            }
+            let mut s: Search<Minishogi, 2> = Search::new(params("sb-gpn threats=1"), pos.clone());
+            let r = s.run(&Limits {
+                iterations: Some(300),
+                ..Limits::default()
+            });
+            let best = r.best_move.expect("a move");
+            if pos
+                .winning_move(&mut crate::game::MoveList::new())
+                .is_none()
+            {
+                assert!(
+                    !allows_a_win_in_one(&pos, best),
+                    "{} walks into a mate in one at {}",
+                    pos.format_move(best),
+                    pos.to_position()
+                );
+            }
+            checked += 1;
+            break;
+        }
+        if checked >= 8 {
+            break;
+        }
+    }
+    assert!(checked >= 8, "too few positions with a mate-in-one trap");
+}
+
+#[test]
+fn a_threat_proven_node_becomes_a_root_that_is_searched_again() {
+    // Connect Four: the first player threatens to complete the bottom row at d1; the second
+    // player's other moves lose at once. The threat search proves them, then the game goes
+    // into one: the tree starts again there and the search still finds the win.
+    let pos = ConnectFour::parse_position("7/7/7/7/7/PPP1pp1 b").unwrap();
+    let mut s: Search<ConnectFour, 2> = Search::new(params("sb-gpn threats=1"), pos.clone());
+    let r = s.run(&Limits {
+        iterations: Some(2_000),
+        stop_when_solved: true,
+        ..Limits::default()
+    });
+    let block = pos.parse_move("d").unwrap();
+    assert_eq!(r.best_move, Some(block));
+    let losing = pos.parse_move("g").unwrap();
+    let kept = s.advance(losing);
+    assert!(
+        !kept,
+        "a node the threat search proved is not kept as a root"
+    );
+    let r = s.run(&Limits {
+        iterations: Some(2_000),
+        stop_when_solved: true,
+        ..Limits::default()
+    });
+    assert_eq!(r.proven, Some(Proven::Win { plies: 1 }));
+    let mut after = pos.clone();
+    after.play(losing);
+    assert_eq!(r.best_move, Some(after.parse_move("d").unwrap()));
 }
 
 #[test]
