@@ -66,7 +66,7 @@ impl ThreatSearch {
             self.history.push(Seen::of(position));
         }
         self.left = budget;
-        // A win in one first: the game's own test is the cheapest.
+        // A win in one first: the cheapest test.
         if self.wins(position, 1, 0).is_some() {
             return Some(Threat::Win(1));
         }
@@ -120,13 +120,31 @@ impl ThreatSearch {
         if !self.spend() {
             return None;
         }
-        if position.winning_move(&mut self.lists[ply]).is_some() {
+        if self.wins_at_once(position, ply) {
             return Some(1);
         }
         if plies < 3 {
             return None;
         }
         self.deep_wins(position, plies, ply)
+    }
+
+    /// Whether the side to move has a move that wins at once. In games with checks only the
+    /// checking moves are tried (the others would each cost a search for the opponent's
+    /// replies, and mates are what matters): a win without check, Minishogi's stalemate or a
+    /// Reach Chess piece on the last rank, is left to the tree, which sees it when it gets
+    /// there. Elsewhere the game's own test.
+    fn wins_at_once<G: Game>(&mut self, position: &G, ply: usize) -> bool {
+        if !G::HAS_CHECKS {
+            return position.winning_move(&mut self.lists[ply]).is_some();
+        }
+        let me = position.to_move();
+        position.legal_moves(&mut self.lists[ply]);
+        self.lists[ply].iter().any(|&m| {
+            let mut child = position.clone();
+            child.play(m);
+            child.in_check() && child.outcome().is_some_and(|o| o.winner() == Some(me))
+        })
     }
 
     /// [`ThreatSearch::wins`] without its test of a win in one (done already): a move after
