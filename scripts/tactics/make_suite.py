@@ -22,8 +22,8 @@ depth, both scores, the margin, the number of legal moves and how the position w
 
     python3 scripts/tactics/make_suite.py --variant minishogi --depth 11 --count 120 \\
         --seed 1 --out experiments/tactics/minishogi.jsonl
-    python3 scripts/tactics/make_suite.py --variant knightthrough \\
-        --variant-path scripts/tactics/variants.ini --depth 9 --out experiments/tactics/knightthrough.jsonl
+    python3 scripts/tactics/make_suite.py --variant cfour --variant-path scripts/external/fsf_cfour.ini \\
+        --depth 14 --out /tmp/cfour.jsonl     # a variant FSF reads from an ini (VariantPath)
 
 Progress goes to stderr. Stdlib only.
 """
