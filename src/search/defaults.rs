@@ -76,10 +76,12 @@ pub const GAME_DEFAULTS: &[GameDefaults] = &[
         spec: "pn_explore=true",
     },
     // the constant bias scores 28 % at 2,000 iterations; with the embedded network the row wins
-    // 200-0 against itself without it at 50 ms a move (docs/learned.md)
+    // 200-0 against itself without it at 50 ms a move (docs/learned.md); the threat search
+    // (mates in one) 64.5 % against the row without it at 100 ms a move
+    // (experiments/threats.md)
     GameDefaults {
         game: "minishogi",
-        spec: "pn_explore=true network=builtin",
+        spec: "pn_explore=true network=builtin threats=1",
     },
     // Threat sequences make proof numbers informative: the constant bias 57.5 % at 2,000
     // iterations, on exploration 45 % (freestyle: 48.5 % and 46.5 %).
