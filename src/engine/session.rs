@@ -802,8 +802,11 @@ impl<G: Game, const P: usize> Session for GameSession<G, P> {
                     // target: stop now (the time saved stays on the clock). Not before half
                     // the target: a reused tree's leader is often out of reach at once, and
                     // a move searched for almost nothing leaves the clock unspent and the
-                    // tree shallow for the moves after it.
+                    // tree shallow for the moves after it. A fixed move time (`movetime`:
+                    // no clock to save for) is searched whole, as UCI asks: a proof can
+                    // still overturn a leader that visits alone cannot.
                     if iterations >= MIN_ITERATIONS_FOR_EARLY_STOP
+                        && budget.soft < budget.hard
                         && spent >= target / EARLY_STOP_FLOOR
                     {
                         let rate = iterations as f64 / progress.elapsed.as_secs_f64().max(1e-6);
