@@ -341,6 +341,16 @@ pub static OPTIONS: &[EngineOption] = &[
         help: "the most positions one threat search visits",
     },
     EngineOption {
+        key: "book",
+        aliases: &[],
+        uci: "Book",
+        usi: "Book",
+        kind: Kind::Check,
+        default: "true",
+        scope: Scope::Search,
+        help: "before a timed search, play the game's own perfect move where it has one: Connect Four's embedded opening book, else its exact solver when a solve finishes within half the move's time (`docs/games.md`); off: always search",
+    },
+    EngineOption {
         key: "paranoid",
         aliases: &[],
         uci: "Paranoid",

@@ -1224,3 +1224,42 @@ fn evalfile_loads_a_network_and_a_wrong_one_is_refused_with_the_state_kept() {
     b.close();
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Connect Four's perfect play: the book's centre at the start and the exact solver a few
+/// moves from the end answer a timed search at once, with a proven score; `Book` off searches.
+#[test]
+fn cfour_plays_the_book_and_the_solver_with_a_proven_score() {
+    let mut e = uci("cfour");
+    e.send("position startpos");
+    e.send("go movetime 100");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert_eq!(bestmove(&lines), "P@d1", "{lines:#?}");
+    assert!(lines.iter().any(|l| l.contains("score mate")), "{lines:#?}");
+    // Pons' end position "7422341735647741166133573473242566" scores 1: a win for the mover.
+    let moves: Vec<String> = "7422341735647741166133573473242566"
+        .chars()
+        .map(|c| ((b'a' + (c as u8 - b'1')) as char).to_string())
+        .collect();
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    e.send("go movetime 2000");
+    let t = Instant::now();
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert!(
+        t.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        t.elapsed()
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 4")),
+        "{lines:#?}"
+    );
+    e.send("setoption name Book value false");
+    e.send("position startpos");
+    e.send("go movetime 100");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert!(
+        !lines.iter().any(|l| l.contains("score mate")),
+        "{lines:#?}"
+    );
+    e.close();
+}

@@ -564,6 +564,46 @@ pub trait Heuristics: Rules {
     fn moves_left_bound(&self) -> Option<u32> {
         None
     }
+
+    /// A move of perfect play from the game's own exact knowledge (an opening book, an exact
+    /// solver) within `ask`'s limits, with its value; `None` (the default) when the game has
+    /// none, or the solve did not finish in time, or it would only say that every move loses
+    /// (the search then picks the move that resists best). The session asks before searching.
+    fn perfect_move(&self, ask: &PerfectAsk) -> Option<PerfectMove> {
+        let _ = ask;
+        None
+    }
+}
+
+/// What [`Heuristics::perfect_move`] may use, and until when.
+#[derive(Clone, Copy, Debug)]
+pub struct PerfectAsk<'a> {
+    /// Whether an opening book may answer.
+    pub book: bool,
+    /// Whether an exact solve may be tried, cut by `stop` and `deadline`.
+    pub solve: bool,
+    pub stop: Option<&'a std::sync::atomic::AtomicBool>,
+    pub deadline: Option<std::time::Instant>,
+}
+
+/// The game-theoretic value of a position for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Solution {
+    Win,
+    Draw,
+    Loss,
+}
+
+/// A move of perfect play and what it is worth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PerfectMove {
+    pub mv: Move,
+    /// The value for the side to move, with this move.
+    pub value: Solution,
+    /// Plies to the end of the game with this move, at most (exact when the source knows it).
+    pub plies: u32,
+    /// Where it came from: `"book"` or `"solver"`.
+    pub source: &'static str,
 }
 
 /// The notations of the protocol dialects (see [`Dialect`]); by default every dialect is the

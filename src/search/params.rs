@@ -119,6 +119,9 @@ pub struct SearchParams {
     pub playout_cap: u32,
     /// Initialise a new node's non-mover proof numbers with its number of moves.
     pub mobility_init: bool,
+    /// Play the game's own perfect moves (an opening book, an exact solve that fits the
+    /// clock) before searching, in games that have them (Connect Four).
+    pub book: bool,
     /// Seed of the search's random numbers (ties, playouts).
     pub seed: u64,
     /// Memory for the tree, in MiB.
@@ -235,6 +238,7 @@ impl Default for SearchParams {
             pn_explore: false,
             playout_cap: 200,
             mobility_init: true,
+            book: true,
             seed: 1,
             hash_mb: 256,
             threads: 1,
@@ -346,6 +350,7 @@ impl SearchParams {
             "pn_explore" => self.pn_explore = read(key, &v)?,
             "playout_cap" => self.playout_cap = read(key, &v)?,
             "mobility" => self.mobility_init = read(key, &v)?,
+            "book" => self.book = read(key, &v)?,
             "draw_layer" => self.draw_layer = read(key, &v)?,
             "contempt" => self.contempt = read(key, &v)?,
             "seed" => self.seed = read(key, &v)?,
@@ -436,6 +441,10 @@ impl SearchParams {
                 " threats={} threat_nodes={}",
                 self.threats, self.threat_nodes
             );
+        }
+        // On by default and for most games nothing: written only when off.
+        if !self.book {
+            spec.push_str(" book=false");
         }
         if let Some(net) = &self.network {
             let _ = write!(spec, " network={} cpuct={}", net.path(), self.cpuct);

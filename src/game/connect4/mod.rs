@@ -3,10 +3,13 @@
 //! Bit `col * 7 + row` is the cell of column `col` (0 = a) and row `row` (0 = bottom); the
 //! seventh bit of each column stays empty so that line tests by shifting never wrap.
 
+pub mod book;
+pub mod solver;
+
 use super::{fen, zobrist};
 use super::{
     find_legal, Dialect, Dialects, GameError, GameInfo, Heuristics, Move, MoveList, Outcome,
-    Player, Rules,
+    PerfectAsk, PerfectMove, Player, Rules, Solution,
 };
 use crate::rng::Rng;
 
@@ -415,6 +418,55 @@ impl Heuristics for ConnectFour {
     // case, in every dialect.
 
     const HAS_EVALUATION: bool = true;
+
+    /// The embedded opening book's move, else the exact solver's (weak: win, draw or loss)
+    /// when it finishes within `ask`'s limits; a lost position is left to the search.
+    fn perfect_move(&self, ask: &PerfectAsk) -> Option<PerfectMove> {
+        let left = (COLS * ROWS - self.count as usize) as u32;
+        if ask.book {
+            if let Some(mv) = book::Book::embedded().lookup(self) {
+                return Some(PerfectMove {
+                    mv,
+                    value: Solution::Win,
+                    plies: left,
+                    source: "book",
+                });
+            }
+        }
+        if !ask.solve {
+            return None;
+        }
+        let board = solver::Board::of(self)?;
+        let cut = solver::Cut {
+            stop: ask.stop,
+            deadline: ask.deadline,
+            nodes: None,
+        };
+        solver::with_shared(|s| {
+            let (col, score) = s.best_move(&board, true, &cut)?;
+            let value = match score.signum() {
+                1 => Solution::Win,
+                0 => Solution::Draw,
+                _ => return None,
+            };
+            // A win's distance, when a strong solve of the move also fits the time.
+            let mut child = board;
+            child.play(col);
+            let plies = match value {
+                Solution::Win if child.moves() < (COLS * ROWS) as i32 && !board.wins_with(col) => s
+                    .solve(&child, false, &cut)
+                    .map_or(left, |theirs| solver::plies_to_win(board.moves(), -theirs)),
+                Solution::Win => 1,
+                _ => left,
+            };
+            Some(PerfectMove {
+                mv: Move(col as u16),
+                value,
+                plies,
+                source: "solver",
+            })
+        })
+    }
 
     /// Threats with the odd/even rule, immediate wins and centre control (see `score`), through
     /// tanh into (-1, 1).
