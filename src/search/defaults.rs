@@ -99,9 +99,11 @@ pub const GAME_DEFAULTS: &[GameDefaults] = &[
     },
     // the constant bias scores 42.5 % at 2,000 iterations; with the embedded network the row
     // scores 97 % against itself without it at 50 ms a move (docs/learned.md)
+    // The threat search (mates in one) 57.5 % against the row without it at 100 ms a move
+    // (experiments/threats.md).
     GameDefaults {
         game: "losalamos",
-        spec: "pn_explore=true network=builtin",
+        spec: "pn_explore=true network=builtin threats=1",
     },
     GameDefaults {
         game: "reachchess",
