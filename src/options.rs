@@ -26,6 +26,8 @@ pub enum Kind {
 
 /// The most search threads an option accepts.
 pub const MAX_THREADS: usize = 256;
+/// The most plies the threat search looks ahead (`threats`; declared here with its option).
+pub const MAX_THREAT_PLIES: u32 = 5;
 
 /// Who the option configures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -325,7 +327,7 @@ pub static OPTIONS: &[EngineOption] = &[
         aliases: &[],
         uci: "Threat Plies",
         usi: "ThreatPlies",
-        kind: Kind::Int { min: 0, max: crate::search::threat::MAX_THREAT_PLIES as i64 },
+        kind: Kind::Int { min: 0, max: MAX_THREAT_PLIES as i64 },
         default: "0",
         scope: Scope::Search,
         help: "threat search at every new node (two players; score-bounded or proof-number algorithms): a win of the side to move in 1, a loss in 2 and a win in 3 (up to this many plies, through checks in games with checks) is proven there and the node solved, so the tree never walks into a short mate (0 = off)",

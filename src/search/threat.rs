@@ -15,8 +15,7 @@ use crate::game::record::{repetition_end, Seen};
 use crate::game::Rules;
 use crate::game::{Game, MoveList, Player};
 
-/// The most plies a probe looks ahead (the option's maximum).
-pub const MAX_THREAT_PLIES: u32 = 5;
+pub use crate::options::MAX_THREAT_PLIES;
 
 /// What a probe proved for the side to move, with the plies to the end of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
