@@ -18,7 +18,7 @@ mod recycle;
 mod report;
 mod rollout;
 mod select;
-pub(crate) mod threat;
+pub mod threat;
 pub mod tree;
 
 use std::sync::atomic::{AtomicBool, Ordering};
