@@ -36,6 +36,10 @@ const FORCED_MOVE_TIME: Duration = Duration::from_millis(2);
 const FORCED_MOVE_ITERATIONS: u64 = 512;
 /// The share of a move's time an exact solve may take before the search gets the rest.
 const PERFECT_SHARE: f64 = 0.5;
+/// No exact solve is tried in less time than this: the solver's table is allocated on its first
+/// use, and its clock checks come every few thousand nodes, so a bullet move (CI's 50 ms games)
+/// would overrun its clock. The book still answers.
+const MIN_PERFECT_SOLVE: Duration = Duration::from_millis(20);
 /// `go depth` is judged on at least this many iterations (and four per legal move), so that the
 /// first iterations through a reused, deep tree do not end it at once.
 const MIN_ITERATIONS_FOR_DEPTH: u64 = 64;
@@ -230,11 +234,12 @@ impl<G: Game, const P: usize> GameSession<G, P> {
         let (budget, spent) = control.budget()?;
         let t0 = Instant::now();
         let share = budget.soft.mul_f64(PERFECT_SHARE);
-        let deadline = t0 + share.min(budget.hard.saturating_sub(spent));
+        let share = share.min(budget.hard.saturating_sub(spent));
+        let deadline = t0 + share;
         let stop = control.stop_flag();
         let ask = PerfectAsk {
             book: true,
-            solve: true,
+            solve: share >= MIN_PERFECT_SOLVE,
             stop: Some(&stop),
             deadline: Some(deadline),
         };
