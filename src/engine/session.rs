@@ -12,8 +12,7 @@ use super::{
 use crate::game::record::Record;
 use crate::game::registry::{self, GameVisitor, PlayersVisitor};
 use crate::game::{
-    Dialect, Game, GameError, GameInfo, GoGuiBoard, Move, MoveList, Outcome, PerfectAsk, Player,
-    Solution,
+    Dialect, Game, GameError, GameInfo, GoGuiBoard, Move, MoveList, Outcome, Player,
 };
 use crate::search::{Limits, Proven, Search, SearchParams, SearchReport};
 use crate::solve::checks::Checks;
@@ -34,12 +33,6 @@ const EARLY_STOP_FLOOR: u32 = 2;
 /// best gpn knows (a reused tree's value or proof) rather than a blank.
 const FORCED_MOVE_TIME: Duration = Duration::from_millis(2);
 const FORCED_MOVE_ITERATIONS: u64 = 512;
-/// The share of a move's time an exact solve may take before the search gets the rest.
-const PERFECT_SHARE: f64 = 0.5;
-/// No exact solve is tried in less time than this: the solver's table is allocated on its first
-/// use, and its clock checks come every few thousand nodes, so a bullet move (CI's 50 ms games)
-/// would overrun its clock. The book still answers.
-const MIN_PERFECT_SOLVE: Duration = Duration::from_millis(20);
 /// `go depth` is judged on at least this many iterations (and four per legal move), so that the
 /// first iterations through a reused, deep tree do not end it at once.
 const MIN_ITERATIONS_FOR_DEPTH: u64 = 64;
@@ -208,84 +201,6 @@ impl<G: Game, const P: usize> GameSession<G, P> {
             }
         }
         None
-    }
-
-    /// The game's own perfect move ([`crate::game::Heuristics::perfect_move`]: a book move, or
-    /// an exact solve given at most [`PERFECT_SHARE`] of the move's time), as a proven answer;
-    /// `None` to search. Only a timed search asks (a `go nodes` or `go depth` search stays
-    /// reproducible, an infinite or ponder search is for the tree), with option `book` on, more
-    /// than one legal move and no `searchmoves` the perfect move is outside of.
-    fn perfect(
-        &self,
-        job: &SearchJob,
-        control: &SearchControl,
-        allowed: &[Move],
-        legal: usize,
-    ) -> Option<SearchInfo> {
-        if !self.search.params().book
-            || legal < 2
-            || control.unlimited()
-            || job.iterations.is_some()
-            || job.nodes.is_some()
-            || job.depth.is_some()
-        {
-            return None;
-        }
-        let (budget, spent) = control.budget()?;
-        let t0 = Instant::now();
-        let share = budget.soft.mul_f64(PERFECT_SHARE);
-        let share = share.min(budget.hard.saturating_sub(spent));
-        let deadline = t0 + share;
-        let stop = control.stop_flag();
-        let ask = PerfectAsk {
-            book: true,
-            solve: share >= MIN_PERFECT_SOLVE,
-            stop: Some(&stop),
-            deadline: Some(deadline),
-        };
-        let perfect = self.position().perfect_move(&ask)?;
-        if !allowed.is_empty() && !allowed.contains(&perfect.mv) {
-            return None;
-        }
-        let text = self.position().format_move_in(perfect.mv, job.dialect);
-        let (value, wdl, proven) = match perfect.value {
-            Solution::Win => (
-                1.0,
-                [1000, 0, 0],
-                Proven::Win {
-                    plies: perfect.plies,
-                },
-            ),
-            Solution::Draw => (
-                0.0,
-                [0, 1000, 0],
-                Proven::Draw {
-                    plies: perfect.plies,
-                },
-            ),
-            Solution::Loss => (
-                -1.0,
-                [0, 0, 1000],
-                Proven::Loss {
-                    plies: perfect.plies,
-                },
-            ),
-        };
-        log::debug!("perfect move {text} from the {}", perfect.source);
-        Some(SearchInfo {
-            lines: vec![InfoLine {
-                pv: vec![text.clone()],
-                value,
-                wdl,
-                proven: Some(proven),
-                visits: 0,
-            }],
-            depth: 1,
-            seldepth: 1,
-            time: t0.elapsed(),
-            best: Some(text),
-            ..SearchInfo::default()
-        })
     }
 
     /// The answer without searching: the only legal move, or nothing at a finished game.
@@ -998,5 +913,6 @@ struct LastValue {
     value: f32,
 }
 
+mod perfect;
 #[cfg(test)]
 mod tests;
