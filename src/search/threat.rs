@@ -92,6 +92,18 @@ impl ThreatSearch {
         true
     }
 
+    /// The position after move `i` of ply `ply`'s list, taken from the budget (`None` when it
+    /// is spent).
+    #[inline]
+    fn play_nth<G: Game>(&mut self, position: &G, ply: usize, i: usize) -> Option<G> {
+        if !self.spend() {
+            return None;
+        }
+        let mut child = position.clone();
+        child.play(self.lists[ply][i]);
+        Some(child)
+    }
+
     /// `child`, one move below the line's last position, entered into the history: the outcome
     /// the repetition rule gives it, if any (then it is not entered).
     #[inline]
@@ -151,12 +163,7 @@ impl ThreatSearch {
     fn deep_wins<G: Game>(&mut self, position: &G, plies: u32, ply: usize) -> Option<u16> {
         position.legal_moves(&mut self.lists[ply]);
         for i in 0..self.lists[ply].len() {
-            let m = self.lists[ply][i];
-            if !self.spend() {
-                return None;
-            }
-            let mut child = position.clone();
-            child.play(m);
+            let child = self.play_nth(position, ply, i)?;
             if child.outcome().is_some() {
                 continue; // a win in one was tested; a loss or a draw proves nothing
             }
@@ -194,12 +201,7 @@ impl ThreatSearch {
         }
         let mut longest = 0u16;
         for i in 0..self.lists[ply].len() {
-            let m = self.lists[ply][i];
-            if !self.spend() {
-                return None;
-            }
-            let mut child = position.clone();
-            child.play(m);
+            let child = self.play_nth(position, ply, i)?;
             let n = match child.outcome() {
                 Some(o) if o.winner() == Some(them) => 1,
                 Some(_) => return None,
