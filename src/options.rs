@@ -28,6 +28,8 @@ pub enum Kind {
 pub const MAX_THREADS: usize = 256;
 /// The most plies the threat search looks ahead (`threats`; declared here with its option).
 pub const MAX_THREAT_PLIES: u32 = 5;
+/// The most plies of the quiescence step (`quiescence`).
+pub const MAX_QUIESCENCE_PLIES: u32 = 8;
 
 /// Who the option configures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -341,6 +343,16 @@ pub static OPTIONS: &[EngineOption] = &[
         default: "200",
         scope: Scope::Search,
         help: "the most positions one threat search visits",
+    },
+    EngineOption {
+        key: "quiescence",
+        aliases: &[],
+        uci: "Quiescence Plies",
+        usi: "QuiescencePlies",
+        kind: Kind::Int { min: 0, max: MAX_QUIESCENCE_PLIES as i64 },
+        default: "0",
+        scope: Scope::Search,
+        help: "with a network: a new node's value is the network's after up to this many plies of captures and promotions, an alpha-beta in which either side may stop, as a chess engine's quiescence search (at most 32 extra evaluations a node; 0 = off)",
     },
     EngineOption {
         key: "book",

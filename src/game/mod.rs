@@ -534,6 +534,12 @@ pub trait Heuristics: Rules {
         false
     }
 
+    /// Whether `m` (legal here) is a move a quiescence search plays out before it trusts an
+    /// evaluation: [`Heuristics::is_capture`] by default; the chess family adds promotions.
+    fn is_noisy(&self, m: Move) -> bool {
+        self.is_capture(m)
+    }
+
     /// A move that wins at once for the player to move, if any (`buf` is scratch). The default
     /// plays every move and looks; games with a cheap test (a runner one step from the goal)
     /// override it: the informed playout policy asks twice per ply.

@@ -14,6 +14,7 @@ pub mod node;
 mod parallel;
 pub mod params;
 mod pnmcts;
+pub mod quiescence;
 mod recycle;
 mod report;
 mod rollout;
@@ -750,9 +751,18 @@ impl<G: Game, const P: usize> Search<G, P> {
             } else {
                 let value = match &params.network {
                     Some(file) => {
-                        let v = net.value_and_priors(file.net(), position, moves.as_slice());
+                        let mut v = net.value_and_priors(file.net(), position, moves.as_slice());
                         if params.pcn_init {
                             costs = net.costs(file.net());
+                        }
+                        if params.quiescence > 0 {
+                            v = net.quiescent_value(
+                                file.net(),
+                                position,
+                                moves.as_slice(),
+                                v,
+                                params.quiescence,
+                            );
                         }
                         match costs {
                             // The mover's cost value, for the first player.

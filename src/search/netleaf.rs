@@ -1,5 +1,6 @@
 //! The network at the leaves: a position's value, and its moves' priors, from a [`Network`].
 
+use super::quiescence::Quiescence;
 use super::tree::to_prior;
 use crate::game::{Game, Move, Player};
 use crate::nn::{Network, Scratch};
@@ -13,6 +14,8 @@ pub(crate) struct NetLeaf {
     probabilities: Vec<f32>,
     /// The priors of the last [`NetLeaf::value_and_priors`], one per move, for `Tree::add`.
     pub priors: Vec<u16>,
+    /// The quiescence step's buffers.
+    quiet: Quiescence,
 }
 
 impl NetLeaf {
@@ -25,6 +28,45 @@ impl NetLeaf {
             value
         } else {
             -value
+        }
+    }
+
+    /// The value of `position` for its side to move, in [-1, 1].
+    pub fn mover_value<G: Game>(&mut self, net: &Network, position: &G) -> f32 {
+        let value = self.value(net, position);
+        if position.to_move() == Player(0) {
+            value
+        } else {
+            -value
+        }
+    }
+
+    /// The first player's value of `position` after `plies` plies of the quiescence step
+    /// ([`super::quiescence`]), given its network value `value` (first player's view) and its
+    /// legal `moves`. Overwrites the scratch: call it after the policy and costs are read.
+    pub fn quiescent_value<G: Game>(
+        &mut self,
+        net: &Network,
+        position: &G,
+        moves: &[Move],
+        value: f32,
+        plies: u32,
+    ) -> f32 {
+        let first = position.to_move() == Player(0);
+        let stand = if first { value } else { -value };
+        let mut quiet = std::mem::take(&mut self.quiet);
+        let q = quiet.value(
+            &mut |p: &G| self.mover_value(net, p),
+            position,
+            moves,
+            stand,
+            plies,
+        );
+        self.quiet = quiet;
+        if first {
+            q
+        } else {
+            -q
         }
     }
 

@@ -172,6 +172,10 @@ pub struct SearchParams {
     pub threats: u32,
     /// The most positions one threat search visits.
     pub threat_nodes: u32,
+    /// With a network: plies of the quiescence step at new nodes ([`super::quiescence`]; 0:
+    /// off): the node's value is the network's after its captures (and promotions) are played
+    /// out.
+    pub quiescence: u32,
     /// A network for the game (two-player games): its value replaces the playouts and is the
     /// nodes' evaluation, its policy the edges' priors for PUCT selection (None: playouts).
     pub network: Option<NetworkFile>,
@@ -260,6 +264,7 @@ impl Default for SearchParams {
             paranoid: false,
             threats: 0,
             threat_nodes: 200,
+            quiescence: 0,
             network: None,
             cpuct: 1.25,
             pcn_init: false,
@@ -366,6 +371,7 @@ impl SearchParams {
             "paranoid" => self.paranoid = read(key, &v)?,
             "threats" => self.threats = read(key, &v)?,
             "threat_nodes" => self.threat_nodes = read(key, &v)?,
+            "quiescence" => self.quiescence = read(key, &v)?,
             "cpuct" => self.cpuct = read(key, &v)?,
             "network" => {
                 self.network = if v.is_empty() {
@@ -442,6 +448,9 @@ impl SearchParams {
                 self.threats, self.threat_nodes
             );
         }
+        if self.quiescence > 0 {
+            let _ = write!(spec, " quiescence={}", self.quiescence);
+        }
         // On by default and for most games nothing: written only when off.
         if !self.book {
             spec.push_str(" book=false");
@@ -493,10 +502,12 @@ mod tests {
     fn spec_round_trips() {
         let p = SearchParams::parse(
             "gpn bias=max c_pn=2.5 pn_decay=300 pn_explore=true c=0.7 playout_cap=50 seed=9 hash=8 threads=3 im=0.4 policy=ipp ege=0.1 \
-             fet=4 det=0.5 pb=2 np=10 paranoid=true threats=3 threat_nodes=50",
+             fet=4 det=0.5 pb=2 np=10 paranoid=true threats=3 threat_nodes=50 \
+             quiescence=2",
         )
         .unwrap();
         assert_eq!((p.np, p.pn_decay, p.paranoid), (10, 300, true));
+        assert_eq!((p.threats, p.quiescence), (3, 2));
         assert_eq!((p.im, p.policy, p.fet), (0.4, Policy::Informed, 4));
         assert_eq!(p.algorithm, Algorithm::Gpn);
         assert_eq!(p.bias, Bias::Max);

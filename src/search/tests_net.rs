@@ -1,7 +1,7 @@
 //! Search with a network: the value replaces the playouts, the policy's priors steer PUCT, and
 //! proofs and bounds stay exact whatever the network says.
 
-use crate::game::Rules;
+use crate::game::{Heuristics, Rules};
 use std::collections::HashMap;
 
 use super::tests::{assert_tree_consistent, minimax, params, proven_value, value_after};
@@ -405,4 +405,93 @@ fn proof_costs_set_new_nodes_their_unvisited_edges_and_their_values() {
         assert_tree_values_exact(&s, &mut memo);
     }
     assert!(leaves > 50, "{leaves} leaves");
+}
+
+#[test]
+fn proofs_and_bounds_stay_exact_with_the_quiescence_step() {
+    use crate::game::breakthrough::Breakthrough;
+    type Bt6 = Breakthrough<6>;
+    let shape = Shape {
+        inputs: Bt6::INPUTS,
+        hidden: vec![16],
+        policy: Bt6::POLICY,
+        cost: 0,
+    };
+    let mut memo = HashMap::new();
+    let mut rng = crate::rng::Rng::new(3);
+    let mut checked = 0;
+    let mut captures_seen = 0;
+    while checked < 8 {
+        // Two runners a side on random squares, none on its goal row yet.
+        let mut rows = [['.'; 6]; 6];
+        for (piece, lo, hi) in [('P', 0u32, 4u32), ('p', 1, 5)] {
+            let mut placed = 0;
+            while placed < 2 {
+                let (r, c) = (
+                    (lo + rng.below(hi - lo + 1)) as usize,
+                    rng.below(6) as usize,
+                );
+                if rows[r][c] == '.' {
+                    rows[r][c] = piece;
+                    placed += 1;
+                }
+            }
+        }
+        // Ranks 6 down to 1; rows[0] is rank 1.
+        let rank = |row: &[char; 6]| {
+            let mut out = String::new();
+            let mut empty = 0;
+            for &c in row {
+                if c == '.' {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                    }
+                    empty = 0;
+                    out.push(c);
+                }
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+            }
+            out
+        };
+        let board: Vec<String> = (0..6).rev().map(|r| rank(&rows[r])).collect();
+        let text = format!("{} w", board.join("/"));
+        let Ok(pos) = Bt6::parse_position(&text) else {
+            continue;
+        };
+        if pos.outcome().is_some() {
+            continue;
+        }
+        let mut moves = crate::game::MoveList::new();
+        pos.legal_moves(&mut moves);
+        captures_seen += moves.iter().filter(|&&m| pos.is_noisy(m)).count();
+        let truth = minimax(&pos, &mut memo);
+        let net = NetworkFile::new(
+            "test-bt6.gpnn",
+            Network::new("breakthrough6x6", shape.clone(), checked as u64 + 1).unwrap(),
+        );
+        for threads in [1, 2] {
+            let spec = format!("sb-gpn quiescence=4 threats=1 threads={threads}");
+            let mut s: Search<Bt6, 2> = Search::new(with_net(&spec, &net), pos.clone());
+            let report = s.run(&Limits {
+                iterations: Some(200_000),
+                stop_when_solved: true,
+                ..Limits::default()
+            });
+            assert_eq!(proven_value(report.proven), Some(truth), "{spec} on {text}");
+            let best = report.best_move.expect("a move");
+            assert_eq!(
+                value_after(&pos, best, &mut memo),
+                truth,
+                "{spec} on {text}"
+            );
+            assert_tree_consistent(&s);
+            assert!(assert_tree_values_exact(&s, &mut memo) > 0);
+        }
+        checked += 1;
+    }
+    assert!(captures_seen > 0, "no position offered a capture");
 }

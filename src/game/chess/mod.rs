@@ -425,6 +425,12 @@ impl<V: Variant> Board<V> {
         m != PASS && (self.mailbox[move_to(m)] != EMPTY || move_flag(m) == FLAG_EP)
     }
 
+    /// Whether the legal move `m` captures or promotes.
+    #[inline]
+    pub fn is_noisy(&self, m: Move) -> bool {
+        self.is_capture(m) || (m != PASS && (1..=4).contains(&move_flag(m)))
+    }
+
     pub fn empty() -> Self {
         Board {
             kinds: [0; 6],

@@ -230,6 +230,11 @@ impl Heuristics for ReachChess {
     fn is_capture(&self, m: Move) -> bool {
         self.board.is_capture(m)
     }
+
+    #[inline]
+    fn is_noisy(&self, m: Move) -> bool {
+        self.board.is_noisy(m)
+    }
 }
 
 impl Dialects for ReachChess {}
