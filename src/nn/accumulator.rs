@@ -1,0 +1,289 @@
+//! The incremental first layer (NNUE-style accumulators) of a [`QuantNetwork`], and feature diffs.
+//!
+//! A position's [`Accumulator`] holds the first layer's pre-activations in `i16`: the bias plus
+//! one weight row per active feature. A move changes a few features, so a child's accumulator is
+//! its parent's minus the rows of the features the move removed plus those it added
+//! ([`Accumulator::update_from`]); [`FeatureDiff`] finds them for any game from the two feature
+//! lists. Integer sums are exact, so an updated accumulator equals a full
+//! [`Accumulator::refresh`] bit for bit, and unmaking a move is the update with the lists
+//! swapped (or popping a stack of accumulators).
+
+use super::quant::QuantNetwork;
+
+/// The first layer's pre-activations of one position, for one [`QuantNetwork`] (scaled by its
+/// [`QuantNetwork::first_scale`]). Reusing one keeps its buffer: no allocation once warm.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Accumulator {
+    values: Vec<i16>,
+    /// Number of active features.
+    active: usize,
+}
+
+impl Accumulator {
+    /// The accumulator of the position whose active features are `features` (each once).
+    pub fn new(net: &QuantNetwork, features: &[u16]) -> Accumulator {
+        let mut acc = Accumulator::default();
+        acc.refresh(net, features);
+        acc
+    }
+
+    /// The pre-activations, one per first-layer output.
+    pub fn values(&self) -> &[i16] {
+        &self.values
+    }
+
+    /// Recomputes from scratch: the bias plus the row of every feature in `features` (at most
+    /// [`QuantNetwork::max_active`] of them).
+    pub fn refresh(&mut self, net: &QuantNetwork, features: &[u16]) {
+        self.values.clear();
+        self.values.extend_from_slice(net.first_biases());
+        self.active = 0;
+        self.apply(net, &[], features);
+    }
+
+    /// Updates in place for a move that deactivated `removed` and activated `added` (each
+    /// feature once; `removed` were active, `added` were not). Unmaking the move is
+    /// `update(net, added, removed)`.
+    pub fn update(&mut self, net: &QuantNetwork, removed: &[u16], added: &[u16]) {
+        assert_eq!(
+            self.values.len(),
+            net.width(),
+            "an accumulator of this network"
+        );
+        self.apply(net, removed, added);
+    }
+
+    /// Becomes `parent` updated by `removed` and `added` ([`Accumulator::update`]): a child's
+    /// accumulator from its parent's, without touching the parent.
+    pub fn update_from(
+        &mut self,
+        net: &QuantNetwork,
+        parent: &Accumulator,
+        removed: &[u16],
+        added: &[u16],
+    ) {
+        self.values.clear();
+        self.values.extend_from_slice(&parent.values);
+        self.active = parent.active;
+        self.update(net, removed, added);
+    }
+
+    /// Number of active features.
+    pub fn active(&self) -> usize {
+        self.active
+    }
+
+    fn apply(&mut self, net: &QuantNetwork, removed: &[u16], added: &[u16]) {
+        // The scales hold for at most `max_active` features: more would overflow silently.
+        self.active = (self.active + added.len())
+            .checked_sub(removed.len())
+            .expect("removed features were active");
+        assert!(
+            self.active <= net.max_active(),
+            "{} active features, more than the {} the network was quantised for",
+            self.active,
+            net.max_active()
+        );
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        if net.avx2() {
+            // SAFETY: the CPU runs AVX2 (checked when the network was built).
+            return unsafe { apply_avx2(&mut self.values, net, removed, added) };
+        }
+        apply(&mut self.values, net, removed, added)
+    }
+}
+
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+#[target_feature(enable = "avx2")]
+unsafe fn apply_avx2(values: &mut [i16], net: &QuantNetwork, removed: &[u16], added: &[u16]) {
+    apply(values, net, removed, added)
+}
+
+/// Subtracts the rows of `removed` and adds those of `added`. The sums wrap (two's complement),
+/// so the result is exact whatever the order: every set of at most `max_active` distinct features
+/// fits `i16` ([`QuantNetwork::first_bound`]), and the final one is such a set.
+#[inline(always)]
+fn apply(values: &mut [i16], net: &QuantNetwork, removed: &[u16], added: &[u16]) {
+    for &f in removed {
+        for (v, &w) in values.iter_mut().zip(net.row(f)) {
+            *v = v.wrapping_sub(w);
+        }
+    }
+    for &f in added {
+        for (v, &w) in values.iter_mut().zip(net.row(f)) {
+            *v = v.wrapping_add(w);
+        }
+    }
+}
+
+/// The features a move removed and added, from the parent's and the child's feature lists (any
+/// order, each feature once): generic for every game. Keeps its buffers (no allocation once
+/// warm).
+#[derive(Clone, Debug, Default)]
+pub struct FeatureDiff {
+    parent: Vec<u16>,
+    child: Vec<u16>,
+    removed: Vec<u16>,
+    added: Vec<u16>,
+}
+
+impl FeatureDiff {
+    /// Finds the features active in `parent` but not in `child` ([`FeatureDiff::removed`]) and
+    /// those active in `child` but not in `parent` ([`FeatureDiff::added`]), both sorted.
+    pub fn compute(&mut self, parent: &[u16], child: &[u16]) {
+        self.parent.clear();
+        self.parent.extend_from_slice(parent);
+        self.parent.sort_unstable();
+        self.child.clear();
+        self.child.extend_from_slice(child);
+        self.child.sort_unstable();
+        self.removed.clear();
+        self.added.clear();
+        let (a, b) = (&self.parent, &self.child);
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() && j < b.len() {
+            match a[i].cmp(&b[j]) {
+                std::cmp::Ordering::Less => {
+                    self.removed.push(a[i]);
+                    i += 1;
+                }
+                std::cmp::Ordering::Greater => {
+                    self.added.push(b[j]);
+                    j += 1;
+                }
+                std::cmp::Ordering::Equal => {
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        self.removed.extend_from_slice(&a[i..]);
+        self.added.extend_from_slice(&b[j..]);
+    }
+
+    /// After [`FeatureDiff::compute`], the features the move deactivated.
+    pub fn removed(&self) -> &[u16] {
+        &self.removed
+    }
+
+    /// After [`FeatureDiff::compute`], the features the move activated.
+    pub fn added(&self) -> &[u16] {
+        &self.added
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::breakthrough::Breakthrough;
+    use crate::game::chess::losalamos::LosAlamos;
+    use crate::game::connect4::ConnectFour;
+    use crate::game::minishogi::Minishogi;
+    use crate::game::reversi::Reversi;
+    use crate::game::{Game, MoveList};
+    use crate::nn::quant::tests::builtin_net;
+    use crate::nn::QuantScratch;
+    use crate::rng::Rng;
+
+    #[test]
+    fn a_diff_lists_what_left_and_what_came_in_any_order() {
+        let mut d = FeatureDiff::default();
+        d.compute(&[9, 3, 5, 1], &[5, 2, 9, 7, 8]);
+        assert_eq!(d.removed(), &[1, 3]);
+        assert_eq!(d.added(), &[2, 7, 8]);
+        d.compute(&[4, 2], &[2, 4]);
+        assert!(d.removed().is_empty() && d.added().is_empty());
+        d.compute(&[], &[6]);
+        assert_eq!((d.removed(), d.added()), (&[][..], &[6u16][..]));
+    }
+
+    #[test]
+    #[should_panic(expected = "13 active features, more than the 12")]
+    fn more_features_than_the_network_was_quantised_for_panic() {
+        let q = QuantNetwork::with_max_active(&builtin_net::<Minishogi>(), 12);
+        let mut acc = Accumulator::new(&q, &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+        acc.update(&q, &[3], &[20, 21, 22]);
+    }
+
+    struct Frame<G> {
+        position: G,
+        features: Vec<u16>,
+        acc: Accumulator,
+    }
+
+    /// A random walk of `steps` makes and unmakes over a stack of accumulators: a make updates
+    /// the new position's accumulator from the one `back` plies up the stack (1: the parent;
+    /// 2: the last position with the same side to move, whose features differ least), an unmake
+    /// pops it, after checking that the reverse update (removed and added swapped) gives the
+    /// parent's back. Every accumulator must equal a full recomputation, and its value the full
+    /// evaluation's, bit for bit. Returns the number of makes.
+    fn walk<G: Game>(seed: u64, steps: usize, back: usize, max_active: usize) -> usize {
+        let net = builtin_net::<G>();
+        let q = QuantNetwork::with_max_active(&net, max_active);
+        let mut rng = Rng::new(seed);
+        let mut buf = MoveList::new();
+        let (mut diff, mut scratch) = (FeatureDiff::default(), QuantScratch::default());
+        let mut features = Vec::new();
+        let start = G::start();
+        start.features(&mut features);
+        let mut stack = vec![Frame {
+            acc: Accumulator::new(&q, &features),
+            features: features.clone(),
+            position: start,
+        }];
+        let mut makes = 0;
+        for _ in 0..steps {
+            let top = &stack[stack.len() - 1];
+            let m = if top.position.outcome().is_none() && rng.below(10) < 7 {
+                top.position.random_move(&mut rng, &mut buf)
+            } else {
+                None
+            };
+            let Some(m) = m else {
+                if stack.len() > 1 {
+                    // Unmake: the reverse of the parent-to-child update restores the parent.
+                    let child = stack.pop().unwrap();
+                    let parent = stack.last().unwrap();
+                    diff.compute(&parent.features, &child.features);
+                    let mut acc = child.acc.clone();
+                    acc.update(&q, diff.added(), diff.removed());
+                    assert_eq!(acc, parent.acc, "{}", parent.position.to_position());
+                }
+                continue;
+            };
+            let mut position = top.position.clone();
+            position.play(m);
+            position.features(&mut features);
+            let from = &stack[stack.len().saturating_sub(back)];
+            diff.compute(&from.features, &features);
+            let mut acc = Accumulator::default();
+            acc.update_from(&q, &from.acc, diff.removed(), diff.added());
+            let full = Accumulator::new(&q, &features);
+            assert_eq!(acc, full, "{}", position.to_position());
+            let incremental = q.evaluate_accumulator(&acc, &mut scratch);
+            assert_eq!(incremental, q.evaluate(&features, &mut scratch));
+            makes += 1;
+            stack.push(Frame {
+                position,
+                features: features.clone(),
+                acc,
+            });
+        }
+        makes
+    }
+
+    #[test]
+    fn incremental_accumulators_equal_a_full_recomputation_through_makes_and_unmakes() {
+        for back in [1, 2] {
+            let makes = [
+                walk::<Minishogi>(1, 600, back, 12),
+                walk::<LosAlamos>(2, 600, back, 24),
+                walk::<Breakthrough<8>>(3, 600, back, 32),
+                walk::<ConnectFour>(4, 600, back, 42),
+                walk::<Reversi>(5, 600, back, 64),
+                walk::<Minishogi>(6, 600, back, usize::MAX),
+            ];
+            assert!(makes.iter().all(|&n| n >= 300), "{makes:?}");
+        }
+    }
+}
