@@ -1,6 +1,7 @@
-//! The incremental first layer (NNUE-style accumulators) of a [`QuantNetwork`], and feature diffs.
+//! The incremental first layer (NNUE-style accumulators) of a quantised network; feature diffs.
 //!
-//! A position's [`Accumulator`] holds the first layer's pre-activations in `i16`: the bias plus
+//! A position's [`Accumulator`] (of a [`QuantNetwork`](super::QuantNetwork), which implements its
+//! updates) holds the first layer's pre-activations in `i16`: the bias plus
 //! one weight row per active feature. A move changes a few features, so a child's accumulator is
 //! its parent's minus the rows of the features the move removed plus those it added
 //! ([`Accumulator::update_from`]); [`FeatureDiff`] finds them for any game from the two feature
@@ -8,109 +9,60 @@
 //! [`Accumulator::refresh`] bit for bit, and unmaking a move is the update with the lists
 //! swapped (or popping a stack of accumulators).
 
-use super::quant::QuantNetwork;
-
-/// The first layer's pre-activations of one position, for one [`QuantNetwork`] (scaled by its
-/// [`QuantNetwork::first_scale`]). Reusing one keeps its buffer: no allocation once warm.
+/// The first layer's pre-activations of one position, for one
+/// [`QuantNetwork`](super::QuantNetwork) (scaled by its
+/// [`first_scale`](super::QuantNetwork::first_scale)). Reusing one keeps its buffer: no allocation once warm.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Accumulator {
-    values: Vec<i16>,
+    pub(super) values: Vec<i16>,
     /// Number of active features.
-    active: usize,
+    pub(super) active: usize,
 }
 
 impl Accumulator {
-    /// The accumulator of the position whose active features are `features` (each once).
-    pub fn new(net: &QuantNetwork, features: &[u16]) -> Accumulator {
-        let mut acc = Accumulator::default();
-        acc.refresh(net, features);
-        acc
-    }
-
     /// The pre-activations, one per first-layer output.
     pub fn values(&self) -> &[i16] {
         &self.values
-    }
-
-    /// Recomputes from scratch: the bias plus the row of every feature in `features` (at most
-    /// [`QuantNetwork::max_active`] of them).
-    pub fn refresh(&mut self, net: &QuantNetwork, features: &[u16]) {
-        self.values.clear();
-        self.values.extend_from_slice(net.first_biases());
-        self.active = 0;
-        self.apply(net, &[], features);
-    }
-
-    /// Updates in place for a move that deactivated `removed` and activated `added` (each
-    /// feature once; `removed` were active, `added` were not). Unmaking the move is
-    /// `update(net, added, removed)`.
-    pub fn update(&mut self, net: &QuantNetwork, removed: &[u16], added: &[u16]) {
-        assert_eq!(
-            self.values.len(),
-            net.width(),
-            "an accumulator of this network"
-        );
-        self.apply(net, removed, added);
-    }
-
-    /// Becomes `parent` updated by `removed` and `added` ([`Accumulator::update`]): a child's
-    /// accumulator from its parent's, without touching the parent.
-    pub fn update_from(
-        &mut self,
-        net: &QuantNetwork,
-        parent: &Accumulator,
-        removed: &[u16],
-        added: &[u16],
-    ) {
-        self.values.clear();
-        self.values.extend_from_slice(&parent.values);
-        self.active = parent.active;
-        self.update(net, removed, added);
     }
 
     /// Number of active features.
     pub fn active(&self) -> usize {
         self.active
     }
-
-    fn apply(&mut self, net: &QuantNetwork, removed: &[u16], added: &[u16]) {
-        // The scales hold for at most `max_active` features: more would overflow silently.
-        self.active = (self.active + added.len())
-            .checked_sub(removed.len())
-            .expect("removed features were active");
-        assert!(
-            self.active <= net.max_active(),
-            "{} active features, more than the {} the network was quantised for",
-            self.active,
-            net.max_active()
-        );
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        if net.avx2() {
-            // SAFETY: the CPU runs AVX2 (checked when the network was built).
-            return unsafe { apply_avx2(&mut self.values, net, removed, added) };
-        }
-        apply(&mut self.values, net, removed, added)
-    }
 }
 
+/// Subtracts the rows of `removed` and adds those of `added` (rows of `values.len()` weights in
+/// `weights`, feature-major), compiled for AVX2.
+///
+/// # Safety
+/// The CPU must run AVX2.
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 #[target_feature(enable = "avx2")]
-unsafe fn apply_avx2(values: &mut [i16], net: &QuantNetwork, removed: &[u16], added: &[u16]) {
-    apply(values, net, removed, added)
+pub(super) unsafe fn apply_avx2(
+    values: &mut [i16],
+    weights: &[i16],
+    removed: &[u16],
+    added: &[u16],
+) {
+    apply(values, weights, removed, added)
 }
 
-/// Subtracts the rows of `removed` and adds those of `added`. The sums wrap (two's complement),
-/// so the result is exact whatever the order: every set of at most `max_active` distinct features
-/// fits `i16` ([`QuantNetwork::first_bound`]), and the final one is such a set.
+/// Subtracts the rows of `removed` and adds those of `added` (rows of `values.len()` weights in
+/// `weights`, feature-major). The sums wrap (two's complement), so the result is exact whatever
+/// the order: every set of at most `max_active` distinct features fits `i16`
+/// ([`QuantNetwork::first_bound`](super::QuantNetwork::first_bound)), and the final one is such
+/// a set.
 #[inline(always)]
-fn apply(values: &mut [i16], net: &QuantNetwork, removed: &[u16], added: &[u16]) {
+pub(super) fn apply(values: &mut [i16], weights: &[i16], removed: &[u16], added: &[u16]) {
+    let width = values.len();
+    let row = |f: u16| &weights[f as usize * width..(f as usize + 1) * width];
     for &f in removed {
-        for (v, &w) in values.iter_mut().zip(net.row(f)) {
+        for (v, &w) in values.iter_mut().zip(row(f)) {
             *v = v.wrapping_sub(w);
         }
     }
     for &f in added {
-        for (v, &w) in values.iter_mut().zip(net.row(f)) {
+        for (v, &w) in values.iter_mut().zip(row(f)) {
             *v = v.wrapping_add(w);
         }
     }
@@ -182,6 +134,7 @@ mod tests {
     use crate::game::reversi::Reversi;
     use crate::game::{Game, MoveList};
     use crate::nn::quant::tests::builtin_net;
+    use crate::nn::QuantNetwork;
     use crate::nn::QuantScratch;
     use crate::rng::Rng;
 

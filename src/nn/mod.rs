@@ -29,8 +29,7 @@ pub mod sample;
 pub mod train;
 
 pub use crate::game::{square_symmetry, Features};
+pub use accumulator::{Accumulator, FeatureDiff};
 pub use file::{NetworkFile, BUILTIN};
 pub use net::{Network, NetworkError, Scratch, Shape, Wdl};
-pub use quant::{
-    Accumulator, FeatureDiff, QuantNetwork, QuantScratch, UNBOUNDED_TOLERANCE, VALUE_TOLERANCE,
-};
+pub use quant::{QuantNetwork, QuantScratch, UNBOUNDED_TOLERANCE, VALUE_TOLERANCE};

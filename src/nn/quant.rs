@@ -34,7 +34,9 @@
 use super::net::softmax3;
 use super::{Network, Wdl};
 
-pub use super::accumulator::{Accumulator, FeatureDiff};
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+use super::accumulator::apply_avx2;
+use super::accumulator::{apply, Accumulator};
 
 /// The largest |difference| of the value (win minus loss), and of each of the win, draw and
 /// loss probabilities, between a [`QuantNetwork`] made with its game's bound on active features
@@ -252,18 +254,15 @@ impl QuantNetwork {
     }
 
     /// Feature `f`'s row of first-layer weights.
-    #[inline]
-    pub(super) fn row(&self, f: u16) -> &[i16] {
+    #[cfg(test)]
+    fn row(&self, f: u16) -> &[i16] {
         let at = f as usize * self.width;
         &self.first_weights[at..at + self.width]
     }
 
-    pub(super) fn first_biases(&self) -> &[i16] {
+    #[cfg(test)]
+    fn first_biases(&self) -> &[i16] {
         &self.first_biases
-    }
-
-    pub(super) fn avx2(&self) -> bool {
-        self.avx2
     }
 
     /// The value of the position whose active features are `features` (each once, below
@@ -339,6 +338,71 @@ impl QuantNetwork {
         }
         let [win, draw, loss] = softmax3(logits);
         Wdl { win, draw, loss }
+    }
+}
+
+/// An accumulator's updates, here beside the weights they add.
+impl Accumulator {
+    /// The accumulator of the position whose active features are `features` (each once).
+    pub fn new(net: &QuantNetwork, features: &[u16]) -> Accumulator {
+        let mut acc = Accumulator::default();
+        acc.refresh(net, features);
+        acc
+    }
+
+    /// Recomputes from scratch: the bias plus the row of every feature in `features` (at most
+    /// [`QuantNetwork::max_active`] of them).
+    pub fn refresh(&mut self, net: &QuantNetwork, features: &[u16]) {
+        self.values.clear();
+        self.values.extend_from_slice(&net.first_biases);
+        self.active = 0;
+        self.apply(net, &[], features);
+    }
+
+    /// Updates in place for a move that deactivated `removed` and activated `added` (each
+    /// feature once; `removed` were active, `added` were not). Unmaking the move is
+    /// `update(net, added, removed)`.
+    pub fn update(&mut self, net: &QuantNetwork, removed: &[u16], added: &[u16]) {
+        assert_eq!(
+            self.values.len(),
+            net.width(),
+            "an accumulator of this network"
+        );
+        self.apply(net, removed, added);
+    }
+
+    /// Becomes `parent` updated by `removed` and `added` ([`Accumulator::update`]): a child's
+    /// accumulator from its parent's, without touching the parent.
+    pub fn update_from(
+        &mut self,
+        net: &QuantNetwork,
+        parent: &Accumulator,
+        removed: &[u16],
+        added: &[u16],
+    ) {
+        self.values.clear();
+        self.values.extend_from_slice(&parent.values);
+        self.active = parent.active;
+        self.update(net, removed, added);
+    }
+
+    fn apply(&mut self, net: &QuantNetwork, removed: &[u16], added: &[u16]) {
+        // The scales hold for at most `max_active` features: more would overflow silently.
+        self.active = (self.active + added.len())
+            .checked_sub(removed.len())
+            .expect("removed features were active");
+        assert!(
+            self.active <= net.max_active(),
+            "{} active features, more than the {} the network was quantised for",
+            self.active,
+            net.max_active()
+        );
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        if net.avx2 {
+            // SAFETY: the CPU runs AVX2 (checked when the network was built).
+            return unsafe { apply_avx2(&mut self.values, &net.first_weights, removed, added) };
+        }
+        apply(&mut self.values, &net.first_weights, removed, added)
     }
 }
 
