@@ -69,48 +69,51 @@ pub(super) fn apply(values: &mut [i16], weights: &[i16], removed: &[u16], added:
 }
 
 /// The features a move removed and added, from the parent's and the child's feature lists (any
-/// order, each feature once): generic for every game. Keeps its buffers (no allocation once
-/// warm).
+/// order, each feature once): generic for every game. One mark per feature instead of sorting:
+/// linear in the lists' lengths. Keeps its buffers (no allocation once warm).
 #[derive(Clone, Debug, Default)]
 pub struct FeatureDiff {
-    parent: Vec<u16>,
-    child: Vec<u16>,
+    /// Per feature: 1 while it is in the parent's list and not yet seen in the child's; all 0
+    /// between calls.
+    marks: Vec<u8>,
     removed: Vec<u16>,
     added: Vec<u16>,
 }
 
 impl FeatureDiff {
-    /// Finds the features active in `parent` but not in `child` ([`FeatureDiff::removed`]) and
-    /// those active in `child` but not in `parent` ([`FeatureDiff::added`]), both sorted.
+    /// Finds the features active in `parent` but not in `child` ([`FeatureDiff::removed`], in
+    /// `parent`'s order) and those active in `child` but not in `parent`
+    /// ([`FeatureDiff::added`], in `child`'s order).
     pub fn compute(&mut self, parent: &[u16], child: &[u16]) {
-        self.parent.clear();
-        self.parent.extend_from_slice(parent);
-        self.parent.sort_unstable();
-        self.child.clear();
-        self.child.extend_from_slice(child);
-        self.child.sort_unstable();
         self.removed.clear();
         self.added.clear();
-        let (a, b) = (&self.parent, &self.child);
-        let (mut i, mut j) = (0, 0);
-        while i < a.len() && j < b.len() {
-            match a[i].cmp(&b[j]) {
-                std::cmp::Ordering::Less => {
-                    self.removed.push(a[i]);
-                    i += 1;
-                }
-                std::cmp::Ordering::Greater => {
-                    self.added.push(b[j]);
-                    j += 1;
-                }
-                std::cmp::Ordering::Equal => {
-                    i += 1;
-                    j += 1;
-                }
+        let top = parent
+            .iter()
+            .chain(child)
+            .copied()
+            .max()
+            .map_or(0, |f| f as usize + 1);
+        if self.marks.len() < top {
+            self.marks.resize(top, 0);
+        }
+        for &f in parent {
+            self.marks[f as usize] = 1;
+        }
+        for &f in child {
+            let m = &mut self.marks[f as usize];
+            if *m == 1 {
+                *m = 2;
+            } else {
+                self.added.push(f);
             }
         }
-        self.removed.extend_from_slice(&a[i..]);
-        self.added.extend_from_slice(&b[j..]);
+        for &f in parent {
+            let m = &mut self.marks[f as usize];
+            if *m == 1 {
+                self.removed.push(f);
+            }
+            *m = 0;
+        }
     }
 
     /// After [`FeatureDiff::compute`], the features the move deactivated.
@@ -142,12 +145,38 @@ mod tests {
     fn a_diff_lists_what_left_and_what_came_in_any_order() {
         let mut d = FeatureDiff::default();
         d.compute(&[9, 3, 5, 1], &[5, 2, 9, 7, 8]);
-        assert_eq!(d.removed(), &[1, 3]);
+        assert_eq!(d.removed(), &[3, 1]);
         assert_eq!(d.added(), &[2, 7, 8]);
         d.compute(&[4, 2], &[2, 4]);
         assert!(d.removed().is_empty() && d.added().is_empty());
         d.compute(&[], &[6]);
         assert_eq!((d.removed(), d.added()), (&[][..], &[6u16][..]));
+        d.compute(&[6, 300], &[]);
+        assert_eq!((d.removed(), d.added()), (&[6u16, 300][..], &[][..]));
+        // Against sorted set differences, on random lists.
+        let mut rng = Rng::new(8);
+        for _ in 0..200 {
+            let mut pick = |n| {
+                let mut v: Vec<u16> = (0..n).map(|_| rng.below(64) as u16).collect();
+                v.sort_unstable();
+                v.dedup();
+                rng.shuffle(&mut v);
+                v
+            };
+            let (a, b) = (pick(20), pick(20));
+            d.compute(&a, &b);
+            let minus = |x: &[u16], y: &[u16]| {
+                let mut v: Vec<u16> = x.iter().copied().filter(|f| !y.contains(f)).collect();
+                v.sort_unstable();
+                v
+            };
+            let mut removed = d.removed().to_vec();
+            removed.sort_unstable();
+            let mut added = d.added().to_vec();
+            added.sort_unstable();
+            assert_eq!(removed, minus(&a, &b));
+            assert_eq!(added, minus(&b, &a));
+        }
     }
 
     #[test]

@@ -292,7 +292,8 @@ impl QuantNetwork {
     }
 
     /// After an evaluation with `scratch`, the top trunk layer's activations in real units (the
-    /// policy and cost heads' input), into `out`.
+    /// policy and cost heads' input), into `out`: the f32 network's
+    /// [`Network::policy_of`] takes them.
     pub fn top(&self, scratch: &QuantScratch, out: &mut Vec<f32>) {
         let k = self.layers.len() - 1;
         let scale = self.scales[k];
@@ -617,6 +618,28 @@ pub(super) mod tests {
                 assert_eq!(top.len(), *hidden.last().unwrap());
             }
         }
+    }
+
+    /// The f32 policy head on the int16 trunk's activations gives the f32 network's priors.
+    #[test]
+    fn the_policy_of_the_quantised_trunk_follows_the_f32_policy() {
+        let net = builtin_net::<Minishogi>();
+        let q = QuantNetwork::with_max_active(&net, 12);
+        let (mut scratch, mut qscratch) = (Default::default(), QuantScratch::default());
+        let (mut top, mut a, mut b) = (Vec::new(), Vec::new(), Vec::new());
+        let indices: Vec<usize> = (0..net.shape().policy).step_by(7).collect();
+        let mut worst = 0.0f32;
+        for f in random_positions::<Minishogi>(9, 3) {
+            net.evaluate(&f, &mut scratch);
+            net.policy(&scratch, &indices, &mut a);
+            q.evaluate(&f, &mut qscratch);
+            q.top(&qscratch, &mut top);
+            net.policy_of(&top, &indices, &mut b);
+            for (x, y) in a.iter().zip(&b) {
+                worst = worst.max((x - y).abs());
+            }
+        }
+        assert!(worst <= VALUE_TOLERANCE, "{worst}");
     }
 
     /// Checks, output by output, that the features with positive weights (and then those with
