@@ -1,35 +1,6 @@
 //! An int16 fixed-point copy of a network's value path (NNUE style), with integer dot products.
 //!
-//! [`QuantNetwork`] holds the first layer, the trunk and the value head of a [`Network`] as
-//! `i16` weights; the policy and cost heads stay in the f32 network. Every scale is chosen from
-//! the weights themselves, so that no sum can overflow whatever features are active:
-//!
-//! - First layer: weights and biases are `round(w * s1)` as `i16`. The pre-activations of a
-//!   position (an [`Accumulator`]) are the bias plus one row per active feature, in `i16`.
-//!   Features are distinct (the [`Features`](crate::game::Features) contract), so each output's
-//!   sum lies between its bias plus every negative weight of its column and its bias plus every
-//!   positive one. `s1` is the largest scale that keeps both ends of that interval, computed on
-//!   the rounded integers, within `i16` ([`QuantNetwork::first_bound`]): no set of features can
-//!   overflow. With a bound `k` on the active features ([`QuantNetwork::with_max_active`]) the
-//!   interval is that of the `k` largest weights of each sign, a finer scale when a position
-//!   uses few of the inputs; an [`Accumulator`] counts its features and panics beyond `k`. The
-//!   additions wrap, so that an update's result is exact whatever its order (intermediate sums
-//!   may leave `i16`; the final one cannot).
-//! - ReLU keeps the accumulator's values (in `[0, 32767]`, scale `s1`) as the next layer's
-//!   inputs.
-//! - Each later dense layer: `i16` weights at a scale `sw`, products summed in `i32` with an
-//!   `i32` bias at the product's scale. `sw` is the largest scale for which the weights fit
-//!   `i16` and `|bias| + sum of (input bound x |weight|)` fits `i32` for every output, again
-//!   checked on the integers: no dot product, and no partial sum of one (each is bounded by the
-//!   same sum of absolute values), can overflow. A trunk layer's ReLU output is shifted right
-//!   (rounded) by the fewest bits that bring its bound back within `i16`; the value head's three
-//!   `i32` logits are divided by their scale and go through the same softmax as the f32 network.
-//!
-//! The error against the f32 network is a matter of rounding, mostly the first layer's: measured
-//! over random games of the embedded networks (experiments/quantised.md), the value (win minus
-//! loss) differs by at most about 0.011 (mean 0.001) with each game's bound on active features
-//! ([`QuantNetwork::with_max_active`]), and 0.045 without ([`QuantNetwork::new`]); the tests
-//! hold them to [`VALUE_TOLERANCE`] and [`UNBOUNDED_TOLERANCE`].
+//! The scales, the overflow argument and the measured error are on [`QuantNetwork`].
 
 use super::net::softmax3;
 use super::{Network, Wdl};
@@ -60,9 +31,38 @@ struct QuantLayer {
     shift: u32,
 }
 
-/// The value path of a [`Network`] (first layer, trunk, value head) in `i16` fixed point; the
-/// module docs give the scales and why nothing overflows. Built once per network
-/// ([`QuantNetwork::new`]) and shared read-only by every thread.
+/// The value path of a [`Network`] (first layer, trunk, value head) in `i16` fixed point: the
+/// weights as `i16`; the policy and cost heads stay in the f32 network. Every scale is chosen from
+/// the weights themselves, so that no sum can overflow whatever features are active:
+///
+/// - First layer: weights and biases are `round(w * s1)` as `i16`. The pre-activations of a
+///   position (an [`Accumulator`]) are the bias plus one row per active feature, in `i16`.
+///   Features are distinct (the [`Features`](crate::game::Features) contract), so each output's
+///   sum lies between its bias plus every negative weight of its column and its bias plus every
+///   positive one. `s1` is the largest scale that keeps both ends of that interval, computed on
+///   the rounded integers, within `i16` ([`QuantNetwork::first_bound`]): no set of features can
+///   overflow. With a bound `k` on the active features ([`QuantNetwork::with_max_active`]) the
+///   interval is that of the `k` largest weights of each sign, a finer scale when a position
+///   uses few of the inputs; an [`Accumulator`] counts its features and panics beyond `k`. The
+///   additions wrap, so that an update's result is exact whatever its order (intermediate sums
+///   may leave `i16`; the final one cannot).
+/// - ReLU keeps the accumulator's values (in `[0, 32767]`, scale `s1`) as the next layer's
+///   inputs.
+/// - Each later dense layer: `i16` weights at a scale `sw`, products summed in `i32` with an
+///   `i32` bias at the product's scale. `sw` is the largest scale for which the weights fit
+///   `i16` and `|bias| + sum of (input bound x |weight|)` fits `i32` for every output, again
+///   checked on the integers: no dot product, and no partial sum of one (each is bounded by the
+///   same sum of absolute values), can overflow. A trunk layer's ReLU output is shifted right
+///   (rounded) by the fewest bits that bring its bound back within `i16`; the value head's three
+///   `i32` logits are divided by their scale and go through the same softmax as the f32 network.
+///
+/// The error against the f32 network is a matter of rounding, mostly the first layer's: measured
+/// over random games of the embedded networks (experiments/quantised.md), the value (win minus
+/// loss) differs by at most about 0.011 (mean 0.001) with each game's bound on active features
+/// ([`QuantNetwork::with_max_active`]), and 0.045 without ([`QuantNetwork::new`]); the tests
+/// hold them to [`VALUE_TOLERANCE`] and [`UNBOUNDED_TOLERANCE`].
+///
+/// Built once per network and shared read-only by every thread.
 #[derive(Clone, Debug)]
 pub struct QuantNetwork {
     inputs: usize,
