@@ -6,6 +6,9 @@
 //! - [`Network`]: the weights in one flat vector, the fast forward pass the search calls, and the
 //!   versioned binary file format.
 //! - [`NetworkFile`]: a loaded network shared by searches and threads.
+//! - [`QuantNetwork`] (module `quant`): the value path in int16 fixed point with integer dot
+//!   products; [`Accumulator`] (module `accumulator`): its first layer kept incrementally from
+//!   a position to the next (NNUE style), with [`FeatureDiff`] finding what a move changed.
 //! - [`builtin`]: the networks embedded in the binary (`network=builtin`).
 //! - [`data`]: training positions on disk (versioned, append-only, resumable).
 //! - [`train`]: Adam on mini-batches, a plain dense forward and backward pass of its own (so a
@@ -15,14 +18,18 @@
 //! one per active feature (as NNUE accumulators and Monty's value nets do), so a Connect Four
 //! position of 20 stones costs 20 row additions of the hidden width, far less than a playout.
 
+mod accumulator;
 pub mod builtin;
 pub mod data;
 mod file;
 mod net;
 pub mod pcn;
+mod quant;
 pub mod sample;
 pub mod train;
 
 pub use crate::game::{square_symmetry, Features};
+pub use accumulator::{Accumulator, FeatureDiff};
 pub use file::{NetworkFile, BUILTIN};
 pub use net::{Network, NetworkError, Scratch, Shape, Wdl};
+pub use quant::{QuantNetwork, QuantScratch, UNBOUNDED_TOLERANCE, VALUE_TOLERANCE};

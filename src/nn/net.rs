@@ -327,8 +327,15 @@ impl Network {
     /// policy indices are `indices` (softmax over these only: the legal moves), into `out`.
     pub fn policy(&self, scratch: &Scratch, indices: &[usize], out: &mut Vec<f32>) {
         let trunk = self.shape.hidden.len();
-        let top = &scratch.acts[trunk - 1];
+        self.policy_of(&scratch.acts[trunk - 1], indices, out);
+    }
+
+    /// [`Network::policy`] from the top trunk layer's activations `top` given apart (such as a
+    /// [`QuantNetwork::top`](super::QuantNetwork::top)'s).
+    pub fn policy_of(&self, top: &[f32], indices: &[usize], out: &mut Vec<f32>) {
+        let trunk = self.shape.hidden.len();
         let head = self.layers[trunk + 1];
+        assert_eq!(top.len(), head.inputs, "the top trunk layer's activations");
         out.clear();
         if self.policy_rows.is_empty() {
             for &p in indices {
