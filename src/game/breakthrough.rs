@@ -229,6 +229,9 @@ impl<const N: usize> crate::game::Features for Breakthrough<N> {
     const INPUTS: usize = 2 * N * N;
     const POLICY: usize = 3 * N * N;
     const SYMMETRIES: usize = 2;
+    /// The runners of the start, two rows a side (a set-up position with more is evaluated in
+    /// f32).
+    const MAX_ACTIVE: usize = 4 * N;
 
     fn features(&self, out: &mut Vec<u16>) {
         out.clear();

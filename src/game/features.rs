@@ -15,6 +15,9 @@ pub trait Features {
     /// Board symmetries that keep the rules (1: the identity only). Training may augment a
     /// position with any of them.
     const SYMMETRIES: usize = 1;
+    /// The most features any position activates (the pieces a board can hold): a quantised
+    /// network is as precise as this bound allows. `usize::MAX`: no bound known.
+    const MAX_ACTIVE: usize = usize::MAX;
 
     /// The active (value 1) features of this position, each once; `out` is cleared first.
     fn features(&self, out: &mut Vec<u16>) {

@@ -3,9 +3,9 @@
 
 use std::fmt;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use super::{Network, NetworkError};
+use super::{Network, NetworkError, QuantNetwork};
 
 /// A network loaded from a file, or [`BUILTIN`]: cheap to clone (the weights are shared,
 /// read-only, by every search and thread that uses them). Two handles are equal when they have
@@ -23,6 +23,8 @@ struct Loaded {
     path: String,
     /// `None` only for an unresolved [`BUILTIN`].
     net: Option<Network>,
+    /// The int16 value path, made on first use ([`NetworkFile::quantised`]).
+    quant: OnceLock<QuantNetwork>,
 }
 
 /// The name that selects the game's embedded network (`network=builtin`).
@@ -37,6 +39,7 @@ impl NetworkFile {
                 loaded: Arc::new(Loaded {
                     path: BUILTIN.to_string(),
                     net: None,
+                    quant: OnceLock::new(),
                 }),
             });
         }
@@ -50,6 +53,7 @@ impl NetworkFile {
             loaded: Arc::new(Loaded {
                 path: path.to_string(),
                 net: Some(net),
+                quant: OnceLock::new(),
             }),
         }
     }
@@ -85,6 +89,15 @@ impl NetworkFile {
             .net
             .as_ref()
             .expect("the builtin network is resolved for the game before use")
+    }
+
+    /// The network's int16 value path for positions of at most `max_active` features (the
+    /// game's [`super::Features::MAX_ACTIVE`]), made once and shared by every search and thread
+    /// of this handle (a handle serves one game, so one bound). Panics as [`NetworkFile::net`].
+    pub fn quantised(&self, max_active: usize) -> &QuantNetwork {
+        self.loaded
+            .quant
+            .get_or_init(|| QuantNetwork::with_max_active(self.net(), max_active))
     }
 }
 

@@ -757,7 +757,7 @@ impl<G: Game, const P: usize> Search<G, P> {
                         }
                         if params.quiescence > 0 {
                             v = net.quiescent_value(
-                                file.net(),
+                                file,
                                 position,
                                 moves.as_slice(),
                                 v,

@@ -3,7 +3,7 @@
 use super::quiescence::Quiescence;
 use super::tree::to_prior;
 use crate::game::{Game, Move, Player};
-use crate::nn::{Network, Scratch};
+use crate::nn::{Network, NetworkFile, QuantScratch, Scratch};
 
 /// One thread's buffers for network evaluations (no allocation once warm).
 #[derive(Default)]
@@ -16,6 +16,8 @@ pub(crate) struct NetLeaf {
     pub priors: Vec<u16>,
     /// The quiescence step's buffers.
     quiet: Quiescence,
+    /// The int16 value path's buffers.
+    quant: QuantScratch,
 }
 
 impl NetLeaf {
@@ -31,13 +33,18 @@ impl NetLeaf {
         }
     }
 
-    /// The value of `position` for its side to move, in [-1, 1].
-    pub fn mover_value<G: Game>(&mut self, net: &Network, position: &G) -> f32 {
-        let value = self.value(net, position);
-        if position.to_move() == Player(0) {
-            value
+    /// The value of `position` for its side to move, in [-1, 1], from the network's int16
+    /// value path (within [`crate::nn::VALUE_TOLERANCE`] of the f32 one, several times faster;
+    /// the f32 path where a position has more features than the game's bound).
+    pub fn mover_value<G: Game>(&mut self, file: &NetworkFile, position: &G) -> f32 {
+        position.features(&mut self.features);
+        let quant = file.quantised(G::MAX_ACTIVE);
+        if self.features.len() <= quant.max_active() {
+            quant.evaluate(&self.features, &mut self.quant).value()
         } else {
-            -value
+            file.net()
+                .evaluate(&self.features, &mut self.scratch)
+                .value()
         }
     }
 
@@ -46,7 +53,7 @@ impl NetLeaf {
     /// legal `moves`. Overwrites the scratch: call it after the policy and costs are read.
     pub fn quiescent_value<G: Game>(
         &mut self,
-        net: &Network,
+        file: &NetworkFile,
         position: &G,
         moves: &[Move],
         value: f32,
@@ -56,7 +63,7 @@ impl NetLeaf {
         let stand = if first { value } else { -value };
         let mut quiet = std::mem::take(&mut self.quiet);
         let q = quiet.value(
-            &mut |p: &G| self.mover_value(net, p),
+            &mut |p: &G| self.mover_value(file, p),
             position,
             moves,
             stand,

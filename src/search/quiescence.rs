@@ -10,8 +10,11 @@
 //! threat search's business), and at most [`QUIESCENCE_EVALUATIONS`] extra evaluations are
 //! spent per node.
 //!
-//! Only the node's heuristic value changes: a game end met inside the step is a value like any
-//! other here, never a proof, so score bounds and proofs stay exactly what the tree proves.
+//! Only the node's heuristic value changes, so score bounds and proofs stay exactly what the
+//! tree proves. Game ends inside the step are not looked for (a mate is the threat search's, a
+//! position without moves stands on its network value): detecting them would cost a move
+//! generation per capture, and it keeps the pruning exact (a move is worth at most its child's
+//! own value).
 
 use crate::game::{Game, Move, MoveList};
 
@@ -24,7 +27,7 @@ pub(crate) struct Quiescence {
     /// Per ply below the node: the legal moves.
     moves: Vec<MoveList>,
     /// Per ply: each noisy move's value for the side to move after one ply (its child's
-    /// network value, or the exact value of a game end), with the move's index in `moves`.
+    /// network value), with the move's index in `moves`.
     noisy: Vec<Vec<(f32, usize)>>,
     /// Evaluations left in this step.
     left: u32,
@@ -76,26 +79,21 @@ impl Quiescence {
             self.noisy.push(Vec::new());
         }
         if ply > 0 {
+            // (A position without moves has no noisy ones: it stands on its value.)
             position.legal_moves(&mut self.moves[ply]);
         }
-        let mover = position.to_move();
         let mut noisy = std::mem::take(&mut self.noisy[ply]);
         noisy.clear();
         for (i, &m) in self.moves[ply].iter().enumerate() {
-            if !position.is_noisy(m) {
-                continue;
+            if self.left == 0 {
+                break;
             }
-            let mut child = position.clone();
-            child.play(m);
-            let value = match child.outcome() {
-                Some(outcome) => outcome.utility(mover),
-                None if self.left == 0 => continue,
-                None => {
-                    self.left -= 1;
-                    -evaluate(&child)
-                }
-            };
-            noisy.push((value, i));
+            if position.is_noisy(m) {
+                let mut child = position.clone();
+                child.play(m);
+                self.left -= 1;
+                noisy.push((-evaluate(&child), i));
+            }
         }
         // Best first, for the cut-offs.
         noisy.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
@@ -107,12 +105,11 @@ impl Quiescence {
             if alpha >= beta || value <= alpha {
                 break;
             }
-            let m = self.moves[ply][i];
-            let mut child = position.clone();
-            child.play(m);
-            let score = if child.outcome().is_some() {
+            let score = if plies == 1 {
                 value
             } else {
+                let mut child = position.clone();
+                child.play(self.moves[ply][i]);
                 -self.search(evaluate, &child, -value, ply + 1, plies - 1, -beta, -alpha)
             };
             best = best.max(score);
@@ -149,11 +146,7 @@ mod tests {
         for &m in moves.iter().filter(|&&m| position.is_noisy(m)) {
             let mut child = position.clone();
             child.play(m);
-            let score = match child.outcome() {
-                Some(o) => o.utility(position.to_move()),
-                None => -plain(net, &child, plies - 1),
-            };
-            best = best.max(score);
+            best = best.max(-plain(net, &child, plies - 1));
         }
         best
     }

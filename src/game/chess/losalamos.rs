@@ -58,6 +58,8 @@ impl crate::game::Features for LosAlamos {
     const INPUTS: usize = 2 * 5 * 36;
     const POLICY: usize = 36 * 36 + 36;
     const SYMMETRIES: usize = 2;
+    /// The 24 pieces of the start (a set-up position with more is evaluated in f32).
+    const MAX_ACTIVE: usize = 24;
 
     fn features(&self, out: &mut Vec<u16>) {
         out.clear();

@@ -787,6 +787,8 @@ impl crate::game::Features for Minishogi {
     const INPUTS: usize = 2 * KINDS * SQUARES + 2 * HAND_KINDS * SET_SIZE as usize;
     const POLICY: usize = SQUARES * SQUARES * 2 + HAND_KINDS * SQUARES;
     const SYMMETRIES: usize = 2;
+    /// The twelve pieces, each on the board or in a hand.
+    const MAX_ACTIVE: usize = 12;
 
     fn features(&self, out: &mut Vec<u16>) {
         out.clear();
