@@ -161,3 +161,53 @@ fn an_engine_that_exits_or_is_not_uci_is_a_clear_error() {
     assert!(err.contains("has no option 'NoSuch'"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn sigint_stops_label_between_games_and_keeps_the_finished_ones() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let dir = scratch("interrupt");
+    let out = dir.join("int.gpns");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gpn"))
+        .args(["label", "minishogi", "--engine", env!("CARGO_BIN_EXE_gpn")])
+        .args([
+            "--nodes",
+            "30",
+            "--iterations",
+            "10",
+            "--positions",
+            "1000000",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    // Wait for the first game, then interrupt as Ctrl-C does.
+    loop {
+        let line = lines.next().expect("a progress line").unwrap();
+        if line.starts_with("game 0: ") {
+            break;
+        }
+    }
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130), "{rest:?}");
+    assert!(
+        rest.iter()
+            .any(|l| l.contains("dropped, the file holds every finished game")),
+        "{rest:?}"
+    );
+    let report = text(&output.stdout);
+    assert!(report.starts_with("label minishogi: "), "{report}");
+    let file = read_samples(&out).unwrap();
+    assert!(!file.cut && !file.games.is_empty());
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -23,8 +23,9 @@ Games of gpn's own search (--iterations per move, after --random-plies random pl
 the teacher, a UCI engine, searches every position of the game (`position fen <start> moves
 ...`, `go depth D` or `go nodes N`). Its last exact score becomes the value target, win, draw and
 loss probabilities for the side to move: win - loss = tanh(cp / K), draw = D x (1 - |win - loss|)
-(K and D by game family, or --scale and --draw; a mate is a sure win or loss; an engine that
-reports `wdl` itself, e.g. with --option UCI_ShowWDL=true, is taken at its word). --mix F blends
+(K and D by game family: losalamos 350 and 0.25, minishogi 700 and 0.05, breakthrough 400 and
+0, others 400 and 0.2; or --scale and --draw). A mate is a sure win or loss; an engine that
+reports `wdl` itself (with --option UCI_ShowWDL=true, say) is taken at its word. --mix F blends
 in the game's result: (1 - F) x teacher + F x result. Its bestmove is the policy target. The
 engine's UCI_Variant is set to the game where it has that option.
 

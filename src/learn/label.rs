@@ -243,6 +243,9 @@ impl GameVisitor for LabelVisitor<'_, '_> {
         report.teacher = teacher.name.clone();
         let have: HashSet<u32> = writer.numbers().iter().copied().collect();
         let mut number = 0u32;
+        // Games that end within the random plies give no positions: a run of them would never
+        // reach the count.
+        let mut empty = 0;
         while writer.positions() < c.positions {
             while have.contains(&number) {
                 number += 1;
@@ -259,6 +262,17 @@ impl GameVisitor for LabelVisitor<'_, '_> {
                 .map_err(|e| Error::Io(format!("cannot write {}: {e}", c.out.display())))?;
             report.games += 1;
             report.positions += record.samples.len();
+            empty = if record.samples.is_empty() {
+                empty + 1
+            } else {
+                0
+            };
+            if empty >= 100 {
+                return Err(Error::Invalid(format!(
+                    "100 games in a row ended within --random-plies {}: no positions to label",
+                    c.random_plies
+                )));
+            }
             let seconds = started.elapsed().as_secs_f64();
             (self.progress)(Progress::Labelled(LabelledGame {
                 number,

@@ -291,9 +291,12 @@ impl UciEngine {
         };
         if let Some((name, vars)) = find("UCI_Variant") {
             if !vars.is_empty() && !vars.iter().any(|v| v.eq_ignore_ascii_case(variant)) {
+                let mut shown = vars.iter().take(30).cloned().collect::<Vec<_>>().join(" ");
+                if vars.len() > 30 {
+                    shown.push_str(&format!(" and {} more", vars.len() - 30));
+                }
                 return Err(engine.error(&format!(
-                    "does not play {variant} (its UCI_Variant choices: {})",
-                    vars.join(" ")
+                    "does not play {variant} (its UCI_Variant choices: {shown})"
                 )));
             }
             engine.send(&format!("setoption name {name} value {variant}"))?;
