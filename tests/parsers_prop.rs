@@ -779,7 +779,7 @@ fn sample_header(version: u32, name: &[u8]) -> Vec<u8> {
 fn sample_files_of_hostile_bytes_are_read_or_refused() {
     let strategy = prop_oneof![
         proptest::collection::vec(any::<u8>(), 0..300),
-        (1u32..=2, proptest::collection::vec(any::<u8>(), 0..300)).prop_map(|(v, body)| [
+        (1u32..=3, proptest::collection::vec(any::<u8>(), 0..300)).prop_map(|(v, body)| [
             sample_header(v, b"cfour"),
             body
         ]
@@ -823,13 +823,21 @@ fn sample_files_of_hostile_bytes_are_read_or_refused() {
 fn sample() -> impl Strategy<Value = Sample> {
     (
         proptest::collection::vec(any::<u16>(), 0..20),
-        0usize..3,
+        0usize..4,
+        (any::<u16>(), any::<u16>()),
         proptest::collection::vec((any::<u16>(), any::<u16>()), 0..10),
         proptest::option::of((0u8..4, any::<u16>(), any::<u16>(), any::<u32>())),
     )
-        .prop_map(|(features, result, policy, episode)| {
+        .prop_map(|(features, result, (a, b), policy, episode)| {
             let mut wdl = [0.0; 3];
-            wdl[result] = 1.0;
+            if result == 3 {
+                // A soft target in steps of 1/65535 that sum to 1, as the file stores them.
+                let (w, d) = (u32::from(a), u32::from(b) % (65536 - u32::from(a)));
+                let l = 65535 - w - d;
+                wdl = [w, d, l].map(|x| x as f32 / 65535.0);
+            } else {
+                wdl[result] = 1.0;
+            }
             Sample {
                 features,
                 wdl,
@@ -879,7 +887,7 @@ fn sample_files_round_trip_and_a_cut_record_is_dropped() {
         ensure!(back.games == games, "games do not read back as written");
         // A file cut anywhere in its records reads as whole games, with the cut said.
         let bytes = std::fs::read(&path.0).map_err(|e| fail(e.to_string()))?;
-        let header = sample_header(2, b"breakthrough").len();
+        let header = sample_header(3, b"breakthrough").len();
         if bytes.len() > header {
             let keep = header + cut as usize % (bytes.len() - header);
             std::fs::write(&path.0, &bytes[..keep]).map_err(|e| fail(e.to_string()))?;

@@ -1,5 +1,5 @@
-//! Signals for long jobs (`match`, `solve`, `selfplay`, `train`, `learn`): the first SIGINT
-//! (Ctrl-C), SIGTERM or SIGHUP asks the job to stop cleanly, the move or search in progress
+//! Signals for long jobs (`match`, `solve`, `selfplay`, `label`, `train`, `learn`): the first
+//! SIGINT (Ctrl-C), SIGTERM or SIGHUP asks the job to stop cleanly, the move or search in progress
 //! included, and keep what it has; the job then exits with 128 + the signal's number (130, 143,
 //! 129), as a shell reports a job killed by it. A second signal exits at once.
 //!

@@ -10,6 +10,7 @@ mod engine;
 mod error;
 mod games;
 pub mod interrupt;
+mod label;
 mod learn;
 mod match_cmd;
 mod merge;
@@ -148,6 +149,16 @@ enum Command {
         after_help = selfplay::AFTER_HELP
     )]
     Selfplay(selfplay::SelfplayArgs),
+    /// Value and policy targets from a stronger UCI engine for positions of gpn's games
+    ///
+    /// Plays games of gpn's search, asks the engine (e.g. Fairy-Stockfish) to search each
+    /// position, and writes its score as soft win/draw/loss targets and its best move as the
+    /// policy target, in gpn's sample format (docs/learned.md); a rerun resumes.
+    #[command(
+        override_usage = "gpn label <game> --engine <path> (--depth <d> | --nodes <n>) --out <file> [--positions <n>] [OPTIONS]",
+        after_help = label::AFTER_HELP
+    )]
+    Label(label::LabelArgs),
     /// Train a network (value and policy heads) on sample files, with a validation split
     ///
     /// Adam on mini-batches; each epoch prints the training and validation losses and the
@@ -181,6 +192,7 @@ impl Command {
             Command::Solve(_) => "solve",
             Command::Merge(_) => "merge",
             Command::Selfplay(_) => "selfplay",
+            Command::Label(_) => "label",
             Command::Train(_) => "train",
             Command::Learn(_) => "learn",
         }
@@ -255,6 +267,7 @@ fn dispatch(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Some(Command::Solve(a)) => solve::run(a, out),
         Some(Command::Merge(a)) => merge::run(a, out),
         Some(Command::Selfplay(a)) => selfplay::run(a, out),
+        Some(Command::Label(a)) => label::run(a, out),
         Some(Command::Train(a)) => train::run(a, out),
         Some(Command::Learn(a)) => learn::run(a, out),
     }

@@ -20,7 +20,9 @@ pub const AFTER_HELP: &str = "\
 Each epoch shuffles the training positions, takes Adam steps on batches of them, and prints the
 mean losses (cross-entropy of the win/draw/loss value and of the policy over the legal moves)
 on the training and the validation positions, and the validation accuracy of the value (the
-most likely of win, draw and loss equals the result). Validation holds out whole games (a
+most likely of win, draw and loss equals the result, or a soft target's likeliest class). The
+value target is the game's result, an exact value, or the soft win/draw/loss probabilities
+`gpn label` takes from a stronger engine. Validation holds out whole games (a
 share of the game numbers, drawn from --seed). The network is written to --out after every
 epoch, so Ctrl-C keeps the last finished one.
 
@@ -33,7 +35,7 @@ pub struct TrainArgs {
     /// The game (one with a network encoding; any other is refused with the list)
     #[arg(value_name = "game")]
     game: String,
-    /// Sample files written by `gpn selfplay`
+    /// Sample files written by `gpn selfplay` or `gpn label`
     #[arg(long, value_name = "file", required = true, num_args = 1..)]
     data: Vec<PathBuf>,
     /// The network file to write

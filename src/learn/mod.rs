@@ -1,4 +1,5 @@
-//! Learning from self-play: the games, the training of a network, and the loop of generations.
+//! Learning from self-play: the games, the training of a network, and the loop of generations;
+//! and learning from a stronger engine: positions labelled by a UCI engine ([`label`]).
 //!
 //! Each entry point ([`crate::learn::selfplay::play`], [`crate::learn::train::train`],
 //! [`crate::learn::generations::run`]) takes a plain
@@ -9,8 +10,10 @@
 //! ends the run as [`crate::learn::Error::Output`].
 
 pub mod generations;
+pub mod label;
 pub mod selfplay;
 pub mod train;
+pub mod uci;
 
 use std::fmt;
 use std::io;
@@ -20,6 +23,7 @@ pub use crate::arena::StopFlag;
 use crate::game::{Game, GameError};
 
 pub use generations::{Generation, LearnConfig, LearnReport};
+pub use label::{LabelConfig, LabelReport, LabelledGame, TeacherLimit};
 pub use selfplay::{GameSummary, SelfplayConfig, SelfplayReport};
 pub use train::{EpochReport, Measurement, TestPosition, TestPositions, TrainConfig, Trained};
 
@@ -32,7 +36,10 @@ pub type OnProgress<'a> = dyn FnMut(Progress) -> io::Result<()> + 'a;
 pub enum Progress {
     /// Self-play wrote a game to its file (a note).
     GameWritten(GameSummary),
-    /// Self-play was stopped in game `number`, which is dropped: a rerun plays it (a note).
+    /// Labelling wrote a game's labelled positions to its file (a note).
+    Labelled(label::LabelledGame),
+    /// Self-play (or labelling) was stopped in game `number`, which is dropped: a rerun plays
+    /// it (a note).
     GameDropped { number: u32 },
     /// Training left out the incomplete last game of a sample file (a note).
     IncompleteFile(PathBuf),
@@ -60,6 +67,7 @@ impl Progress {
         matches!(
             self,
             Progress::GameWritten(_)
+                | Progress::Labelled(_)
                 | Progress::GameDropped { .. }
                 | Progress::IncompleteFile(_)
                 | Progress::TrainingStopped { .. }
@@ -74,6 +82,7 @@ impl fmt::Display for Progress {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Progress::GameWritten(game) => write!(f, "{game}"),
+            Progress::Labelled(game) => write!(f, "{game}"),
             Progress::GameDropped { number } => write!(
                 f,
                 "interrupted: game {number} dropped, the file holds every finished game"

@@ -497,7 +497,9 @@ fn accuracy(net: &Network, samples: &[Sample]) -> Option<f64> {
             let w = net.evaluate(&s.features, &mut scratch);
             let p = [w.win, w.draw, w.loss];
             let guess = (0..3).fold(0, |b, c| if p[c] > p[b] { c } else { b });
-            s.wdl[guess] >= 0.5
+            // The target's likeliest class: the result, or a soft target's (an engine's).
+            let want = (0..3).fold(0, |b, c| if s.wdl[c] > s.wdl[b] { c } else { b });
+            guess == want
         })
         .count();
     Some(right as f64 / samples.len() as f64)

@@ -11,6 +11,12 @@
 //! | per position: features, count then each index | u16, u16 x count |
 //! | per position: policy, count then (policy index, probability x 65535) | u16, (u16, u16) x count |
 //! | per position (version 2): 0, or 1 then the game's result for the side to move (0 win, 1 draw, 2 loss, 3 none), legal moves, moves the forcing rule leaves, a solver's proof size (0: none) | u8 [u8, u16, u16, u32] |
+//! | per position (version 3): 0 (the result above is the value target), or 1 then a soft value target: win, draw, loss probabilities x 65535 | u8 [u16 x 3] |
+//!
+//! In version 3 the result byte of a position with a soft target is its most likely class
+//! (readers of the hard result keep working); the soft target is what training uses. Version 1
+//! and 2 files are still read and appended to in their own version, which cannot hold a soft
+//! target: writing one there is refused rather than rounded to a result.
 //!
 //! all little-endian. Games are appended as they end, so a run that is stopped loses at most
 //! the game it was writing: a reader drops an incomplete last record and says so, and a writer
@@ -24,8 +30,16 @@ use std::path::Path;
 use super::sample::{Episode, Sample};
 
 const MAGIC: &[u8; 4] = b"GPNS";
-/// The version new files get; version 1 (no episodes) is still read and appended to.
-const VERSION: u32 = 2;
+/// The version new files get; versions 1 (no episodes) and 2 (no soft value targets) are
+/// still read and appended to.
+const VERSION: u32 = 3;
+
+/// Whether `wdl` is a one-hot result (what the result byte alone stores).
+fn is_one_hot(wdl: &[f32; 3]) -> bool {
+    let ones = wdl.iter().filter(|&&p| p == 1.0).count();
+    let zeros = wdl.iter().filter(|&&p| p == 0.0).count();
+    ones == 1 && zeros == 2
+}
 
 /// One game's positions with their targets.
 #[derive(Clone, Debug, PartialEq)]
@@ -50,6 +64,8 @@ pub struct SampleWriter {
     numbers: Vec<u32>,
     /// The file's format version (an older file is appended to in its own).
     version: u32,
+    /// Positions in the file, those found when it was opened included.
+    positions: usize,
 }
 
 /// The header's bytes for `game`.
@@ -72,6 +88,7 @@ impl SampleWriter {
     pub fn append(path: &Path, game: &str) -> io::Result<SampleWriter> {
         let exists = path.exists() && std::fs::metadata(path)?.len() > 0;
         let mut numbers = Vec::new();
+        let mut positions = 0;
         let mut version = VERSION;
         if exists {
             let (file, complete_bytes, file_version) = read_with(path)?;
@@ -88,6 +105,7 @@ impl SampleWriter {
                 .open(path)?
                 .set_len(complete_bytes)?;
             numbers = file.games.iter().map(|g| g.number).collect();
+            positions = file.games.iter().map(|g| g.samples.len()).sum();
         } else {
             File::create(path)?.write_all(&header(game, VERSION))?;
         }
@@ -96,6 +114,7 @@ impl SampleWriter {
             out: BufWriter::new(f),
             numbers,
             version,
+            positions,
         })
     }
 
@@ -107,6 +126,14 @@ impl SampleWriter {
             .map_err(|_| invalid("more than 65535 positions in a game".into()))?;
         rec.extend_from_slice(&n.to_le_bytes());
         for s in &record.samples {
+            let soft = !is_one_hot(&s.wdl);
+            if soft && self.version < 3 {
+                return Err(invalid(format!(
+                    "a soft value target cannot be stored in a version {} sample file (a new \
+                     file gets version {VERSION})",
+                    self.version
+                )));
+            }
             let result = if s.wdl[0] >= s.wdl[1] && s.wdl[0] >= s.wdl[2] {
                 0u8
             } else if s.wdl[1] >= s.wdl[2] {
@@ -140,16 +167,33 @@ impl SampleWriter {
                     }
                 }
             }
+            if self.version >= 3 {
+                if soft {
+                    rec.push(1);
+                    for p in s.wdl {
+                        let q = (p.clamp(0.0, 1.0) * 65535.0).round() as u16;
+                        rec.extend_from_slice(&q.to_le_bytes());
+                    }
+                } else {
+                    rec.push(0);
+                }
+            }
         }
         self.out.write_all(&rec)?;
         self.out.flush()?;
         self.numbers.push(record.number);
+        self.positions += record.samples.len();
         Ok(())
     }
 
     /// The numbers of the games in the file.
     pub fn numbers(&self) -> &[u32] {
         &self.numbers
+    }
+
+    /// The positions of the games in the file.
+    pub fn positions(&self) -> usize {
+        self.positions
     }
 }
 
@@ -265,6 +309,27 @@ fn read_record(r: &mut impl Read, version: u32) -> io::Result<Option<(GameRecord
                 _ => return Err(invalid(format!("episode flag byte {flag}"))),
             }
         }
+        if version >= 3 {
+            let [flag] = take::<1>(r)?;
+            bytes += 1;
+            match flag {
+                0 => {}
+                1 => {
+                    let mut q = [0f32; 3];
+                    for x in &mut q {
+                        *x = f32::from(u16::from_le_bytes(take(r)?));
+                    }
+                    bytes += 6;
+                    let sum: f32 = q.iter().sum();
+                    if sum <= 0.0 {
+                        return Err(invalid("a soft value target of zeros".into()));
+                    }
+                    // Rounding to steps of 1/65535 may leave the sum a step off 1.
+                    wdl = q.map(|x| x / sum);
+                }
+                _ => return Err(invalid(format!("soft value flag byte {flag}"))),
+            }
+        }
         samples.push(Sample {
             features,
             wdl,
@@ -280,10 +345,13 @@ fn read_record(r: &mut impl Read, version: u32) -> io::Result<Option<(GameRecord
 mod tests {
     use super::*;
 
+    /// A soft value target exact in steps of 1/65535 (its steps sum to 65535).
+    const SOFT: [f32; 3] = [30000.0 / 65535.0, 20000.0 / 65535.0, 15535.0 / 65535.0];
+
     fn sample(i: u16) -> Sample {
         Sample {
             features: (0..i % 7).map(|k| k * 3 + i).collect(),
-            wdl: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]][i as usize % 3],
+            wdl: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], SOFT][i as usize % 4],
             // 0 and 1 are exact in steps of 1/65535.
             policy: vec![(i % 5, 0.0), (i % 5 + 1, 1.0)],
             episode: (i % 2 == 1).then_some(Episode {
@@ -329,6 +397,8 @@ mod tests {
         {
             let mut w = SampleWriter::append(&path, "cfour").unwrap();
             assert_eq!(w.numbers(), (0..9).collect::<Vec<u32>>().as_slice());
+            let positions: usize = (0..9).map(|n| game(n).samples.len()).sum();
+            assert_eq!(w.positions(), positions);
             w.write(&game(42)).unwrap();
         }
         let back = read_samples(&path).unwrap();
@@ -336,19 +406,36 @@ mod tests {
         assert_eq!(back.games.len(), 10);
         assert_eq!(back.games[9], game(42));
         assert!(SampleWriter::append(&path, "reversi").is_err());
-        // A version 1 file (before episodes) is read and appended to in version 1.
-        let _ = std::fs::remove_file(&path);
-        std::fs::write(&path, header("cfour", 1)).unwrap();
-        {
-            let mut w = SampleWriter::append(&path, "cfour").unwrap();
-            w.write(&game(3)).unwrap();
+        // Soft targets came back as written (above); the result byte is their likeliest class.
+        let soft = &back.games[9].samples[3];
+        assert_eq!(soft.wdl, SOFT);
+        // Version 1 (before episodes) and 2 (before soft targets) files are read and appended
+        // to in their own version; a soft target there is refused, not rounded.
+        for version in [1, 2] {
+            let _ = std::fs::remove_file(&path);
+            std::fs::write(&path, header("cfour", version)).unwrap();
+            let mut hard = game(3);
+            for s in &mut hard.samples {
+                if s.wdl == SOFT {
+                    s.wdl = [1.0, 0.0, 0.0];
+                }
+            }
+            {
+                let mut w = SampleWriter::append(&path, "cfour").unwrap();
+                let err = w.write(&game(3)).unwrap_err();
+                assert!(err.to_string().contains("soft value target"), "{err}");
+                w.write(&hard).unwrap();
+            }
+            let back = read_samples(&path).unwrap();
+            let mut want = hard.clone();
+            for s in &mut want.samples {
+                if version == 1 {
+                    s.episode = None;
+                }
+            }
+            assert_eq!(back.games, vec![want], "version {version}");
+            assert_eq!(read_with(&path).unwrap().2, version);
         }
-        let back = read_samples(&path).unwrap();
-        let mut want = game(3);
-        for s in &mut want.samples {
-            s.episode = None;
-        }
-        assert_eq!(back.games, vec![want]);
         std::fs::write(&path, b"GPNN....").unwrap();
         assert!(read_samples(&path).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
