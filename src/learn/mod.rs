@@ -1,5 +1,5 @@
 //! Learning from self-play: the games, the training of a network, and the loop of generations;
-//! and learning from a stronger engine: positions labelled by a UCI engine ([`label`]).
+//! and learning from a stronger engine: positions labelled by a UCI engine ([`crate::learn::label`]).
 //!
 //! Each entry point ([`crate::learn::selfplay::play`], [`crate::learn::train::train`],
 //! [`crate::learn::generations::run`]) takes a plain
