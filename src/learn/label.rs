@@ -20,6 +20,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use super::selfplay::GameStart;
 use super::uci::{UciEngine, WdlModel};
 use super::{require_encoding, Error, OnProgress, Progress, StopFlag};
 use crate::game::record::Record;
@@ -27,8 +28,7 @@ use crate::game::registry::{self, GameVisitor};
 use crate::game::{Game, Move, MoveList};
 use crate::nn::data::{GameRecord, SampleWriter};
 use crate::nn::sample::{Episode, Sample};
-use crate::rng::{mix64, Rng};
-use crate::search::{Limits, Search, SearchParams};
+use crate::search::SearchParams;
 
 /// How long the teacher searches each position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -313,31 +313,23 @@ fn label_game<G: Game>(
     number: u32,
     stop: &StopFlag,
 ) -> Result<Option<(GameRecord, &'static str)>, Error> {
-    let seed = mix64(c.seed ^ mix64(number as u64 + 1));
-    let mut rng = Rng::new(seed);
-    let mut moves = MoveList::new();
     let start = G::start();
-    let mut position = start.clone();
     let mut history: Vec<String> = Vec::new();
-    for _ in 0..c.random_plies {
-        match position.random_move(&mut rng, &mut moves) {
-            Some(m) if position.outcome().is_none() => {
-                history.push(position.format_move(m));
-                position.play(m);
-            }
-            _ => break,
-        }
-    }
-    let params = SearchParams {
-        seed,
-        ..params.clone()
-    };
-    let mut search: Search<G, 2> = Search::new(params, position.clone());
-    let limits = Limits {
-        iterations: Some(c.iterations),
-        stop: Some(stop.0.clone()),
-        ..Limits::default()
-    };
+    let GameStart {
+        mut rng,
+        position,
+        mut search,
+        limits,
+    } = GameStart::<G>::new(
+        c.seed,
+        number,
+        c.random_plies,
+        c.iterations,
+        params,
+        stop,
+        |p: &G, m| history.push(p.format_move(m)),
+    );
+    let mut moves = MoveList::new();
     // The positions to label, each with the moves that lead to it; the record applies the
     // game's repetition rule and length cap, as the teacher knows them from the moves.
     let mut pending: Vec<(G, usize)> = Vec::new();

@@ -259,33 +259,81 @@ fn exact_values<G: Game>(positions: &[&G], nodes: u64, stop: &StopFlag) -> Vec<O
 
 /// Plays game `number`; returns its record, a word on its result and how many positions got
 /// exact values, or `None` when `stop` was raised.
+/// How one game of gpn's search against itself begins (self-play and labelling alike): its
+/// random stream, the position after up to `random_plies` uniformly random plies (each move
+/// handed to `played` before it is made), and the search that plays on from there at
+/// `iterations` a move, which `stop` ends within a move too.
+pub(super) struct GameStart<G: Game> {
+    pub rng: Rng,
+    pub position: G,
+    pub search: Search<G, 2>,
+    pub limits: Limits,
+}
+
+impl<G: Game> GameStart<G> {
+    /// Game `number` of a run seeded `run_seed`.
+    pub fn new(
+        run_seed: u64,
+        number: u32,
+        random_plies: u32,
+        iterations: u64,
+        params: &SearchParams,
+        stop: &StopFlag,
+        mut played: impl FnMut(&G, Move),
+    ) -> GameStart<G> {
+        let seed = mix64(run_seed ^ mix64(number as u64 + 1));
+        let mut rng = Rng::new(seed);
+        let mut moves = MoveList::new();
+        let mut position = G::start();
+        for _ in 0..random_plies {
+            match position.random_move(&mut rng, &mut moves) {
+                Some(m) if position.outcome().is_none() => {
+                    played(&position, m);
+                    position.play(m);
+                }
+                _ => break,
+            }
+        }
+        let params = SearchParams {
+            seed,
+            ..params.clone()
+        };
+        let search = Search::new(params, position.clone());
+        let limits = Limits {
+            iterations: Some(iterations),
+            stop: Some(stop.0.clone()),
+            ..Limits::default()
+        };
+        GameStart {
+            rng,
+            position,
+            search,
+            limits,
+        }
+    }
+}
+
 fn self_play_game<G: Game>(
     c: &SelfplayConfig,
     params: &SearchParams,
     number: u32,
     stop: &StopFlag,
 ) -> Option<(GameRecord, &'static str, usize)> {
-    let seed = mix64(c.seed ^ mix64(number as u64 + 1));
-    let mut rng = Rng::new(seed);
+    let GameStart {
+        mut rng,
+        mut position,
+        mut search,
+        limits,
+    } = GameStart::<G>::new(
+        c.seed,
+        number,
+        c.random_plies,
+        c.iterations,
+        params,
+        stop,
+        |_, _| {},
+    );
     let mut moves = MoveList::new();
-    let mut position = G::start();
-    for _ in 0..c.random_plies {
-        match position.random_move(&mut rng, &mut moves) {
-            Some(m) if position.outcome().is_none() => position.play(m),
-            _ => break,
-        }
-    }
-    let params = SearchParams {
-        seed,
-        ..params.clone()
-    };
-    let mut search: Search<G, 2> = Search::new(params, position.clone());
-    // The stop ends the move in progress too, not only the game between moves.
-    let limits = Limits {
-        iterations: Some(c.iterations),
-        stop: Some(stop.0.clone()),
-        ..Limits::default()
-    };
     let mut pending: Vec<(Sample, G)> = Vec::new();
     let mut features = Vec::new();
     let mut plies = 0u32;
