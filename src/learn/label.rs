@@ -20,7 +20,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use super::selfplay::GameStart;
+use super::selfplay::{draw_by_visits, GameStart};
 use super::uci::{UciEngine, WdlModel};
 use super::{require_encoding, Error, OnProgress, Progress, StopFlag};
 use crate::game::record::Record;
@@ -347,18 +347,7 @@ fn label_game<G: Game>(
         let total: u64 = lines.iter().map(|l| l.visits as u64).sum();
         let drawn = if record.plies() < c.temperature_plies && total > 0 && report.proven.is_none()
         {
-            let mut pick = (rng.unit_f64() * total as f64) as u64;
-            lines
-                .iter()
-                .find(|l| {
-                    if pick < l.visits as u64 {
-                        true
-                    } else {
-                        pick -= l.visits as u64;
-                        false
-                    }
-                })
-                .map(|l| l.mv)
+            draw_by_visits(&lines, total, &mut rng)
         } else {
             None
         };

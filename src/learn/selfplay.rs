@@ -12,7 +12,7 @@ use crate::game::{Game, GameError, Move, MoveList, Player};
 use crate::nn::data::{GameRecord, SampleWriter};
 use crate::nn::sample::{Episode, Sample};
 use crate::rng::{mix64, Rng};
-use crate::search::{Limits, Search, SearchParams};
+use crate::search::{Limits, RootLine, Search, SearchParams};
 use crate::solve::{self, Algo, SolveConfig, Value};
 
 /// The transposition table of each labelling solve, in MB: small, since most proofs are short
@@ -313,6 +313,22 @@ impl<G: Game> GameStart<G> {
     }
 }
 
+/// A root move drawn in proportion to its visits (`total`, their sum, above 0).
+pub(super) fn draw_by_visits(lines: &[RootLine], total: u64, rng: &mut Rng) -> Option<Move> {
+    let mut pick = (rng.unit_f64() * total as f64) as u64;
+    lines
+        .iter()
+        .find(|l| {
+            if pick < l.visits as u64 {
+                true
+            } else {
+                pick -= l.visits as u64;
+                false
+            }
+        })
+        .map(|l| l.mv)
+}
+
 fn self_play_game<G: Game>(
     c: &SelfplayConfig,
     params: &SearchParams,
@@ -362,19 +378,7 @@ fn self_play_game<G: Game>(
             })
             .collect();
         let chosen = if plies < c.temperature_plies && total > 0 && report.proven.is_none() {
-            // Drawn in proportion to the visits.
-            let mut pick = (rng.unit_f64() * total as f64) as u64;
-            lines
-                .iter()
-                .find(|l| {
-                    if pick < l.visits as u64 {
-                        true
-                    } else {
-                        pick -= l.visits as u64;
-                        false
-                    }
-                })
-                .map(|l| l.mv)
+            draw_by_visits(&lines, total, &mut rng)
         } else {
             report.best_move
         };
