@@ -751,7 +751,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             } else {
                 let value = match &params.network {
                     Some(file) => {
-                        let mut v = net.value_and_priors(file.net(), position, moves.as_slice());
+                        let mut v = net.node_value_and_priors(file, position, moves.as_slice());
                         if params.pcn_init {
                             costs = net.costs(file.net());
                         }

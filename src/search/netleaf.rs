@@ -18,6 +18,8 @@ pub(crate) struct NetLeaf {
     quiet: Quiescence,
     /// The int16 value path's buffers.
     quant: QuantScratch,
+    /// The top trunk layer's activations from the int16 path, the policy head's input.
+    top: Vec<f32>,
 }
 
 impl NetLeaf {
@@ -96,6 +98,42 @@ impl NetLeaf {
         value
     }
 
+    /// [`NetLeaf::value_and_priors`] through the int16 trunk ([`crate::nn::QuantNetwork`]) in
+    /// games whose positions have a bound on active features ([`crate::nn::Features`]'s
+    /// `MAX_ACTIVE`), where it is within [`crate::nn::VALUE_TOLERANCE`] of f32 and faster; the
+    /// f32 path elsewhere, for a position over the bound, and for networks with cost heads
+    /// (whose [`NetLeaf::costs`] read the f32 trunk).
+    pub fn node_value_and_priors<G: Game>(
+        &mut self,
+        file: &NetworkFile,
+        position: &G,
+        moves: &[Move],
+    ) -> f32 {
+        let net = file.net();
+        if G::MAX_ACTIVE == usize::MAX || net.has_costs() {
+            return self.value_and_priors(net, position, moves);
+        }
+        position.features(&mut self.features);
+        let quant = file.quantised(G::MAX_ACTIVE);
+        if self.features.len() > quant.max_active() {
+            return self.value_and_priors(net, position, moves);
+        }
+        let mover = quant.evaluate(&self.features, &mut self.quant).value();
+        quant.top(&self.quant, &mut self.top);
+        self.indices.clear();
+        self.indices
+            .extend(moves.iter().map(|&m| position.policy_index(m)));
+        net.policy_of(&self.top, &self.indices, &mut self.probabilities);
+        self.priors.clear();
+        self.priors
+            .extend(self.probabilities.iter().map(|&p| to_prior(p)));
+        if position.to_move() == Player(0) {
+            mover
+        } else {
+            -mover
+        }
+    }
+
     /// After [`NetLeaf::value`], the position's proof costs for the side to move and for the
     /// opponent from the network's cost heads (`None` without them).
     pub fn costs(&mut self, net: &Network) -> Option<[f32; 2]> {
@@ -105,5 +143,61 @@ impl NetLeaf {
     /// Utilities of both players from the first player's value (two-player, zero-sum).
     pub fn utilities<const P: usize>(value: f32) -> [f32; P] {
         std::array::from_fn(|p| if p == 0 { value } else { -value })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::chess::losalamos::LosAlamos;
+    use crate::game::minishogi::Minishogi;
+    use crate::game::MoveList;
+    use crate::nn::{NetworkFile, BUILTIN, VALUE_TOLERANCE};
+    use crate::rng::Rng;
+
+    /// The largest value and prior differences between the int16 node path and the f32 one
+    /// over the positions of random games with the game's embedded network.
+    fn node_differences<G: Game>(game: &str, seed: u64) -> (f32, f32, usize) {
+        let file = NetworkFile::load(BUILTIN)
+            .expect("builtin")
+            .for_game(game)
+            .expect("an embedded network");
+        let (mut f32_leaf, mut int_leaf) = (NetLeaf::default(), NetLeaf::default());
+        let (mut rng, mut buf) = (Rng::new(seed), MoveList::new());
+        let (mut worst_value, mut worst_prior, mut n) = (0.0f32, 0.0f32, 0);
+        for _ in 0..10 {
+            let mut pos = G::start();
+            while pos.outcome().is_none() && n < 2000 {
+                let mut moves = MoveList::new();
+                pos.legal_moves(&mut moves);
+                let a = f32_leaf.value_and_priors(file.net(), &pos, moves.as_slice());
+                let b = int_leaf.node_value_and_priors(&file, &pos, moves.as_slice());
+                worst_value = worst_value.max((a - b).abs());
+                for (&p, &q) in f32_leaf.priors.iter().zip(&int_leaf.priors) {
+                    let d = (p as f32 - q as f32).abs() / crate::search::tree::PRIOR_ONE as f32;
+                    worst_prior = worst_prior.max(d);
+                }
+                assert_eq!(f32_leaf.priors.len(), int_leaf.priors.len());
+                n += 1;
+                let Some(m) = pos.random_move(&mut rng, &mut buf) else {
+                    break;
+                };
+                pos.play(m);
+            }
+        }
+        (worst_value, worst_prior, n)
+    }
+
+    #[test]
+    fn the_int16_node_path_follows_the_f32_one_in_value_and_priors() {
+        for (game, (value, prior, n)) in [
+            ("minishogi", node_differences::<Minishogi>("minishogi", 1)),
+            ("losalamos", node_differences::<LosAlamos>("losalamos", 2)),
+        ] {
+            eprintln!("{game}: {n} positions, value max {value:.5}, prior max {prior:.5}");
+            assert!(n > 300, "{game}: {n} positions");
+            assert!(value <= VALUE_TOLERANCE, "{game}: value {value}");
+            assert!(prior <= VALUE_TOLERANCE, "{game}: prior {prior}");
+        }
     }
 }

@@ -246,7 +246,7 @@ fn builtin_is_the_games_embedded_network_and_refused_where_there_is_none() {
     assert_eq!(file.net().game(), "breakthrough");
     let mut leaf = netleaf::NetLeaf::default();
     let moves: Vec<_> = s.tree.edges(ROOT).iter().map(|e| e.mv).collect();
-    leaf.value_and_priors(file.net(), &Breakthrough::<8>::start(), &moves);
+    leaf.node_value_and_priors(&file, &Breakthrough::<8>::start(), &moves);
     assert_eq!(leaf.priors, s.tree.priors(ROOT));
     // Where the game has none, the search runs without a network.
     let s: Search<Breakthrough<7>, 2> =
