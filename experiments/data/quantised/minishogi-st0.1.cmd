@@ -1,0 +1,1 @@
+cutechess-cli -variant minishogi -engine name=int16 cmd=gpn@2008a53 proto=uci -engine name=f32 cmd=gpn@33668b0 proto=uci -each st=0.1 timemargin=50 -openings file=experiments/tactics/results/openings-minishogi-4ply-s1.pgn format=pgn order=random -repeat -games 2 -rounds 100 -concurrency 1 -recover -srand 3 -pgnout minishogi-st0.1.pgn
