@@ -88,13 +88,7 @@ impl NetLeaf {
         moves: &[Move],
     ) -> f32 {
         let value = self.value(net, position);
-        self.indices.clear();
-        self.indices
-            .extend(moves.iter().map(|&m| position.policy_index(m)));
-        net.policy(&self.scratch, &self.indices, &mut self.probabilities);
-        self.priors.clear();
-        self.priors
-            .extend(self.probabilities.iter().map(|&p| to_prior(p)));
+        self.fill_priors(net, position, moves, false);
         value
     }
 
@@ -120,18 +114,29 @@ impl NetLeaf {
         }
         let mover = quant.evaluate(&self.features, &mut self.quant).value();
         quant.top(&self.quant, &mut self.top);
-        self.indices.clear();
-        self.indices
-            .extend(moves.iter().map(|&m| position.policy_index(m)));
-        net.policy_of(&self.top, &self.indices, &mut self.probabilities);
-        self.priors.clear();
-        self.priors
-            .extend(self.probabilities.iter().map(|&p| to_prior(p)));
+        self.fill_priors(net, position, moves, true);
         if position.to_move() == Player(0) {
             mover
         } else {
             -mover
         }
+    }
+
+    /// Fills [`NetLeaf::priors`] with the policy's probability of each of `moves`, from the
+    /// top trunk activations of the last evaluation: the int16 trunk's (`int16`, in
+    /// `self.top`) or the f32 one's.
+    fn fill_priors<G: Game>(&mut self, net: &Network, position: &G, moves: &[Move], int16: bool) {
+        self.indices.clear();
+        self.indices
+            .extend(moves.iter().map(|&m| position.policy_index(m)));
+        if int16 {
+            net.policy_of(&self.top, &self.indices, &mut self.probabilities);
+        } else {
+            net.policy(&self.scratch, &self.indices, &mut self.probabilities);
+        }
+        self.priors.clear();
+        self.priors
+            .extend(self.probabilities.iter().map(|&p| to_prior(p)));
     }
 
     /// After [`NetLeaf::value`], the position's proof costs for the side to move and for the
