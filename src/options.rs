@@ -355,6 +355,26 @@ pub static OPTIONS: &[EngineOption] = &[
         help: "with a network: a new node's value is the network's after up to this many plies of captures and promotions, an alpha-beta in which either side may stop, as a chess engine's quiescence search (at most 32 extra evaluations a node; 0 = off)",
     },
     EngineOption {
+        key: "prior",
+        aliases: &[],
+        uci: "Knowledge Priors",
+        usi: "KnowledgePriors",
+        kind: Kind::Int { min: 0, max: 100_000 },
+        default: "0",
+        scope: Scope::Search,
+        help: "knowledge priors (games with move knowledge, Go; without a network): each move starts with the game's prior win rate, worth this many playouts; a move whose prior is 0 (filling one's own eye) is played only when proved or when nothing else is left (0 = off)",
+    },
+    EngineOption {
+        key: "rave",
+        aliases: &[],
+        uci: "RAVE Equivalence",
+        usi: "RAVEEquivalence",
+        kind: Kind::Int { min: 0, max: 1_000_000 },
+        default: "0",
+        scope: Scope::Search,
+        help: "RAVE (games whose moves are points, Go): all-moves-as-first statistics mixed into each move's value with weight n'/(n' + n + n n'/rave), n' its AMAF visits, n its visits; one search thread only (0 = off)",
+    },
+    EngineOption {
         key: "book",
         aliases: &[],
         uci: "Book",
@@ -450,9 +470,9 @@ pub static OPTIONS: &[EngineOption] = &[
         uci: "",
         usi: "",
         kind: Kind::Real { min: 0.0, max: 1.0 },
-        default: "0",
+        default: "0.05",
         scope: Scope::Gtp,
-        help: "GTP: `genmove` answers `resign` when the best move is a proven loss, or when its winrate (0..1) is below this after at least 100 visits of it (0 = never resign)",
+        help: "GTP: `genmove` answers `resign` when the best move is a proven loss, or when its winrate (0..1) is below this after at least 100 visits of it, as Go GUIs and referees expect of a lost game; two-player games only (0 = never resign)",
     },
 ];
 

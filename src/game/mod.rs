@@ -564,6 +564,33 @@ pub trait Heuristics: Rules {
         self.random_move(rng, buf)
     }
 
+    /// Whether [`Heuristics::move_priors`] knows anything (false: the search's `prior` option
+    /// has nothing to work with).
+    const HAS_MOVE_PRIORS: bool = false;
+
+    /// The mover's prior win rate for each of `moves` (legal here), x 65535, into `out` (one per
+    /// move, in order): what the game's knowledge expects of the move before any search, as
+    /// Pachi's and Fuego's priors do (Go: captures and atari escapes high, self-ataris low).
+    /// 0 means "never, unless the search proves it": the tree keeps such a move, so proofs stay
+    /// exact, but the final choice skips it while another move is not lost (Go: filling one's
+    /// own eye). Called once per new tree node; by default it writes nothing.
+    fn move_priors(&self, moves: &[Move], out: &mut Vec<u16>) {
+        let _ = moves;
+        out.clear();
+    }
+
+    /// The size of [`Heuristics::amaf_index`]'s range: 0 when the game's moves mean different
+    /// things in different positions (no all-moves-as-first statistics).
+    const AMAF_MOVES: usize = 0;
+
+    /// The index below [`Heuristics::AMAF_MOVES`] under which `m` counts in all-moves-as-first
+    /// (RAVE) statistics: the same action wherever it is played (Go: a point); `None` for moves
+    /// that have none (Go's pass).
+    fn amaf_index(m: Move) -> Option<usize> {
+        let _ = m;
+        None
+    }
+
     /// An upper bound on the moves the side to move still plays, where the rules give one
     /// (Connect Four: half its empty cells, rounded up); time management spreads the clock over
     /// it when it is below the usual guess. `None`: no useful bound.

@@ -9,6 +9,7 @@
 mod backup;
 pub mod defaults;
 mod heuristic;
+mod knowledge;
 mod netleaf;
 pub mod node;
 mod parallel;
@@ -29,6 +30,7 @@ use std::time::{Duration, Instant};
 use crate::game::record::{repetition_end, Seen};
 use crate::game::{Game, Move, MoveList, Outcome};
 pub use defaults::UserParams;
+use knowledge::TreeKnowledge;
 pub(crate) use netleaf::NetLeaf;
 use node::{from_im, to_bound, to_im, Node, NodeId, Pn, LOSS, NONE, PN_INF, TERMINAL, THREAT, WIN};
 pub use params::{Algorithm, Bias, Policy, SearchParams};
@@ -122,6 +124,13 @@ pub struct Search<G: Game, const P: usize> {
     /// tree has one path to each node. Empty in other games.
     history: Vec<Seen>,
     root_history: usize,
+    /// The tree knowledge in use (move priors, RAVE), fixed by the parameters.
+    knowledge: TreeKnowledge,
+    /// With RAVE, in a one-thread search: the (node, edge index) pairs of the current descent,
+    /// root first, for the AMAF backup.
+    path: Vec<(NodeId, u16)>,
+    /// Scratch of the AMAF backup, one entry per AMAF move.
+    amaf_seen: Vec<u8>,
 }
 
 /// What a descent found: where the iteration's backup starts, and the exact utilities when it
@@ -154,9 +163,23 @@ impl<G: Game, const P: usize> Search<G, P> {
         let budget = crate::machine::fit_table_mb(params.hash_mb)
             .0
             .saturating_mul(1 << 20);
+        let knowledge = TreeKnowledge::of::<G, P>(&params);
+        let mut tree = Tree::new(
+            budget,
+            params.uses_network() || knowledge.priors,
+            params.pcn_init,
+        );
+        if knowledge.rave {
+            tree.enable_amaf();
+        }
+        let mut rollout = Rollout::new(params.seed);
+        rollout.set_tracing(knowledge.rave);
         Search {
-            rollout: Rollout::new(params.seed),
-            tree: Tree::new(budget, params.uses_network(), params.pcn_init),
+            rollout,
+            tree,
+            knowledge,
+            path: Vec::new(),
+            amaf_seen: Vec::new(),
             params,
             root_position: root,
             moves: MoveList::new(),
@@ -257,6 +280,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         self.tree.clear();
         self.frozen = false;
         self.rollout = Rollout::new(self.params.seed);
+        self.rollout.set_tracing(self.knowledge.rave);
     }
 
     /// Plays `m` at the root, keeping the subtree below it (statistics, proofs and bounds) and
@@ -514,11 +538,15 @@ impl<G: Game, const P: usize> Search<G, P> {
             self.recycle();
         }
         let (descent, position) = self.descend(false);
+        self.rollout.clear_trace();
         let utilities = match descent.utilities {
             Some(u) => u,
             None => self.rollout.playout(&self.params, position),
         };
         self.finish(&descent, &utilities, false);
+        if self.knowledge.rave {
+            self.backup_amaf(&utilities);
+        }
     }
 
     /// Selection from the root down to a new node (created here), a terminal or solved node, or
@@ -532,6 +560,9 @@ impl<G: Game, const P: usize> Search<G, P> {
         let mut depth = 0u32;
         let mut created = false;
         let pn_mcts = self.params.algorithm == Algorithm::PnMcts;
+        // The AMAF backup follows one-thread descents only.
+        let trace_path = self.knowledge.rave && !virtual_loss;
+        self.path.clear();
         let utilities = loop {
             let n = *self.tree.node(id);
             if n.is_terminal() || (depth > 0 && self.node_solved(&n)) {
@@ -561,6 +592,9 @@ impl<G: Game, const P: usize> Search<G, P> {
             }
             let i = self.select(id);
             let edge = self.tree.edges(id)[i];
+            if trace_path {
+                self.path.push((id, i as u16));
+            }
             position.play(edge.mv);
             depth += 1;
             if edge.child != NONE {
@@ -791,6 +825,9 @@ impl<G: Game, const P: usize> Search<G, P> {
                     }
                 }
             }
+        }
+        if !moves.is_empty() && TreeKnowledge::of::<G, P>(params).priors {
+            position.move_priors(moves.as_slice(), &mut net.priors);
         }
         let open = !node.known_at_creation() && params.algorithm != Algorithm::PnMcts;
         let mut unvisited_pn = [1; P];

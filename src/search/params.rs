@@ -176,6 +176,15 @@ pub struct SearchParams {
     /// off): the node's value is the network's after its captures (and promotions) are played
     /// out.
     pub quiescence: u32,
+    /// Knowledge priors: in games with move priors ([`crate::game::Heuristics::move_priors`])
+    /// and without a network, each edge's value starts as its prior win rate, worth this many
+    /// playouts (Pachi's equivalent experience; 0: off).
+    pub prior: u32,
+    /// RAVE: with moves that mean one action everywhere ([`crate::game::Heuristics::AMAF_MOVES`]),
+    /// each edge also keeps all-moves-as-first statistics, mixed into its value with weight
+    /// `b = n' / (n' + n + n n' / rave)` (Pachi's equivalence `rave`; 0: off), n' the AMAF
+    /// visits and n the child's visits. One-thread searches only.
+    pub rave: u32,
     /// A network for the game (two-player games): its value replaces the playouts and is the
     /// nodes' evaluation, its policy the edges' priors for PUCT selection (None: playouts).
     pub network: Option<NetworkFile>,
@@ -265,6 +274,8 @@ impl Default for SearchParams {
             threats: 0,
             threat_nodes: 200,
             quiescence: 0,
+            prior: 0,
+            rave: 0,
             network: None,
             cpuct: 1.25,
             pcn_init: false,
@@ -372,6 +383,8 @@ impl SearchParams {
             "threats" => self.threats = read(key, &v)?,
             "threat_nodes" => self.threat_nodes = read(key, &v)?,
             "quiescence" => self.quiescence = read(key, &v)?,
+            "prior" => self.prior = read(key, &v)?,
+            "rave" => self.rave = read(key, &v)?,
             "cpuct" => self.cpuct = read(key, &v)?,
             "network" => {
                 self.network = if v.is_empty() {
@@ -451,6 +464,12 @@ impl SearchParams {
         if self.quiescence > 0 {
             let _ = write!(spec, " quiescence={}", self.quiescence);
         }
+        if self.prior > 0 {
+            let _ = write!(spec, " prior={}", self.prior);
+        }
+        if self.rave > 0 {
+            let _ = write!(spec, " rave={}", self.rave);
+        }
         // On by default and for most games nothing: written only when off.
         if !self.book {
             spec.push_str(" book=false");
@@ -503,11 +522,12 @@ mod tests {
         let p = SearchParams::parse(
             "gpn bias=max c_pn=2.5 pn_decay=300 pn_explore=true c=0.7 playout_cap=50 seed=9 hash=8 threads=3 im=0.4 policy=ipp ege=0.1 \
              fet=4 det=0.5 pb=2 np=10 paranoid=true threats=3 threat_nodes=50 \
-             quiescence=2",
+             quiescence=2 prior=20 rave=3000",
         )
         .unwrap();
         assert_eq!((p.np, p.pn_decay, p.paranoid), (10, 300, true));
         assert_eq!((p.threats, p.quiescence), (3, 2));
+        assert_eq!((p.prior, p.rave), (20, 3000));
         assert_eq!((p.im, p.policy, p.fet), (0.4, Policy::Informed, 4));
         assert_eq!(p.algorithm, Algorithm::Gpn);
         assert_eq!(p.bias, Bias::Max);

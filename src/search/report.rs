@@ -60,7 +60,8 @@ impl SearchReport {
 
 impl<G: Game, const P: usize> Search<G, P> {
     /// The move the search would play now: a proven win (the shortest), else never a proven loss
-    /// while another move exists, else the most visited (ties: higher value).
+    /// while another move exists, else the most visited (ties: higher value). A move whose
+    /// knowledge prior is 0 (Go: filling one's own eye) counts as a loss unless proved.
     pub fn best_move(&self) -> Option<Move> {
         if self.tree.is_empty() {
             return None;
@@ -121,7 +122,11 @@ impl<G: Game, const P: usize> Search<G, P> {
         if let Some(w) = wins.min_by_key(|s| (s.4, std::cmp::Reverse(s.2))) {
             return Some(w.0);
         }
-        let not_lost = stats.clone().filter(|s| s.1 != Some(LOSS));
+        // A move the game's knowledge says never to play unless proved (Go: filling one's own
+        // eye) counts as lost: a lost game is not prolonged by destroying oneself.
+        let not_lost = stats
+            .clone()
+            .filter(|s| s.1 != Some(LOSS) && !self.never_move(id, s.0));
         let by_visits = not_lost.max_by(|a, b| {
             let va = a.1.map_or(a.3, super::node::from_bound);
             let vb = b.1.map_or(b.3, super::node::from_bound);
@@ -132,8 +137,10 @@ impl<G: Game, const P: usize> Search<G, P> {
         });
         match by_visits {
             Some(s) => Some(s.0),
-            // Every move loses: resist the longest.
-            None => stats.max_by_key(|s| (s.4, s.2)).map(|s| s.0),
+            // Every move loses: resist the longest (a sensible move first).
+            None => stats
+                .max_by_key(|s| (!self.never_move(id, s.0), s.4, s.2))
+                .map(|s| s.0),
         }
     }
 

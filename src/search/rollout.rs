@@ -26,6 +26,10 @@ pub(super) struct Rollout {
     moves: MoveList,
     /// The opponent's replies, for the informed policy.
     replies: MoveList,
+    /// Whether playouts record their moves in `trace` (RAVE).
+    tracing: bool,
+    /// The last playout's moves with their players, when `tracing`.
+    trace: Vec<(Move, u8)>,
 }
 
 impl Rollout {
@@ -36,7 +40,33 @@ impl Rollout {
             threats: ThreatSearch::default(),
             moves: MoveList::new(),
             replies: MoveList::new(),
+            tracing: false,
+            trace: Vec::new(),
         }
+    }
+
+    /// Makes playouts record their moves (for RAVE), or stop recording them.
+    pub fn set_tracing(&mut self, on: bool) {
+        self.tracing = on;
+        self.trace.clear();
+    }
+
+    /// The moves of the playouts since the last [`Rollout::clear_trace`], with their players.
+    pub fn trace(&self) -> &[(Move, u8)] {
+        &self.trace
+    }
+
+    pub fn clear_trace(&mut self) {
+        self.trace.clear();
+    }
+
+    /// Plays `m` in `position`, recording it when tracing.
+    #[inline]
+    fn play<G: Game>(&mut self, position: &mut G, m: Move) {
+        if self.tracing {
+            self.trace.push((m, position.to_move().0));
+        }
+        position.play(m);
     }
 
     /// A playout from `position`, capped at `playout_cap` plies (a draw): uniformly random, or
@@ -65,7 +95,7 @@ impl Rollout {
                 position.random_move(&mut self.rng, &mut self.moves)
             };
             match next {
-                Some(m) => position.play(m),
+                Some(m) => self.play(&mut position, m),
                 None => break,
             }
         }
@@ -107,7 +137,7 @@ impl Rollout {
                 }
             }
             match self.playout_move(params, &position) {
-                Some(m) => position.play(m),
+                Some(m) => self.play(&mut position, m),
                 None => return [0.0; P],
             }
             plies += 1;

@@ -119,7 +119,9 @@ impl<G: Game, const P: usize> Search<G, P> {
         let bounds = algorithm.uses_bounds();
         // With a network, PUCT: `cpuct * prior * sqrt(N) / (1 + n)` replaces UCB's exploration.
         let priors = self.tree.priors(id);
-        let puct = !priors.is_empty();
+        let puct = !priors.is_empty() && self.params.uses_network();
+        // Move priors and RAVE (two players, so `m` is the mover and `sign` 1).
+        let knowledge = self.knowledge.any();
         let sqrt_n = (node.visits.max(1) as f32).sqrt();
         let c = if puct {
             self.params.cpuct
@@ -146,7 +148,12 @@ impl<G: Game, const P: usize> Search<G, P> {
                     .map_or(0, |&(_, k)| k as u32)
             };
             let (exploit, explore, child_visits) = if edge.child == NONE && flights == 0 {
-                (fpu, ln_n.sqrt(), 0)
+                let known = if knowledge {
+                    self.knowledge_value(id, i, None, m)
+                } else {
+                    None
+                };
+                (known.unwrap_or(fpu), ln_n.sqrt(), 0)
             } else if edge.child == NONE {
                 // An earlier flight of the batch opened this edge: its node-to-be holds that
                 // flight's virtual loss.
@@ -164,7 +171,10 @@ impl<G: Game, const P: usize> Search<G, P> {
                 // Proven values take precedence; otherwise the mean, mixed with the minimax
                 // value when implicit minimax is on (and kept within the score bounds).
                 let estimate = || {
-                    if im > 0.0 {
+                    if knowledge {
+                        self.knowledge_value(id, i, Some(child), m)
+                            .unwrap_or_else(|| child.mean(m))
+                    } else if im > 0.0 {
                         (1.0 - im) * child.mean(m) + im * self.minimax_value(child, m)
                     } else {
                         child.mean(m)

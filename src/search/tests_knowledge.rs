@@ -301,3 +301,175 @@ fn a_bias_on_the_exploration_term_orders_equal_children_and_fades_with_visits() 
     // ...which the constant bias (+0.5) overrides however long the search runs.
     assert_eq!(pick("gpn c=0 c_pn=1", 1000, -0.2), 0);
 }
+
+/// Tiny 9x9 Killall-Go endgames: a random corner of white stones and empty points (A7-C9)
+/// against a Black board with two eyes (E5, G5), so that exhaustive minimax is cheap.
+fn killall_corners(count: usize, seed: u64) -> Vec<crate::game::go::KillallGo> {
+    use crate::game::go::KillallGo;
+    let mut rng = crate::rng::Rng::new(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut rows: Vec<String> = Vec::new();
+        let mut whites = 0;
+        for _ in 0..3 {
+            let corner: String = (0..3)
+                .map(|_| {
+                    if rng.below(10) < 4 {
+                        whites += 1;
+                        'O'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect();
+            rows.push(format!("{corner}XXXXXX"));
+        }
+        rows.push("XXXXXXXXX".into());
+        rows.push("XXXX.X.XX".into());
+        rows.extend(std::iter::repeat("XXXXXXXXX".to_string()).take(4));
+        let side = if rng.below(2) == 0 { "b" } else { "w" };
+        let Ok(pos) = KillallGo::parse_position(&format!("{} {side}", rows.join("/"))) else {
+            continue;
+        };
+        if whites > 0 && whites < 7 && pos.outcome().is_none() {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+#[test]
+fn go_priors_and_rave_keep_proofs_and_bounds_exact() {
+    use super::tests::{minimax, proven_value, value_after};
+    use super::tests_memory::assert_tree_values_exact;
+    let mut memo = std::collections::HashMap::new();
+    let mut proved = 0;
+    for pos in killall_corners(8, 3) {
+        let truth = minimax(&pos, &mut memo);
+        for spec in [
+            "sb-uct policy=game prior=20 rave=3000",
+            "sb-uct prior=50",
+            "sb-gpn rave=100 c=0.2",
+            "sb-gpn policy=game prior=20 rave=1000 c=0.2",
+        ] {
+            let mut s: Search<crate::game::go::KillallGo, 2> =
+                Search::new(params(spec), pos.clone());
+            let report = s.run(&Limits {
+                iterations: Some(20_000),
+                stop_when_solved: true,
+                ..Limits::default()
+            });
+            let text = pos.to_position();
+            // Every value the tree knows is exact and every bound holds the true value.
+            assert_tree_values_exact(&s, &mut memo);
+            if let Some(value) = proven_value(report.proven) {
+                assert_eq!(value, truth, "{spec} on {text}");
+                let best = report.best_move.expect("a move");
+                assert_eq!(
+                    value_after(&pos, best, &mut memo),
+                    truth,
+                    "{spec} on {text}"
+                );
+                proved += 1;
+            }
+        }
+    }
+    // These endgames run 17 plies: the proof-number searches prove half of them in 20,000
+    // iterations (sb-uct, with or without the knowledge, proves the short ones only).
+    assert!(proved >= 8, "{proved} proofs");
+}
+
+#[test]
+fn rave_counts_every_move_the_mover_played_first() {
+    let pos = crate::game::go::Go9::start();
+    let mut s: Search<crate::game::go::Go9, 2> =
+        Search::new(params("sb-uct policy=game rave=3000"), pos);
+    s.run(&Limits {
+        iterations: Some(300),
+        ..Limits::default()
+    });
+    let root = *s.tree.node(ROOT);
+    let mut amaf_visits = 0;
+    for (edge, amaf) in s.tree.edges(ROOT).iter().zip(s.tree.amaf(ROOT)) {
+        amaf_visits += amaf.visits;
+        assert!(amaf.mean().abs() <= 1.0);
+        if edge.child != NONE && crate::game::go::Go9::amaf_index(edge.mv).is_some() {
+            // Each iteration through the edge played its move at the root (the pass has no
+            // AMAF statistics).
+            let child = s.tree.node(edge.child).visits;
+            assert!(amaf.visits >= child, "{amaf:?} against {child} visits");
+        }
+    }
+    // A playout plays dozens of points for the root's mover.
+    assert!(
+        amaf_visits > 10 * root.visits,
+        "{amaf_visits} / {}",
+        root.visits
+    );
+    // Threaded or network searches keep none, and games without point moves have none.
+    let threaded: Search<crate::game::connect4::ConnectFour, 2> = Search::new(
+        params("sb-uct rave=3000"),
+        crate::game::connect4::ConnectFour::start(),
+    );
+    assert!(!threaded.knowledge.rave && !threaded.tree.has_amaf());
+}
+
+#[test]
+fn a_search_with_go_priors_passes_rather_than_fill_its_own_eye() {
+    use crate::game::go::Go9;
+    // Black's corner group has two eyes (A9, C9); White owns the rest of the board with
+    // eyes Black cannot play. Black has lost: its only moves are its eyes and the pass.
+    let rows = [
+        ".X.XOOOOO",
+        "XXXXO.O.O",
+        "OOOOOOOOO",
+        "O.OO.OO.O",
+        "OOOOOOOOO",
+        "OO.OO.OOO",
+        "OOOOOOOOO",
+        "O.OO.OO.O",
+        "OOOOOOOOO",
+    ];
+    let pos = Go9::parse_position(&format!("{} b", rows.join("/"))).unwrap();
+    let mut list = crate::game::MoveList::new();
+    pos.legal_moves(&mut list);
+    let legal: Vec<String> = list.iter().map(|&m| pos.format_move(m)).collect();
+    assert_eq!(legal, ["A9", "C9", "pass"]);
+    let choice = |spec: &str| {
+        let mut s: Search<Go9, 2> = Search::new(params(spec), pos.clone());
+        let r = s.run(&Limits {
+            iterations: Some(3_000),
+            ..Limits::default()
+        });
+        pos.format_move(r.best_move.expect("a move"))
+    };
+    // Without the priors the lost search resists longest by filling an eye; with them, it
+    // passes (and a GTP `genmove` resigns).
+    assert_ne!(choice("sb-uct policy=game"), "pass");
+    assert_eq!(choice("sb-uct policy=game prior=20"), "pass");
+    assert_eq!(choice("sb-uct policy=game prior=20 rave=3000"), "pass");
+}
+
+#[test]
+fn go_priors_rank_captures_over_self_ataris_and_zero_own_eyes() {
+    use crate::game::go::Go9;
+    // Black to move: D5 captures the white stone at D4 (in atari); A1 is Black's own eye;
+    // J9 is a self-atari of one stone in the corner next to White; E7 is nothing special.
+    let rows = ["7O.", "9", "9", "9", "2X.X4", "2XOX4", "3X5", "X8", ".X7"];
+    let pos = Go9::parse_position(&format!("{} b", rows.join("/"))).unwrap();
+    let moves: Vec<crate::game::Move> = ["D5", "A1", "J9", "E7", "pass"]
+        .iter()
+        .map(|m| pos.parse_move(m).unwrap())
+        .collect();
+    let mut priors = Vec::new();
+    pos.move_priors(&moves, &mut priors);
+    let [capture, eye, self_atari, plain, pass] = priors[..] else {
+        panic!("{priors:?}")
+    };
+    assert_eq!(eye, 0);
+    assert!(
+        capture > plain && plain > self_atari && self_atari > 0,
+        "{priors:?}"
+    );
+    assert!(pass < plain, "{priors:?}");
+}

@@ -27,6 +27,8 @@ use crate::game::Move;
 const PRIOR_BYTES: usize = std::mem::size_of::<u16>();
 /// Bytes of one player's proof number for unvisited edges.
 const UNVISITED_BYTES: usize = std::mem::size_of::<Pn>();
+/// Bytes of an edge's all-moves-as-first statistics.
+const AMAF_BYTES: usize = std::mem::size_of::<Amaf>();
 /// The stored prior of probability 1.
 pub const PRIOR_ONE: u16 = u16::MAX;
 
@@ -34,6 +36,26 @@ pub const PRIOR_ONE: u16 = u16::MAX;
 #[inline]
 pub fn to_prior(p: f32) -> u16 {
     (p.clamp(0.0, 1.0) * PRIOR_ONE as f32).round() as u16
+}
+
+/// An edge's all-moves-as-first (RAVE) statistics: the playouts through its node in which the
+/// node's mover played the edge's move at any later turn, and the mover's utilities summed.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Amaf {
+    pub visits: u32,
+    pub total: f32,
+}
+
+impl Amaf {
+    /// The mean utility for the node's mover (0 without visits).
+    #[inline]
+    pub fn mean(&self) -> f32 {
+        if self.visits == 0 {
+            0.0
+        } else {
+            self.total / self.visits as f32
+        }
+    }
 }
 
 /// The search tree of a game of `P` players. Node 0 is the root.
@@ -44,6 +66,10 @@ pub struct Tree<const P: usize> {
     /// index, moved with it); empty without.
     priors: Vec<u16>,
     with_priors: bool,
+    /// With RAVE: each edge's all-moves-as-first statistics, parallel to `edges` like `priors`;
+    /// empty without.
+    amaf: Vec<Amaf>,
+    with_amaf: bool,
     /// With proof-cost initialisation: the per-player proof numbers each node's edges without a
     /// child count as (the parent's predicted costs spread over its moves), parallel to `nodes`;
     /// empty without, where such an edge counts as 1.
@@ -145,6 +171,8 @@ impl<const P: usize> Tree<P> {
             edges,
             priors,
             with_priors,
+            amaf: Vec::new(),
+            with_amaf: false,
             unvisited_pn,
             with_unvisited_pn,
             node_high: 0,
@@ -159,6 +187,7 @@ impl<const P: usize> Tree<P> {
         self.nodes.clear();
         self.edges.clear();
         self.priors.clear();
+        self.amaf.clear();
         self.unvisited_pn.clear();
         self.full = false;
     }
@@ -172,10 +201,34 @@ impl<const P: usize> Tree<P> {
         self.nodes.len()
     }
 
-    /// Bytes an edge takes in the arenas (with its prior, if the tree keeps priors).
+    /// Gives every edge all-moves-as-first statistics (8 more bytes an edge) from now on; only
+    /// on an empty tree (else nothing changes). The budget stays the same, so fewer edges fit.
+    pub fn enable_amaf(&mut self) {
+        if !self.nodes.is_empty() || self.with_amaf {
+            return;
+        }
+        self.with_amaf = true;
+        if self
+            .amaf
+            .try_reserve_exact(self.budget_bytes / self.edge_bytes())
+            .is_err()
+        {
+            log::warn!("tree: could not reserve the AMAF arena up front; growing on demand");
+        }
+    }
+
+    /// Whether the edges carry all-moves-as-first statistics.
+    #[inline]
+    pub fn has_amaf(&self) -> bool {
+        self.with_amaf
+    }
+
+    /// Bytes an edge takes in the arenas (with its prior and AMAF statistics, if kept).
     #[inline]
     pub fn edge_bytes(&self) -> usize {
-        Self::EDGE_BYTES + if self.with_priors { PRIOR_BYTES } else { 0 }
+        Self::EDGE_BYTES
+            + if self.with_priors { PRIOR_BYTES } else { 0 }
+            + if self.with_amaf { AMAF_BYTES } else { 0 }
     }
 
     /// Bytes a node takes in the arenas (with its unvisited edges' proof numbers, if kept).
@@ -240,6 +293,9 @@ impl<const P: usize> Tree<P> {
             || (self.with_priors
                 && self.priors.capacity() - self.priors.len() < moves.len()
                 && self.priors.try_reserve(moves.len()).is_err())
+            || (self.with_amaf
+                && self.amaf.capacity() - self.amaf.len() < moves.len()
+                && self.amaf.try_reserve(moves.len()).is_err())
             || (self.with_unvisited_pn
                 && self.unvisited_pn.len() == self.unvisited_pn.capacity()
                 && self.unvisited_pn.try_reserve(1).is_err())
@@ -258,6 +314,9 @@ impl<const P: usize> Tree<P> {
                 let equal = (PRIOR_ONE as usize / moves.len().max(1)) as u16;
                 self.priors.extend(moves.iter().map(|_| equal));
             }
+        }
+        if self.with_amaf {
+            self.amaf.extend(moves.iter().map(|_| Amaf::default()));
         }
         self.nodes.push(node);
         if self.with_unvisited_pn {
@@ -308,6 +367,40 @@ impl<const P: usize> Tree<P> {
         }
         let n = &self.nodes[id as usize];
         &self.priors[n.first_edge as usize..n.first_edge as usize + n.num_edges as usize]
+    }
+
+    /// The AMAF statistics of node `id`'s edges; empty in a tree without them.
+    #[inline]
+    pub fn amaf(&self, id: NodeId) -> &[Amaf] {
+        if !self.with_amaf {
+            return &[];
+        }
+        let n = &self.nodes[id as usize];
+        &self.amaf[n.first_edge as usize..n.first_edge as usize + n.num_edges as usize]
+    }
+
+    /// The AMAF statistics of node `id`'s edges, to update; empty in a tree without them.
+    #[inline]
+    pub fn amaf_mut(&mut self, id: NodeId) -> &mut [Amaf] {
+        if !self.with_amaf {
+            return &mut [];
+        }
+        let n = &self.nodes[id as usize];
+        &mut self.amaf[n.first_edge as usize..n.first_edge as usize + n.num_edges as usize]
+    }
+
+    /// The edges of node `id` (read-only) and their AMAF statistics (writable; empty in a tree
+    /// without them).
+    #[inline]
+    pub fn edges_and_amaf_mut(&mut self, id: NodeId) -> (&[Edge], &mut [Amaf]) {
+        let n = &self.nodes[id as usize];
+        let range = n.first_edge as usize..n.first_edge as usize + n.num_edges as usize;
+        let amaf = if self.with_amaf {
+            &mut self.amaf[range.clone()]
+        } else {
+            &mut []
+        };
+        (&self.edges[range], amaf)
     }
 
     /// The priors of node `id`'s edges, to change (self-play's root noise); empty in a tree
@@ -387,6 +480,9 @@ impl<const P: usize> Tree<P> {
             if self.with_priors {
                 self.priors.copy_within(from..from + count, edge_top);
             }
+            if self.with_amaf {
+                self.amaf.copy_within(from..from + count, edge_top);
+            }
             for edge in &mut self.edges[edge_top..edge_top + count] {
                 if edge.child == NONE {
                     continue;
@@ -411,6 +507,8 @@ impl<const P: usize> Tree<P> {
         self.edges.truncate(edge_top);
         self.priors
             .truncate(if self.with_priors { edge_top } else { 0 });
+        self.amaf
+            .truncate(if self.with_amaf { edge_top } else { 0 });
         self.full = false;
         n - survivors
     }
@@ -500,6 +598,43 @@ mod tests {
         assert!(!plain.has_priors() && tree.has_priors());
         assert_eq!(to_prior(1.0), PRIOR_ONE);
         assert_eq!(to_prior(0.5), PRIOR_ONE / 2 + 1);
+    }
+
+    #[test]
+    fn amaf_statistics_move_with_their_edges_and_count_against_the_budget() {
+        let mut tree: Tree<2> = Tree::new(1 << 20, false, false);
+        tree.enable_amaf();
+        assert!(tree.has_amaf());
+        let root = tree
+            .add(Node::new(NONE, 0), &moves(2), &[], [1; 2])
+            .unwrap();
+        let a = tree
+            .add(Node::new(root, 1), &moves(2), &[], [1; 2])
+            .unwrap();
+        let b = tree
+            .add(Node::new(root, 1), &moves(3), &[], [1; 2])
+            .unwrap();
+        tree.edges_mut(root)[0].child = a;
+        tree.edges_mut(root)[1].child = b;
+        for (k, stat) in tree.amaf_mut(b).iter_mut().enumerate() {
+            *stat = Amaf {
+                visits: k as u32 + 1,
+                total: -(k as f32),
+            };
+        }
+        assert_eq!(
+            tree.used_bytes(),
+            3 * Tree::<2>::NODE_BYTES + 7 * (Tree::<2>::EDGE_BYTES + AMAF_BYTES)
+        );
+        tree.reroot(b);
+        let kept: Vec<(u32, f32)> = tree.amaf(0).iter().map(|a| (a.visits, a.total)).collect();
+        assert_eq!(kept, [(1, 0.0), (2, -1.0), (3, -2.0)]);
+        assert_eq!(tree.amaf(0)[2].mean(), -2.0 / 3.0);
+        // Only an empty tree takes the statistics on.
+        let mut plain: Tree<2> = Tree::new(1 << 20, false, false);
+        plain.add(Node::new(NONE, 0), &moves(2), &[], [1; 2]);
+        plain.enable_amaf();
+        assert!(!plain.has_amaf() && plain.amaf(0).is_empty());
     }
 
     #[test]

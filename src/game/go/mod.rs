@@ -1224,6 +1224,20 @@ impl<const N: usize, const CELLS: usize, const K: bool> Heuristics for Go<N, CEL
         self.policy_move(rng, buf)
     }
 
+    const HAS_MOVE_PRIORS: bool = true;
+
+    /// Captures, escapes, shapes and the last move's neighbourhood high, self-ataris and the
+    /// first line low, own-eye fills 0 (`priors`).
+    fn move_priors(&self, moves: &[Move], out: &mut Vec<u16>) {
+        self.knowledge_priors(moves, out);
+    }
+
+    const AMAF_MOVES: usize = CELLS;
+
+    fn amaf_index(m: Move) -> Option<usize> {
+        (m != PASS).then_some(m.0 as usize)
+    }
+
     fn is_capture(&self, m: Move) -> bool {
         if m == PASS {
             return false;
@@ -1345,7 +1359,9 @@ pub type KillallGo7 = Go<7, 81, true>;
 mod benson;
 #[cfg(test)]
 mod killall_tests;
+mod ladder;
 mod playout;
+mod priors;
 use benson::MAX_BENSON_POINTS;
 #[cfg(test)]
 mod tests;

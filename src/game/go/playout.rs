@@ -6,7 +6,7 @@
 //! 1. **capture** the chain just played when it is in atari;
 //! 2. **escape**: a chain of the mover next to the last move in atari is saved by capturing an
 //!    enemy chain in atari that touches it, or by extending at its liberty when that leaves it
-//!    at least two liberties;
+//!    at least two liberties and is not caught in a ladder (`ladder`);
 //! 3. **shape**: an empty neighbour of the last move (its 8 points) whose 3x3 surroundings match
 //!    one of Mogo's hane, cut and edge patterns (in any rotation, reflection and colour);
 //!
@@ -130,13 +130,13 @@ impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
 
     /// Whether the surroundings of empty point `p` match one of the shape patterns.
     #[inline]
-    fn is_shape(&self, p: usize) -> bool {
+    pub(super) fn is_shape(&self, p: usize) -> bool {
         let code = self.code(p);
         shapes()[code / 64] >> (code % 64) & 1 != 0
     }
 
     /// The liberties of chain `r`, up to two distinct ones (0 marks none).
-    fn liberties2(&self, r: u16) -> [usize; 2] {
+    pub(super) fn liberties2(&self, r: u16) -> [usize; 2] {
         let mut found = [0usize; 2];
         let mut s = r as usize;
         loop {
@@ -159,7 +159,7 @@ impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
 
     /// The one liberty of chain `r` when it is in atari.
     #[inline]
-    fn atari_liberty(&self, r: u16) -> Option<usize> {
+    pub(super) fn atari_liberty(&self, r: u16) -> Option<usize> {
         match self.liberties2(r) {
             [l, 0] if l != 0 => Some(l),
             _ => None,
@@ -167,7 +167,7 @@ impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
     }
 
     /// Whether colour `c` playing on empty point `p` captures something.
-    fn captures_at(&self, p: usize, c: u8) -> bool {
+    pub(super) fn captures_at(&self, p: usize, c: u8) -> bool {
         Self::neighbours(p).iter().any(|&q| {
             self.board[q] == 3 - c && {
                 let r = self.chain[q];
@@ -178,7 +178,7 @@ impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
 
     /// Whether colour `c` playing on empty point `p` leaves its chain with fewer than two
     /// liberties without capturing anything.
-    fn is_self_atari(&self, p: usize, c: u8) -> bool {
+    pub(super) fn is_self_atari(&self, p: usize, c: u8) -> bool {
         let mut libs = [0usize; 2];
         let mut add = |q: usize| {
             if q == p || libs[0] == q {
@@ -291,7 +291,7 @@ impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
                 continue;
             };
             self.push_captures_next_to(r, buf);
-            if !self.is_self_atari(l, c) && self.playable(l, true) {
+            if !self.is_self_atari(l, c) && self.playable(l, true) && !self.escape_is_caught(l) {
                 buf.push(Move(l as u16));
             }
         }
@@ -319,7 +319,7 @@ impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
     }
 
     /// Pushes the capturing points of the enemy chains in atari that touch chain `r`.
-    fn push_captures_next_to(&self, r: u16, buf: &mut MoveList) {
+    pub(super) fn push_captures_next_to(&self, r: u16, buf: &mut MoveList) {
         let o = 3 - self.board[r as usize];
         let mut s = r as usize;
         loop {

@@ -22,6 +22,17 @@ pub(super) enum TimeSystem {
     },
 }
 
+/// The clock of a move in Canadian main time `main`: the main time's share, plus the
+/// overtime's share of one stone (`period / stones`), which every later move gets anyway; without
+/// it the main time would be spread as if nothing came after it, and the overtime never used.
+fn canadian_main_time(main: Duration, period: Duration, stones: u32, base: Clock) -> Clock {
+    Clock {
+        remaining: main,
+        byoyomi: period / stones.max(1),
+        ..base
+    }
+}
+
 impl Controller {
     /// The budget of the next move of `player`, within `maxmovetime`.
     pub(super) fn budget(&self, player: usize, moves_left: Option<u32>) -> Budget {
@@ -73,18 +84,8 @@ impl Controller {
                 ),
                 other => {
                     let main = other.map_or(self.main_time, |(t, _)| t);
-                    // Main time, then at least the byo-yomi's share per stone.
-                    let share = period / stones.max(1);
                     Budget::from_clock(
-                        &Clock {
-                            remaining: main,
-                            byoyomi: if main.is_zero() {
-                                share
-                            } else {
-                                Duration::ZERO
-                            },
-                            ..self.clock()
-                        },
+                        &canadian_main_time(main, period, stones, self.clock()),
                         self.overhead,
                     )
                 }
@@ -183,5 +184,37 @@ impl Controller {
             .ok_or("syntax error")?;
         self.time_left[player] = Some((Duration::from_secs_f64(secs), stones));
         Ok(String::new())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canadian_main_time_adds_the_overtime_share_of_a_stone() {
+        let secs = Duration::from_secs;
+        let overhead = Duration::from_millis(50);
+        // 5 s of main time, then 10 s for every 20 stones: half a second a stone comes on top.
+        let clock = canadian_main_time(secs(5), secs(10), 20, Clock::default());
+        let with = Budget::from_clock(&clock, overhead);
+        let without = Budget::from_clock(
+            &Clock {
+                remaining: secs(5),
+                ..Clock::default()
+            },
+            overhead,
+        );
+        assert!(
+            with.soft >= without.soft + Duration::from_millis(400),
+            "{with:?}"
+        );
+        // Main time gone: the share of one stone, never more than the period can give.
+        let late = Budget::from_clock(
+            &canadian_main_time(Duration::ZERO, secs(10), 20, Clock::default()),
+            overhead,
+        );
+        assert!(late.hard <= Duration::from_millis(500), "{late:?}");
+        assert!(late.soft >= Duration::from_millis(400), "{late:?}");
     }
 }

@@ -279,7 +279,9 @@ pub fn run(settings: Settings, input: Receiver<Event>, first: Option<String>) {
         komi: None,
         situational_superko: None,
         solver: Algo::Dfpn,
-        resign_threshold: 0.0,
+        resign_threshold: crate::options::find("resign_threshold")
+            .and_then(|o| o.default.parse().ok())
+            .unwrap_or(0.0),
         time: TimeSystem::Unset,
         main_time: Duration::ZERO,
         time_left: [None; MAX_PLAYERS],
@@ -719,7 +721,12 @@ impl Controller {
         };
         self.conductor.start(job, control, false);
         let info = self.finish_search();
-        if resigns(&info, self.resign_threshold) {
+        // Resigning ends a game of two; with more players the others would play on.
+        let two_players = self
+            .conductor
+            .session()
+            .is_some_and(|s| s.num_players() == 2);
+        if two_players && resigns(&info, self.resign_threshold) {
             return Ok("resign".to_string());
         }
         let best = info.best.ok_or("game is over")?;

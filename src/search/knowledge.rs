@@ -1,0 +1,115 @@
+//! The Monte-Carlo Go programs' tree knowledge, for any game that offers it: move priors as
+//! equivalent experience (Gelly & Silver 2007; Pachi's and Fuego's priors) and RAVE, the
+//! all-moves-as-first statistics mixed into each move's value (Gelly & Silver's schedule in
+//! Pachi's form). Both only change the estimate that selection reads for a child whose value is
+//! not known: proven values and score bounds take precedence as before (`select.rs`), so proofs
+//! stay exact.
+
+use super::node::{Node, NodeId};
+use super::params::{Algorithm, SearchParams};
+use super::tree::{Amaf, PRIOR_ONE};
+use super::Search;
+use crate::game::Game;
+
+/// The knowledge a search of `G` with `P` players uses, fixed when the search is made.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct TreeKnowledge {
+    /// Edges carry the game's move priors, worth `params.prior` playouts.
+    pub priors: bool,
+    /// Edges carry AMAF statistics, updated by one-thread searches.
+    pub rave: bool,
+}
+
+impl TreeKnowledge {
+    /// What `params` turn on for game `G` with `P` players: two-player games, UCT-style
+    /// algorithms (not PN-MCTS, whose selection is the proof numbers'), no network (whose
+    /// priors and values take the place of both).
+    pub fn of<G: Game, const P: usize>(params: &SearchParams) -> TreeKnowledge {
+        let possible = P == 2 && params.algorithm != Algorithm::PnMcts && !params.uses_network();
+        TreeKnowledge {
+            priors: possible && params.prior > 0 && G::HAS_MOVE_PRIORS,
+            rave: possible && params.rave > 0 && G::AMAF_MOVES > 0,
+        }
+    }
+
+    pub fn any(&self) -> bool {
+        self.priors || self.rave
+    }
+}
+
+impl<G: Game, const P: usize> Search<G, P> {
+    /// The value for the chooser `m` at node `id` of edge `i`, whose child (if created) is
+    /// `child`: the child's mean with the edge's prior counted as `prior` playouts, mixed with
+    /// the edge's AMAF mean (itself with the prior) by RAVE's weight; `None` when nothing is
+    /// known (no child, no prior, no AMAF visit).
+    #[inline]
+    pub(super) fn knowledge_value(
+        &self,
+        id: NodeId,
+        i: usize,
+        child: Option<&Node<P>>,
+        m: usize,
+    ) -> Option<f32> {
+        let (visits, sum) = child.map_or((0.0, 0.0), |c| (c.visits as f32, c.total[m]));
+        let (prior, weight) = match self.tree.priors(id).get(i) {
+            Some(&p) if self.knowledge.priors => (
+                2.0 * p as f32 / PRIOR_ONE as f32 - 1.0,
+                self.params.prior as f32,
+            ),
+            _ => (0.0, 0.0),
+        };
+        let amaf = self.tree.amaf(id).get(i).copied().unwrap_or_default();
+        let mc = (visits + weight > 0.0).then(|| (sum + prior * weight) / (visits + weight));
+        if amaf.visits == 0 {
+            return mc;
+        }
+        let an = amaf.visits as f32;
+        let rave = (amaf.total + prior * weight) / (an + weight);
+        let beta = an / (an + visits + visits * an / self.params.rave as f32);
+        Some(match mc {
+            Some(mc) => (1.0 - beta) * mc + beta * rave,
+            None => rave,
+        })
+    }
+
+    /// Whether edge `i` of node `id` is a move the game's knowledge says never to play unless
+    /// proved (prior 0: Go's own-eye fill).
+    #[inline]
+    pub(super) fn never_move(&self, id: NodeId, i: usize) -> bool {
+        self.knowledge.priors && self.tree.priors(id).get(i) == Some(&0)
+    }
+
+    /// After a one-thread iteration with utilities `utilities`: every node of the descent's
+    /// path gets, on each edge whose move its mover played first at that node or later (in the
+    /// tree or in the playout), one AMAF visit worth the mover's utility.
+    pub(super) fn backup_amaf(&mut self, utilities: &[f32; P]) {
+        // seen[k]: 1 + the player who played AMAF move k first from the current depth on.
+        let mut seen = std::mem::take(&mut self.amaf_seen);
+        seen.clear();
+        seen.resize(G::AMAF_MOVES, 0);
+        for &(mv, player) in self.rollout.trace() {
+            if let Some(k) = G::amaf_index(mv).filter(|&k| k < seen.len()) {
+                if seen[k] == 0 {
+                    seen[k] = player + 1;
+                }
+            }
+        }
+        for &(id, e) in self.path.iter().rev() {
+            let mover = self.tree.node(id).mover;
+            let (edges, amaf) = self.tree.edges_and_amaf_mut(id);
+            if let Some(k) = G::amaf_index(edges[e as usize].mv).filter(|&k| k < seen.len()) {
+                seen[k] = mover + 1;
+            }
+            let u = utilities[mover as usize];
+            for (edge, a) in edges.iter().zip(amaf.iter_mut()) {
+                if G::amaf_index(edge.mv).is_some_and(|k| k < seen.len() && seen[k] == mover + 1) {
+                    *a = Amaf {
+                        visits: a.visits + 1,
+                        total: a.total + u,
+                    };
+                }
+            }
+        }
+        self.amaf_seen = seen;
+    }
+}
