@@ -38,27 +38,28 @@ impl TreeKnowledge {
 }
 
 impl<G: Game, const P: usize> Search<G, P> {
-    /// The value for the chooser `m` at node `id` of edge `i`, whose child (if created) is
-    /// `child`: the child's mean with the edge's prior counted as `prior` playouts, mixed with
-    /// the edge's AMAF mean (itself with the prior) by RAVE's weight; `None` when nothing is
-    /// known (no child, no prior, no AMAF visit).
+    /// The value for the chooser `m` of an edge whose child (if created) is `child`, whose
+    /// knowledge prior is `prior` (x 65535; `None` without priors) and whose AMAF statistics
+    /// are `amaf`: the child's mean with the prior counted as `params.prior` playouts, mixed
+    /// with the AMAF mean (itself with the prior) by RAVE's weight; `None` when nothing is
+    /// known (no child, no prior, no AMAF visit). Selection reads a node's priors and AMAF
+    /// slices once and passes each edge's entries.
     #[inline]
     pub(super) fn knowledge_value(
         &self,
-        id: NodeId,
-        i: usize,
         child: Option<&Node<P>>,
         m: usize,
+        prior: Option<u16>,
+        amaf: Amaf,
     ) -> Option<f32> {
         let (visits, sum) = child.map_or((0.0, 0.0), |c| (c.visits as f32, c.total[m]));
-        let (prior, weight) = match self.tree.priors(id).get(i) {
-            Some(&p) if self.knowledge.priors => (
+        let (prior, weight) = match prior {
+            Some(p) if self.knowledge.priors => (
                 2.0 * p as f32 / PRIOR_ONE as f32 - 1.0,
                 self.params.prior as f32,
             ),
             _ => (0.0, 0.0),
         };
-        let amaf = self.tree.amaf(id).get(i).copied().unwrap_or_default();
         let mc = (visits + weight > 0.0).then(|| (sum + prior * weight) / (visits + weight));
         if amaf.visits == 0 {
             return mc;

@@ -122,6 +122,13 @@ impl<G: Game, const P: usize> Search<G, P> {
         let puct = !priors.is_empty() && self.params.uses_network();
         // Move priors and RAVE (two players, so `m` is the mover and `sign` 1).
         let knowledge = self.knowledge.any();
+        let amaf = self.tree.amaf(id);
+        let edge_knowledge = |i: usize| {
+            (
+                priors.get(i).copied(),
+                amaf.get(i).copied().unwrap_or_default(),
+            )
+        };
         let sqrt_n = (node.visits.max(1) as f32).sqrt();
         let c = if puct {
             self.params.cpuct
@@ -149,7 +156,8 @@ impl<G: Game, const P: usize> Search<G, P> {
             };
             let (exploit, explore, child_visits) = if edge.child == NONE && flights == 0 {
                 let known = if knowledge {
-                    self.knowledge_value(id, i, None, m)
+                    let (prior, stats) = edge_knowledge(i);
+                    self.knowledge_value(None, m, prior, stats)
                 } else {
                     None
                 };
@@ -172,7 +180,8 @@ impl<G: Game, const P: usize> Search<G, P> {
                 // value when implicit minimax is on (and kept within the score bounds).
                 let estimate = || {
                     if knowledge {
-                        self.knowledge_value(id, i, Some(child), m)
+                        let (prior, stats) = edge_knowledge(i);
+                        self.knowledge_value(Some(child), m, prior, stats)
                             .unwrap_or_else(|| child.mean(m))
                     } else if im > 0.0 {
                         (1.0 - im) * child.mean(m) + im * self.minimax_value(child, m)

@@ -352,11 +352,17 @@ impl<const P: usize> Tree<P> {
         &self.nodes
     }
 
+    /// Where node `id`'s edges (and their priors and AMAF statistics) stand in the arenas.
+    #[inline]
+    fn edge_range(&self, id: NodeId) -> std::ops::Range<usize> {
+        let n = &self.nodes[id as usize];
+        n.first_edge as usize..n.first_edge as usize + n.num_edges as usize
+    }
+
     /// The edges of node `id`.
     #[inline]
     pub fn edges(&self, id: NodeId) -> &[Edge] {
-        let n = &self.nodes[id as usize];
-        &self.edges[n.first_edge as usize..n.first_edge as usize + n.num_edges as usize]
+        &self.edges[self.edge_range(id)]
     }
 
     /// The priors of node `id`'s edges (x [`PRIOR_ONE`]); empty in a tree without priors.
@@ -365,8 +371,7 @@ impl<const P: usize> Tree<P> {
         if !self.with_priors {
             return &[];
         }
-        let n = &self.nodes[id as usize];
-        &self.priors[n.first_edge as usize..n.first_edge as usize + n.num_edges as usize]
+        &self.priors[self.edge_range(id)]
     }
 
     /// The AMAF statistics of node `id`'s edges; empty in a tree without them.
@@ -375,8 +380,7 @@ impl<const P: usize> Tree<P> {
         if !self.with_amaf {
             return &[];
         }
-        let n = &self.nodes[id as usize];
-        &self.amaf[n.first_edge as usize..n.first_edge as usize + n.num_edges as usize]
+        &self.amaf[self.edge_range(id)]
     }
 
     /// The AMAF statistics of node `id`'s edges, to update; empty in a tree without them.
@@ -385,16 +389,15 @@ impl<const P: usize> Tree<P> {
         if !self.with_amaf {
             return &mut [];
         }
-        let n = &self.nodes[id as usize];
-        &mut self.amaf[n.first_edge as usize..n.first_edge as usize + n.num_edges as usize]
+        let range = self.edge_range(id);
+        &mut self.amaf[range]
     }
 
     /// The edges of node `id` (read-only) and their AMAF statistics (writable; empty in a tree
     /// without them).
     #[inline]
     pub fn edges_and_amaf_mut(&mut self, id: NodeId) -> (&[Edge], &mut [Amaf]) {
-        let n = &self.nodes[id as usize];
-        let range = n.first_edge as usize..n.first_edge as usize + n.num_edges as usize;
+        let range = self.edge_range(id);
         let amaf = if self.with_amaf {
             &mut self.amaf[range.clone()]
         } else {
@@ -409,22 +412,20 @@ impl<const P: usize> Tree<P> {
         if !self.with_priors {
             return &mut [];
         }
-        let n = &self.nodes[id as usize];
-        &mut self.priors[n.first_edge as usize..n.first_edge as usize + n.num_edges as usize]
+        let range = self.edge_range(id);
+        &mut self.priors[range]
     }
 
     #[inline]
     pub fn edges_mut(&mut self, id: NodeId) -> &mut [Edge] {
-        let n = &self.nodes[id as usize];
-        let range = n.first_edge as usize..n.first_edge as usize + n.num_edges as usize;
+        let range = self.edge_range(id);
         &mut self.edges[range]
     }
 
     /// Both the node and its edges (for code that reads one while writing the other).
     #[inline]
     pub fn node_and_edges_mut(&mut self, id: NodeId) -> (&mut Node<P>, &mut [Edge]) {
-        let n = &self.nodes[id as usize];
-        let range = n.first_edge as usize..n.first_edge as usize + n.num_edges as usize;
+        let range = self.edge_range(id);
         (&mut self.nodes[id as usize], &mut self.edges[range])
     }
 
@@ -432,8 +433,7 @@ impl<const P: usize> Tree<P> {
     /// from the children's values.
     #[inline]
     pub fn nodes_and_edges_mut(&mut self, id: NodeId) -> (&[Node<P>], &mut [Edge]) {
-        let n = &self.nodes[id as usize];
-        let range = n.first_edge as usize..n.first_edge as usize + n.num_edges as usize;
+        let range = self.edge_range(id);
         (&self.nodes, &mut self.edges[range])
     }
 
