@@ -372,7 +372,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Int { min: 0, max: 1_000_000 },
         default: "0",
         scope: Scope::Search,
-        help: "RAVE (games whose moves are points, Go): all-moves-as-first statistics mixed into each move's value with weight n'/(n' + n + n n'/rave), n' its AMAF visits, n its visits; one search thread only (0 = off)",
+        help: "RAVE (games whose moves are points, Go): all-moves-as-first statistics mixed into each move's value with weight n'/(n' + n + n n'/rave), n' its AMAF visits, n its visits; every search thread keeps them (0 = off)",
     },
     EngineOption {
         key: "book",

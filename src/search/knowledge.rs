@@ -9,14 +9,14 @@ use super::node::{Node, NodeId};
 use super::params::{Algorithm, SearchParams};
 use super::tree::{Amaf, PRIOR_ONE};
 use super::Search;
-use crate::game::Game;
+use crate::game::{Game, Move};
 
 /// The knowledge a search of `G` with `P` players uses, fixed when the search is made.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct TreeKnowledge {
     /// Edges carry the game's move priors, worth `params.prior` playouts.
     pub priors: bool,
-    /// Edges carry AMAF statistics, updated by one-thread searches.
+    /// Edges carry AMAF statistics, updated by every backup (one thread or many).
     pub rave: bool,
 }
 
@@ -80,22 +80,29 @@ impl<G: Game, const P: usize> Search<G, P> {
         self.knowledge.priors && self.tree.priors(id).get(i) == Some(&0)
     }
 
-    /// After a one-thread iteration with utilities `utilities`: every node of the descent's
-    /// path gets, on each edge whose move its mover played first at that node or later (in the
-    /// tree or in the playout), one AMAF visit worth the mover's utility.
-    pub(super) fn backup_amaf(&mut self, utilities: &[f32; P]) {
+    /// After an iteration with utilities `utilities` that descended along `path` ((node, edge)
+    /// from the root) and whose playout played `trace` ((move, player)): every node of the path
+    /// gets, on each edge whose move its mover played first at that node or later (in the tree
+    /// or in the playout), one AMAF visit worth the mover's utility. Threaded searches call it
+    /// under the exclusive lock, with their flight's path and trace.
+    pub(super) fn backup_amaf(
+        &mut self,
+        path: &[(NodeId, u16)],
+        trace: &[(Move, u8)],
+        utilities: &[f32; P],
+    ) {
         // seen[k]: 1 + the player who played AMAF move k first from the current depth on.
         let mut seen = std::mem::take(&mut self.amaf_seen);
         seen.clear();
         seen.resize(G::AMAF_MOVES, 0);
-        for &(mv, player) in self.rollout.trace() {
+        for &(mv, player) in trace {
             if let Some(k) = G::amaf_index(mv).filter(|&k| k < seen.len()) {
                 if seen[k] == 0 {
                     seen[k] = player + 1;
                 }
             }
         }
-        for &(id, e) in self.path.iter().rev() {
+        for &(id, e) in path.iter().rev() {
             let mover = self.tree.node(id).mover;
             let (edges, amaf) = self.tree.edges_and_amaf_mut(id);
             if let Some(k) = G::amaf_index(edges[e as usize].mv).filter(|&k| k < seen.len()) {

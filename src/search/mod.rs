@@ -545,7 +545,11 @@ impl<G: Game, const P: usize> Search<G, P> {
         };
         self.finish(&descent, &utilities, false);
         if self.knowledge.rave {
-            self.backup_amaf(&utilities);
+            let path = std::mem::take(&mut self.path);
+            let trace = self.rollout.take_trace();
+            self.backup_amaf(&path, &trace, &utilities);
+            self.path = path;
+            self.rollout.put_trace(trace);
         }
     }
 
@@ -560,7 +564,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         let mut depth = 0u32;
         let mut created = false;
         let pn_mcts = self.params.algorithm == Algorithm::PnMcts;
-        // The AMAF backup follows one-thread descents only.
+        // The one-thread AMAF backup follows this path (threads record their flights' own).
         let trace_path = self.knowledge.rave && !virtual_loss;
         self.path.clear();
         let utilities = loop {

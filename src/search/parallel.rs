@@ -46,7 +46,7 @@ use super::node::{from_im, Node, NodeId, Pn, NONE};
 use super::rollout::Rollout;
 use super::{Algorithm, Descent, Limits, Progress, Search, CHECK_PERIOD, ROOT};
 use crate::game::record::Seen;
-use crate::game::{Game, MoveList, Outcome};
+use crate::game::{Game, Move, MoveList, Outcome};
 use crate::rng::Rng;
 
 /// The seed of thread `k`'s playouts in a run: distinct streams from one run seed.
@@ -225,8 +225,16 @@ impl<G: Game, const P: usize> Search<G, P> {
 
     /// Step 2, after the playout: takes the virtual loss back, creates the flight's new node
     /// (unless another thread created it meanwhile, or the tree is full) with its edges' `moves`
-    /// and `priors`, and backs the iteration up as the one-thread search does.
-    fn land(&mut self, flight: &Flight<G, P>, moves: &MoveList, priors: &[u16]) {
+    /// and `priors`, and backs the iteration up as the one-thread search does (with RAVE, along
+    /// the flight's selected `path` and its playout's `trace`).
+    fn land(
+        &mut self,
+        flight: &Flight<G, P>,
+        moves: &MoveList,
+        priors: &[u16],
+        path: &[(NodeId, u16)],
+        trace: &[(Move, u8)],
+    ) {
         self.remove_virtual_loss(flight.node);
         let mut leaf = flight.node;
         let mut created = false;
@@ -254,6 +262,9 @@ impl<G: Game, const P: usize> Search<G, P> {
             depth: flight.depth,
         };
         self.finish(&descent, &utilities, false);
+        if self.knowledge.rave {
+            self.backup_amaf(path, trace, &utilities);
+        }
         // The bias terms the backup made stale are rebuilt now, while the lock is exclusive, so
         // that selecting threads rarely have to compute them for themselves.
         if self.lazy_bias_terms() {
@@ -494,6 +505,13 @@ fn work<G: Game, const P: usize, F>(
     // With a network, each flight's new node's priors, likewise.
     let mut priors: Vec<Vec<u16>> = vec![Vec::new(); MAX_BATCH];
     let mut exclusive_flights: Vec<ExclusiveFlight<G, P>> = Vec::with_capacity(MAX_BATCH);
+    // With RAVE, each flight's selected path (for the batch in the air and the one being
+    // selected) and its playout's moves, likewise.
+    let rave = read(tree).knowledge.rave;
+    rollout.set_tracing(rave);
+    let mut paths: Vec<Vec<(NodeId, u16)>> = vec![Vec::new(); MAX_BATCH];
+    let mut selected_paths: Vec<Vec<(NodeId, u16)>> = vec![Vec::new(); MAX_BATCH];
+    let mut traces: Vec<Vec<(Move, u8)>> = vec![Vec::new(); MAX_BATCH];
     let (mut xs, mut terms) = (Vec::new(), Vec::new());
     let mut pending = Pending::default();
     // Mean playout and selection times (ns), smoothed, for the batch size.
@@ -526,6 +544,11 @@ fn work<G: Game, const P: usize, F>(
                         // No room under the node limit until the flights in the air have landed.
                         break;
                     }
+                    if rave {
+                        let path = &mut selected_paths[selected.len()];
+                        path.clear();
+                        path.extend_from_slice(&pending.path);
+                    }
                     selected.push(flight);
                 }
                 let unused = granted - selected.len();
@@ -547,7 +570,7 @@ fn work<G: Game, const P: usize, F>(
             let landed = (flights.len() + exclusive_flights.len()) as u32;
             let mut creating = 0;
             for (i, flight) in flights.drain(..).enumerate() {
-                s.land(&flight, &moves[i], &priors[i]);
+                s.land(&flight, &moves[i], &priors[i], &paths[i], &traces[i]);
                 creating += u64::from(flight.open_edge.is_some());
             }
             for flight in exclusive_flights.drain(..) {
@@ -619,6 +642,7 @@ fn work<G: Game, const P: usize, F>(
             descent_nanos = smooth(descent_nanos, per.max(1));
         }
         std::mem::swap(&mut flights, &mut selected);
+        std::mem::swap(&mut paths, &mut selected_paths);
         // Step 3: prepare the new nodes and run the playouts, outside the lock.
         let started = Instant::now();
         let mut playouts = 0u64;
@@ -646,9 +670,14 @@ fn work<G: Game, const P: usize, F>(
                 }
                 flight.new_node = Some((node, unvisited_pn));
             }
+            rollout.clear_trace();
             if flight.utilities.is_none() {
                 flight.utilities = Some(rollout.playout(&params, flight.position.clone()));
                 playouts += 1;
+            }
+            if rave {
+                traces[i].clear();
+                traces[i].extend_from_slice(rollout.trace());
             }
         }
         for flight in exclusive_flights.iter_mut() {

@@ -60,6 +60,17 @@ impl Rollout {
         self.trace.clear();
     }
 
+    /// The trace's buffer, handed out so that a caller may read it while changing the search
+    /// (give it back with [`Rollout::put_trace`], so that no playout allocates).
+    pub fn take_trace(&mut self) -> Vec<(Move, u8)> {
+        std::mem::take(&mut self.trace)
+    }
+
+    /// Gives back the buffer of [`Rollout::take_trace`].
+    pub fn put_trace(&mut self, trace: Vec<(Move, u8)>) {
+        self.trace = trace;
+    }
+
     /// Plays `m` in `position`, recording it when tracing.
     #[inline]
     fn play<G: Game>(&mut self, position: &mut G, m: Move) {

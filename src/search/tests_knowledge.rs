@@ -351,6 +351,7 @@ fn go_priors_and_rave_keep_proofs_and_bounds_exact() {
             "sb-uct prior=50",
             "sb-gpn rave=100 c=0.2",
             "sb-gpn policy=game prior=20 rave=1000 c=0.2",
+            "sb-uct policy=game prior=20 rave=3000 threads=2",
         ] {
             let mut s: Search<crate::game::go::KillallGo, 2> =
                 Search::new(params(spec), pos.clone());
@@ -381,37 +382,46 @@ fn go_priors_and_rave_keep_proofs_and_bounds_exact() {
 
 #[test]
 fn rave_counts_every_move_the_mover_played_first() {
-    let pos = crate::game::go::Go9::start();
-    let mut s: Search<crate::game::go::Go9, 2> =
-        Search::new(params("sb-uct policy=game rave=3000"), pos);
-    s.run(&Limits {
-        iterations: Some(300),
-        ..Limits::default()
-    });
-    let root = *s.tree.node(ROOT);
-    let mut amaf_visits = 0;
-    for (edge, amaf) in s.tree.edges(ROOT).iter().zip(s.tree.amaf(ROOT)) {
-        amaf_visits += amaf.visits;
-        assert!(amaf.mean().abs() <= 1.0);
-        if edge.child != NONE && crate::game::go::Go9::amaf_index(edge.mv).is_some() {
-            // Each iteration through the edge played its move at the root (the pass has no
-            // AMAF statistics).
-            let child = s.tree.node(edge.child).visits;
-            assert!(amaf.visits >= child, "{amaf:?} against {child} visits");
+    // One thread, and two (whose flights back their own paths and playouts up).
+    for spec in [
+        "sb-uct policy=game rave=3000",
+        "sb-uct policy=game rave=3000 threads=2",
+    ] {
+        let pos = crate::game::go::Go9::start();
+        let mut s: Search<crate::game::go::Go9, 2> = Search::new(params(spec), pos);
+        s.run(&Limits {
+            iterations: Some(300),
+            ..Limits::default()
+        });
+        let root = *s.tree.node(ROOT);
+        assert_eq!(root.visits, 300, "{spec}");
+        let mut amaf_visits = 0;
+        for (edge, amaf) in s.tree.edges(ROOT).iter().zip(s.tree.amaf(ROOT)) {
+            amaf_visits += amaf.visits;
+            assert!(amaf.mean().abs() <= 1.0);
+            if edge.child != NONE && crate::game::go::Go9::amaf_index(edge.mv).is_some() {
+                // Each iteration through the edge played its move at the root (the pass has
+                // no AMAF statistics).
+                let child = s.tree.node(edge.child).visits;
+                assert!(
+                    amaf.visits >= child,
+                    "{spec}: {amaf:?} against {child} visits"
+                );
+            }
         }
+        // A playout plays dozens of points for the root's mover.
+        assert!(
+            amaf_visits > 10 * root.visits,
+            "{spec}: {amaf_visits} / {}",
+            root.visits
+        );
     }
-    // A playout plays dozens of points for the root's mover.
-    assert!(
-        amaf_visits > 10 * root.visits,
-        "{amaf_visits} / {}",
-        root.visits
-    );
-    // Threaded or network searches keep none, and games without point moves have none.
-    let threaded: Search<crate::game::connect4::ConnectFour, 2> = Search::new(
+    // Games without point moves have none.
+    let other: Search<crate::game::connect4::ConnectFour, 2> = Search::new(
         params("sb-uct rave=3000"),
         crate::game::connect4::ConnectFour::start(),
     );
-    assert!(!threaded.knowledge.rave && !threaded.tree.has_amaf());
+    assert!(!other.knowledge.rave && !other.tree.has_amaf());
 }
 
 #[test]
