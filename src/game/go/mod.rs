@@ -478,7 +478,8 @@ impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
                 last = q;
             }
         }
-        self.captures[c as usize - 1] += taken;
+        // Saturating: an endless ko fight in a search must not overflow the count.
+        self.captures[c as usize - 1] = self.captures[c as usize - 1].saturating_add(taken);
         let single = self.next[p] == p as u16;
         self.ko = if taken == 1 && single && self.libs[p] == 1 {
             last as u16
