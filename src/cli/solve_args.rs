@@ -73,6 +73,10 @@ pub struct SolveArgs {
     /// player moves, pn where the opponent does) by its number of legal moves
     #[arg(long)]
     pub(super) mobility: bool,
+    /// dfpn without --net: order each node's moves by the game's knowledge priors p (Go's) and
+    /// see a child's number that its parent minimises multiplied by 1 + k (1 - p); 0: off
+    #[arg(long, value_name = "k", default_value_t = 0, value_parser = count::<u32>)]
+    pub(super) prior_init: u32,
     /// A network for the solvers (a .gpnn file of `gpn train`, or builtin): dfpn orders and
     /// focuses each node's moves by its policy and initialises new positions from it (--pcn);
     /// pns orders and initialises likewise; sb-gpn searches with it
@@ -142,6 +146,7 @@ impl SolveArgs {
             epsilon: self.epsilon,
             eval_init: self.eval_init,
             mobility: self.mobility,
+            prior_init: self.prior_init,
             pcn: self.pcn,
             focus: self.focus,
             forcing: self.forcing,

@@ -132,6 +132,12 @@ pub fn batch_description(
     ) + &cfg
         .prover
         .map_or(String::new(), |p| format!("|player={}", p.index() + 1))
+        // Appended only when set, so that the run ids of older batches stay valid.
+        + &(if cfg.prior_init > 0 {
+            format!("|prior_init={}", cfg.prior_init)
+        } else {
+            String::new()
+        })
 }
 
 /// One solve of a batch, as it is handed to the caller.

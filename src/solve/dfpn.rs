@@ -134,6 +134,8 @@ struct Dfpn<G: Game> {
     eval_init: u32,
     /// See [`SolveConfig::mobility`].
     mobility: bool,
+    /// See [`SolveConfig::prior_init`] (0 with a network: its policy orders instead).
+    prior_init: u32,
     /// The network's advice (focused DFPN), if any.
     guide: Option<Guide>,
     /// See [`SolveConfig::focus`] (0 without a network).
@@ -145,8 +147,13 @@ struct Dfpn<G: Game> {
     levels: Vec<Vec<(G, Move)>>,
     /// The children's numbers per depth in the current pass, reused.
     numbers: Vec<Vec<(u32, u32)>>,
+    /// Each child's weight per depth in the current pass, reused (empty: all 1): its number that
+    /// the parent minimises is seen multiplied by it ([`SolveConfig::prior_init`]).
+    weights: Vec<Vec<f32>>,
     /// Scratch of the policy order: (prior, move index).
     order: Vec<(f32, u16)>,
+    /// Scratch of the game's move priors.
+    priors: Vec<u16>,
     moves: MoveList,
     since_check: u64,
     stop: Option<&'static str>,
@@ -221,6 +228,44 @@ impl<G: Game> Dfpn<G> {
         }
     }
 
+    /// A child's numbers `v` as its parent sees them: the number the parent minimises (pn at an
+    /// OR node, dn at an AND node) times the child's `weight`; 0 and infinity stay as they are.
+    #[inline]
+    fn weigh(v: (u32, u32), weight: f32, or: bool) -> (u32, u32) {
+        let grow = |x: u32| {
+            if x == 0 || x == INF || weight == 1.0 {
+                x
+            } else {
+                (x as f64 * weight as f64)
+                    .round()
+                    .clamp(1.0, (INF - 1) as f64) as u32
+            }
+        };
+        if or {
+            (grow(v.0), v.1)
+        } else {
+            (v.0, grow(v.1))
+        }
+    }
+
+    /// The order of `moves` at `pos` and their weights from the game's knowledge priors (see
+    /// [`SolveConfig::prior_init`]) into `self.order`, the weight in place of the prior.
+    fn prior_order(&mut self, pos: &G, moves: &[Move]) {
+        pos.move_priors(moves, &mut self.priors);
+        if self.priors.len() != moves.len() {
+            return;
+        }
+        let k = self.prior_init as f32;
+        self.order.extend(
+            self.priors
+                .iter()
+                .enumerate()
+                .map(|(i, &p)| (1.0 + k * (1.0 - p as f32 / 65535.0), i as u16)),
+        );
+        // Stable: equal priors keep the move generator's order.
+        self.order.sort_by(|a, b| a.0.total_cmp(&b.0));
+    }
+
     /// Multiple iterative deepening at `pos` (not finished) until its pn or dn reaches its
     /// threshold; returns the final numbers.
     fn mid(
@@ -241,6 +286,11 @@ impl<G: Game> Dfpn<G> {
         }
         let mut kids = std::mem::take(&mut self.levels[depth as usize]);
         let mut numbers = std::mem::take(&mut self.numbers[depth as usize]);
+        if self.weights.len() <= depth as usize {
+            self.weights.resize_with(depth as usize + 1, Vec::new);
+        }
+        let mut weights = std::mem::take(&mut self.weights[depth as usize]);
+        weights.clear();
         kids.clear();
         let mut moves = std::mem::take(&mut self.moves);
         self.moves_of(pos, &mut moves);
@@ -253,8 +303,11 @@ impl<G: Game> Dfpn<G> {
                 .advise(pos, moves.as_slice(), self.me)
                 .map(|(pn, dn)| (wide(pn), wide(dn)));
             guide.move_order(&mut self.order);
+        } else if self.prior_init > 0 && G::HAS_MOVE_PRIORS {
+            self.prior_order(pos, moves.as_slice());
+            weights.extend(self.order.iter().map(|&(w, _)| w));
         }
-        // Without a network (no order) the children keep the move generator's order.
+        // Without a network or priors (no order) the children keep the move generator's order.
         for k in 0..moves.len() {
             let m = match self.order.get(k) {
                 Some(&(_, i)) => moves[i as usize],
@@ -280,8 +333,11 @@ impl<G: Game> Dfpn<G> {
             let mut infinite = false;
             numbers.clear();
             let mut unsolved = 0usize;
-            for (c, _) in kids.iter() {
-                let v = self.child_numbers(c, depth + 1, init);
+            for (i, (c, _)) in kids.iter().enumerate() {
+                let mut v = self.child_numbers(c, depth + 1, init);
+                if let Some(&w) = weights.get(i) {
+                    v = Self::weigh(v, w, or);
+                }
                 unsolved += usize::from(v.0 != 0 && v.1 != 0);
                 numbers.push(v);
             }
@@ -359,7 +415,14 @@ impl<G: Game> Dfpn<G> {
             } else {
                 min2.saturating_add(1)
             };
-            let child_m = th_m.min(second);
+            let mut child_m = th_m.min(second);
+            if let Some(&w) = weights.get(best) {
+                // The child sees its own numbers, unweighted: it stops where its weighted
+                // number reaches the threshold.
+                if child_m != INF && w != 1.0 {
+                    child_m = ((child_m as f64 / w as f64).ceil() as u32).max(1);
+                }
+            }
             let child_s = (th_s as u64 + best_s as u64 - sum as u64).min(INF as u64) as u32;
             let (child_th_pn, child_th_dn) = if or {
                 (child_m, child_s)
@@ -372,6 +435,7 @@ impl<G: Game> Dfpn<G> {
         self.table.put(self.key(pos, depth), pn, dn, work);
         self.levels[depth as usize] = kids;
         self.numbers[depth as usize] = numbers;
+        self.weights[depth as usize] = weights;
         (pn, dn)
     }
 }
@@ -417,12 +481,15 @@ pub fn prove_in<G: Game>(
         epsilon: cfg.epsilon,
         eval_init: cfg.eval_init,
         mobility: cfg.mobility,
+        prior_init: cfg.prior_init,
         guide: Guide::new::<G>(cfg),
         focus: 0.0,
         forcing: cfg.forcing,
         levels: Vec::new(),
         numbers: Vec::new(),
+        weights: Vec::new(),
         order: Vec::new(),
+        priors: Vec::new(),
         moves: MoveList::new(),
         since_check: 0,
         stop: None,

@@ -197,6 +197,12 @@ pub struct SolveConfig {
     /// moves, pn where the opponent does) is multiplied by its number of legal moves (the
     /// mobility initialisation of PN search and GPN-MCTS; the PCN paper's b_heur).
     pub mobility: bool,
+    /// DFPN without a network: the game's knowledge priors ([`crate::game::Heuristics::move_priors`],
+    /// p in [0, 1]) order each node's moves, best first, and weigh them: a child's number that
+    /// its parent minimises (pn where the root player moves, dn where the opponent does) is seen
+    /// multiplied by 1 + k (1 - p), its thresholds divided by as much (df-pn+'s edge costs, as
+    /// factors); 0: off. A heuristic changes the search order, never a value.
+    pub prior_init: u32,
     pub seed: u64,
     /// A network (`gpn solve --net`): DFPN orders each node's moves by its policy, searches
     /// the likeliest first ([`SolveConfig::focus`]) and initialises new positions from its
@@ -272,6 +278,7 @@ impl Default for SolveConfig {
             epsilon: 0.25,
             eval_init: 0,
             mobility: false,
+            prior_init: 0,
             network: None,
             pcn: Pcn::Off,
             focus: 0.1,

@@ -943,3 +943,53 @@ fn the_player_not_to_move_gets_the_value_turned_round() {
         }
     }
 }
+
+#[test]
+fn dfpn_ordered_and_weighed_by_go_priors_agrees_with_exhaustive_search() {
+    use crate::game::go::KillallGo7;
+    // Late random Killall-Go positions, asked "does the side to move win within 4 plies?" (Go's
+    // games may cycle, so the check is bounded exhaustive search, not minimax).
+    const PLIES: u32 = 4;
+    let mut rng = Rng::new(21);
+    let mut buf = MoveList::new();
+    let (mut wins, mut others, mut changed) = (0, 0, false);
+    for game in 0..60 {
+        let mut p = KillallGo7::start();
+        for _ in 0..40 + game {
+            match p.random_move(&mut rng, &mut buf) {
+                Some(m) if p.outcome().is_none() => p.play(m),
+                _ => break,
+            }
+        }
+        if p.outcome().is_some() {
+            continue;
+        }
+        let want = wins_within(&p, p.to_move(), PLIES);
+        let mut nodes = Vec::new();
+        for (prior_init, mobility) in [(0, false), (4, false), (4, true), (64, true)] {
+            let cfg = SolveConfig {
+                prior_init,
+                mobility,
+                max_plies: Some(PLIES),
+                ..config(Algo::Dfpn)
+            };
+            let r = solve(&p, &cfg);
+            assert_eq!(
+                r.value == Value::Win,
+                want,
+                "prior_init {prior_init} on {}",
+                p.to_position()
+            );
+            nodes.push(r.nodes);
+        }
+        changed |= nodes[0] != nodes[1];
+        if want {
+            wins += 1;
+        } else {
+            others += 1;
+        }
+    }
+    assert!(wins >= 3 && others >= 3, "{wins} wins, {others} others");
+    // The priors took part: some search took another path.
+    assert!(changed);
+}
