@@ -362,7 +362,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Int { min: 0, max: 100_000 },
         default: "0",
         scope: Scope::Search,
-        help: "knowledge priors (games with move knowledge, Go; without a network): each move starts with the game's prior win rate, worth this many playouts; a move whose prior is 0 (filling one's own eye) is played only when proved or when nothing else is left (0 = off)",
+        help: "knowledge priors (games with move knowledge, Go; without a network, or with one at `net_prior` > 0): each move starts with the game's prior win rate, worth this many playouts; a move whose prior is 0 (filling one's own eye) is played only when proved or when nothing else is left (0 = off)",
     },
     EngineOption {
         key: "rave",
@@ -373,6 +373,16 @@ pub static OPTIONS: &[EngineOption] = &[
         default: "0",
         scope: Scope::Search,
         help: "RAVE (games whose moves are points, Go): all-moves-as-first statistics mixed into each move's value with weight n'/(n' + n + n n'/rave), n' its AMAF visits, n its visits; every search thread keeps them (0 = off)",
+    },
+    EngineOption {
+        key: "net_prior",
+        aliases: &[],
+        uci: "Network Prior Share",
+        usi: "NetworkPriorShare",
+        kind: Kind::Int { min: 0, max: 100 },
+        default: "0",
+        scope: Scope::Search,
+        help: "with a network and knowledge priors (`prior` > 0, Go): the network gives only move priors, this percentage of each move's prior win rate (the game's knowledge the rest; its own-eye fills stay 0), while playouts, RAVE and UCT selection stay; 0 = the network replaces the playouts and gives PUCT's priors",
     },
     EngineOption {
         key: "book",

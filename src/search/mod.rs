@@ -787,7 +787,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             if node.known_at_creation() {
                 node.im = to_im(node::from_bound(node.lo[0]));
             } else {
-                let value = match &params.network {
+                let value = match params.network.as_ref().filter(|_| params.uses_network()) {
                     Some(file) => {
                         let mut v = net.node_value_and_priors(file, position, moves.as_slice());
                         if params.pcn_init {
@@ -832,6 +832,11 @@ impl<G: Game, const P: usize> Search<G, P> {
         }
         if !moves.is_empty() && TreeKnowledge::of::<G, P>(params).priors {
             position.move_priors(moves.as_slice(), &mut net.priors);
+            if let Some((file, share)) = params.network_priors() {
+                let mut priors = std::mem::take(&mut net.priors);
+                net.blend_policy(file.net(), position, moves.as_slice(), share, &mut priors);
+                net.priors = priors;
+            }
         }
         let open = !node.known_at_creation() && params.algorithm != Algorithm::PnMcts;
         let mut unvisited_pn = [1; P];

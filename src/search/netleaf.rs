@@ -1,7 +1,7 @@
 //! The network at the leaves: a position's value, and its moves' priors, from a [`Network`].
 
 use super::quiescence::Quiescence;
-use super::tree::to_prior;
+use super::tree::{to_prior, PRIOR_ONE};
 use crate::game::{Game, Move, Player};
 use crate::nn::{Network, NetworkFile, QuantScratch, Scratch};
 
@@ -137,6 +137,38 @@ impl NetLeaf {
         self.priors.clear();
         self.priors
             .extend(self.probabilities.iter().map(|&p| to_prior(p)));
+    }
+
+    /// Blends the policy of `net` into `priors`, the game's knowledge priors of `moves` (x
+    /// 65535, one per move): each becomes `(1 - share) knowledge + share r`, where `r = p n /
+    /// (p n + 1)` turns the move's policy probability `p` among the `n` legal moves into a win
+    /// rate (a uniform policy gives 0.5, ten times uniform 0.91, a tenth 0.09). A knowledge
+    /// prior of 0 (never play unless proved: Go's own-eye fill) stays 0, whatever the network
+    /// thinks, and no other becomes 0.
+    pub fn blend_policy<G: Game>(
+        &mut self,
+        net: &Network,
+        position: &G,
+        moves: &[Move],
+        share: f32,
+        priors: &mut [u16],
+    ) {
+        position.features(&mut self.features);
+        net.evaluate(&self.features, &mut self.scratch);
+        self.indices.clear();
+        self.indices
+            .extend(moves.iter().map(|&m| position.policy_index(m)));
+        net.policy(&self.scratch, &self.indices, &mut self.probabilities);
+        let n = moves.len() as f32;
+        for (prior, &p) in priors.iter_mut().zip(&self.probabilities) {
+            if *prior == 0 {
+                continue;
+            }
+            let rate = p * n / (p * n + 1.0);
+            let knowledge = *prior as f32 / PRIOR_ONE as f32;
+            // At least 1: a prior of 0 would forbid the move.
+            *prior = to_prior((1.0 - share) * knowledge + share * rate).max(1);
+        }
     }
 
     /// After [`NetLeaf::value`], the position's proof costs for the side to move and for the

@@ -177,7 +177,8 @@ pub struct SearchParams {
     /// out.
     pub quiescence: u32,
     /// Knowledge priors: in games with move priors ([`crate::game::Heuristics::move_priors`])
-    /// and without a network, each edge's value starts as its prior win rate, worth this many
+    /// and without a network (or with one at `net_prior` > 0, whose policy is blended in), each
+    /// edge's value starts as its prior win rate, worth this many
     /// playouts (Pachi's equivalent experience; 0: off).
     pub prior: u32,
     /// RAVE: with moves that mean one action everywhere ([`crate::game::Heuristics::AMAF_MOVES`]),
@@ -186,8 +187,14 @@ pub struct SearchParams {
     /// visits and n the child's visits. One-thread searches only.
     pub rave: u32,
     /// A network for the game (two-player games): its value replaces the playouts and is the
-    /// nodes' evaluation, its policy the edges' priors for PUCT selection (None: playouts).
+    /// nodes' evaluation, its policy the edges' priors for PUCT selection (None: playouts);
+    /// with `net_prior` > 0 only its policy is read, into the knowledge priors.
     pub network: Option<NetworkFile>,
+    /// With a network and knowledge priors (`prior` > 0): the network gives move priors only,
+    /// this share (percent) of each edge's prior win rate, the game's own knowledge the rest;
+    /// playouts, RAVE and UCT selection stay (Pachi's use of its DCNN). 0: the network replaces
+    /// the playouts and gives PUCT's priors.
+    pub net_prior: u32,
     /// With a network: the PUCT constant, `cpuct * prior * sqrt(N) / (1 + n)`.
     pub cpuct: f32,
     /// With a network that has proof-cost heads: a new node's per-player proof numbers are its
@@ -276,6 +283,7 @@ impl Default for SearchParams {
             quiescence: 0,
             prior: 0,
             rave: 0,
+            net_prior: 0,
             network: None,
             cpuct: 1.25,
             pcn_init: false,
@@ -385,6 +393,7 @@ impl SearchParams {
             "quiescence" => self.quiescence = read(key, &v)?,
             "prior" => self.prior = read(key, &v)?,
             "rave" => self.rave = read(key, &v)?,
+            "net_prior" => self.net_prior = read(key, &v)?,
             "cpuct" => self.cpuct = read(key, &v)?,
             "network" => {
                 self.network = if v.is_empty() {
@@ -475,7 +484,11 @@ impl SearchParams {
             spec.push_str(" book=false");
         }
         if let Some(net) = &self.network {
-            let _ = write!(spec, " network={} cpuct={}", net.path(), self.cpuct);
+            if self.net_prior > 0 {
+                let _ = write!(spec, " network={} net_prior={}", net.path(), self.net_prior);
+            } else {
+                let _ = write!(spec, " network={} cpuct={}", net.path(), self.cpuct);
+            }
         }
         spec
     }
@@ -483,7 +496,15 @@ impl SearchParams {
     /// Whether a network replaces the playouts and gives the priors.
     #[inline]
     pub fn uses_network(&self) -> bool {
-        self.network.is_some()
+        self.network.is_some() && self.net_prior == 0
+    }
+
+    /// The network whose policy is blended into the knowledge priors, and its share (0-1):
+    /// set when a network is given with `net_prior` > 0 (and used where knowledge priors are).
+    #[inline]
+    pub fn network_priors(&self) -> Option<(&NetworkFile, f32)> {
+        let file = self.network.as_ref().filter(|_| self.net_prior > 0)?;
+        Some((file, self.net_prior.min(100) as f32 / 100.0))
     }
 
     /// Checks that the network, if any, is for `game` (its canonical name) and has `inputs` and

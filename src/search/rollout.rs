@@ -88,7 +88,7 @@ impl Rollout {
         params: &SearchParams,
         mut position: G,
     ) -> [f32; P] {
-        if let Some(net) = &params.network {
+        if let Some(net) = params.network.as_ref().filter(|_| params.uses_network()) {
             // The network's value instead of a playout (exact where the game is over).
             return match position.outcome() {
                 Some(outcome) => std::array::from_fn(|p| outcome.utility(Player(p as u8))),

@@ -4,6 +4,7 @@
 use super::node::NONE;
 use super::testgame::{use_evals, Spec, TreeGame};
 use super::tests::{expand, params, search_tree};
+use super::tree::PRIOR_ONE;
 use super::*;
 use crate::game::{Heuristics, Rules};
 
@@ -352,6 +353,8 @@ fn go_priors_and_rave_keep_proofs_and_bounds_exact() {
             "sb-gpn rave=100 c=0.2",
             "sb-gpn policy=game prior=20 rave=1000 c=0.2",
             "sb-uct policy=game prior=20 rave=3000 threads=2",
+            // Killall-Go's embedded network blended into the priors.
+            "sb-uct policy=game prior=20 rave=3000 network=builtin net_prior=50",
         ] {
             let mut s: Search<crate::game::go::KillallGo, 2> =
                 Search::new(params(spec), pos.clone());
@@ -458,6 +461,101 @@ fn a_search_with_go_priors_passes_rather_than_fill_its_own_eye() {
     assert_ne!(choice("sb-uct policy=game"), "pass");
     assert_eq!(choice("sb-uct policy=game prior=20"), "pass");
     assert_eq!(choice("sb-uct policy=game prior=20 rave=3000"), "pass");
+}
+
+/// A 9x9 Go network whose policy is nearly all on `point` (its policy index, `row * 9 +
+/// column` from the top-left corner).
+fn go_net_favouring(point: usize) -> crate::nn::NetworkFile {
+    use crate::game::go::Go9;
+    use crate::game::Features;
+    use crate::nn::{Network, NetworkFile, Shape};
+    let shape = Shape {
+        inputs: Go9::INPUTS,
+        hidden: vec![8],
+        policy: Go9::POLICY,
+        cost: 0,
+    };
+    let mut net = Network::new("go", shape, 5).unwrap();
+    let policy = net.layer(2);
+    net.params_mut()[policy.b + point] += 30.0;
+    NetworkFile::new("favour.gpnn", net)
+}
+
+#[test]
+fn a_network_blends_into_the_priors_and_keeps_playouts_rave_and_eyes() {
+    use crate::game::go::Go9;
+    use crate::game::Features;
+    let pos = Go9::start();
+    let tengen = pos.parse_move("E5").unwrap();
+    let net = go_net_favouring(pos.policy_index(tengen));
+    let root_prior = |share: u32| {
+        let mut p = params("sb-uct policy=game prior=20 rave=3000");
+        p.network = Some(net.clone());
+        p.net_prior = share;
+        assert_eq!(p.uses_network(), share == 0);
+        let mut s: Search<Go9, 2> = Search::new(p, pos.clone());
+        s.run(&Limits {
+            iterations: Some(200),
+            ..Limits::default()
+        });
+        let knowledge = TreeKnowledge::of::<Go9, 2>(&s.params);
+        assert_eq!((knowledge.priors, knowledge.rave), (share > 0, share > 0));
+        let i = s
+            .tree
+            .edges(ROOT)
+            .iter()
+            .position(|e| e.mv == tengen)
+            .unwrap();
+        let amaf_visits: u32 = s.tree.amaf(ROOT).iter().map(|a| a.visits).sum();
+        let prior = s.tree.priors(ROOT)[i] as f32 / PRIOR_ONE as f32;
+        (prior, amaf_visits)
+    };
+    let mut hand = Vec::new();
+    let mut list = crate::game::MoveList::new();
+    pos.legal_moves(&mut list);
+    pos.move_priors(list.as_slice(), &mut hand);
+    let i = list.iter().position(|&m| m == tengen).unwrap();
+    let hand = hand[i] as f32 / PRIOR_ONE as f32;
+    // All the policy on one of 82 moves: p n / (p n + 1) is about 81/82.
+    let (full, amaf) = root_prior(100);
+    assert!(full > 0.98, "{full}");
+    assert!(amaf > 0, "RAVE stays on");
+    let (half, _) = root_prior(50);
+    assert!(
+        (half - (0.5 * hand + 0.5 * full)).abs() < 1e-3,
+        "{half} {hand} {full}"
+    );
+    // Share 0: the network replaces the playouts; its PUCT priors are the raw policy.
+    let (puct, amaf) = root_prior(0);
+    assert_eq!(amaf, 0);
+    assert!(puct > 0.99);
+
+    // A network that wants an own-eye fill does not get it: the lost position of
+    // `a_search_with_go_priors_passes_rather_than_fill_its_own_eye`, with all the policy on
+    // the eye at A9.
+    let rows = [
+        ".X.XOOOOO",
+        "XXXXO.O.O",
+        "OOOOOOOOO",
+        "O.OO.OO.O",
+        "OOOOOOOOO",
+        "OO.OO.OOO",
+        "OOOOOOOOO",
+        "O.OO.OO.O",
+        "OOOOOOOOO",
+    ];
+    let lost = Go9::parse_position(&format!("{} b", rows.join("/"))).unwrap();
+    let eye = lost.parse_move("A9").unwrap();
+    let mut p = params("sb-uct policy=game prior=20 rave=3000 net_prior=100");
+    p.network = Some(go_net_favouring(lost.policy_index(eye)));
+    let mut s: Search<Go9, 2> = Search::new(p, lost.clone());
+    let r = s.run(&Limits {
+        iterations: Some(3_000),
+        ..Limits::default()
+    });
+    let i = s.tree.edges(ROOT).iter().position(|e| e.mv == eye).unwrap();
+    assert_eq!(s.tree.priors(ROOT)[i], 0);
+    assert_eq!(lost.format_move(r.best_move.expect("a move")), "pass");
 }
 
 #[test]
