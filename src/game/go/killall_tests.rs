@@ -183,7 +183,7 @@ fn dfpn_and_pns_prove_a_living_move_and_a_kill() {
 
 /// `pos` under symmetry `s`, rebuilt from its position string: the board's points and the ko
 /// point moved, every other field kept.
-fn image(pos: &KillallGo, s: usize) -> KillallGo {
+pub(super) fn image<const K: bool>(pos: &Go<9, 121, K>, s: usize) -> Go<9, 121, K> {
     let text = pos.to_position();
     let mut fields = text.split_whitespace();
     let board = fields.next().unwrap();
@@ -215,7 +215,7 @@ fn image(pos: &KillallGo, s: usize) -> KillallGo {
             out.push_str(&format!(" {}{}", COLUMNS[c] as char, r + 1));
         }
     }
-    KillallGo::parse_position(&out).unwrap_or_else(|e| panic!("{out}: {e}"))
+    Go::<9, 121, K>::parse_position(&out).unwrap_or_else(|e| panic!("{out}: {e}"))
 }
 
 #[test]

@@ -193,6 +193,10 @@ impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
         (true, _) => 7,
     };
 
+    /// Planes of N x N input features of the network encoding: stones by side (Killall-Go),
+    /// or by side and liberties, 1, 2, 3 and more (Go).
+    const PLANES: usize = if K { 2 } else { 6 };
+
     /// The point of `row` (0 at the bottom) and `col` (0 at the left).
     #[inline]
     fn point(row: usize, col: usize) -> usize {
@@ -748,30 +752,52 @@ impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
     }
 }
 
-/// The network's view: the mover's stones (features `row * N + column`), the opponent's (from
-/// N x N on), and feature 2 N x N when White is to move (Killall-Go's sides have different
-/// goals, and Go's komi favours White); a move's policy index is its point's `row * N + column`,
-/// the pass N x N; the eight symmetries of the square keep the rules.
+/// The network's view. Killall-Go: the mover's stones (features `row * N + column`), the
+/// opponent's (from N x N on). Go: each stone by its chain's liberties, 1, 2 or 3 and more (the
+/// mover's stones in planes 0-2, the opponent's in 3-5, `plane * N * N + row * N + column`):
+/// ataris and weak chains are what a move's worth turns on, and a network over bare stones
+/// cannot count liberties. Then feature `PLANES * N * N` when White is to move (Killall-Go's
+/// sides have different goals, and Go's komi favours White). A move's policy index is its
+/// point's `row * N + column`, the pass N x N; the eight symmetries of the square keep the
+/// rules.
 impl<const N: usize, const CELLS: usize, const K: bool> crate::game::Features for Go<N, CELLS, K> {
-    const INPUTS: usize = 2 * N * N + 1;
+    const INPUTS: usize = Self::PLANES * N * N + 1;
     const POLICY: usize = N * N + 1;
     const SYMMETRIES: usize = 8;
 
     fn features(&self, out: &mut Vec<u16>) {
         out.clear();
         let own = if self.to_move == 0 { BLACK } else { WHITE };
+        // Liberty classes (0-2) by chain representative, each chain counted once.
+        let mut class = [u8::MAX; CELLS];
         for row in 0..N {
             for col in 0..N {
-                let c = self.board[Self::point(row, col)];
-                if c == own {
-                    out.push((row * N + col) as u16);
-                } else if c == BLACK || c == WHITE {
-                    out.push((N * N + row * N + col) as u16);
+                let p = Self::point(row, col);
+                let c = self.board[p];
+                if c != BLACK && c != WHITE {
+                    continue;
                 }
+                let side = if c == own { 0 } else { 1 };
+                let plane = if K {
+                    side
+                } else {
+                    let r = self.chain[p] as usize;
+                    if class[r] == u8::MAX {
+                        class[r] = if self.liberties_at_most(r as u16, 1) {
+                            0
+                        } else if self.liberties_at_most(r as u16, 2) {
+                            1
+                        } else {
+                            2
+                        };
+                    }
+                    3 * side + class[r] as usize
+                };
+                out.push((plane * N * N + row * N + col) as u16);
             }
         }
         if self.to_move == 1 {
-            out.push((2 * N * N) as u16);
+            out.push((Self::PLANES * N * N) as u16);
         }
     }
 
@@ -786,7 +812,7 @@ impl<const N: usize, const CELLS: usize, const K: bool> crate::game::Features fo
 
     fn map_feature(s: usize, f: u16) -> u16 {
         let f = f as usize;
-        if f == 2 * N * N {
+        if f == Self::PLANES * N * N {
             return f as u16;
         }
         (f / (N * N) * (N * N) + Self::map_policy(s, f % (N * N))) as u16

@@ -307,3 +307,41 @@ fn ownership_is_from_the_side_to_move_top_row_first() {
         .territory()
         .is_none());
 }
+
+#[test]
+fn network_encoding_counts_liberties_and_follows_the_eight_symmetries() {
+    use crate::game::Features;
+    let images: Vec<_> = (1..8)
+        .map(|s| move |p: &Go9| super::killall_tests::image(p, s))
+        .collect();
+    let all: Vec<crate::game::features::check::Image<'_, Go9>> = images
+        .iter()
+        .enumerate()
+        .map(|(k, f)| (k + 1, f as &dyn Fn(&Go9) -> Go9))
+        .collect();
+    crate::game::features::check::check_encoding::<Go9>(9, 6, &all);
+    // Black to move. White's E5 is in atari (plane 3: the opponent's, one liberty); White's J9
+    // has two liberties (plane 4); Black's stones around E5 and its A1-B1 pair have three each
+    // (plane 2: the mover's, three or more).
+    let g = board9(&["8O", "9", "9", "9", "3XOX3", "4X4", "9", "9", "XX7"], "b");
+    let mut f = Vec::new();
+    g.features(&mut f);
+    let at = |plane: usize, v: &str| {
+        let p = Go9::read_vertex(v).unwrap();
+        let (row, col) = (p / 11 - 1, p % 11 - 1);
+        (plane * 81 + row * 9 + col) as u16
+    };
+    f.sort_unstable();
+    let mut want = vec![
+        at(2, "A1"),
+        at(2, "B1"),
+        at(2, "D5"),
+        at(2, "F5"),
+        at(2, "E4"),
+        at(3, "E5"),
+        at(4, "J9"),
+    ];
+    want.sort_unstable();
+    assert_eq!(f, want);
+    assert_eq!(Go9::INPUTS, 6 * 81 + 1);
+}
