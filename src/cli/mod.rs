@@ -74,6 +74,8 @@ struct Cli {
     command: Option<Command>,
 }
 
+// Parsed once per run and moved straight into its command: the variants' sizes cost nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 enum Command {
     /// List the games, their aliases, boards and move notations
