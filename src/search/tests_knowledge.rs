@@ -427,11 +427,9 @@ fn rave_counts_every_move_the_mover_played_first() {
     assert!(!other.knowledge.rave && !other.tree.has_amaf());
 }
 
-#[test]
-fn a_search_with_go_priors_passes_rather_than_fill_its_own_eye() {
-    use crate::game::go::Go9;
-    // Black's corner group has two eyes (A9, C9); White owns the rest of the board with
-    // eyes Black cannot play. Black has lost: its only moves are its eyes and the pass.
+/// Black to move and lost: its corner group has two eyes (A9, C9); White owns the rest of the
+/// board with eyes Black cannot play. Black's only moves are its eyes and the pass.
+fn lost_with_two_eyes() -> crate::game::go::Go9 {
     let rows = [
         ".X.XOOOOO",
         "XXXXO.O.O",
@@ -443,7 +441,13 @@ fn a_search_with_go_priors_passes_rather_than_fill_its_own_eye() {
         "O.OO.OO.O",
         "OOOOOOOOO",
     ];
-    let pos = Go9::parse_position(&format!("{} b", rows.join("/"))).unwrap();
+    crate::game::go::Go9::parse_position(&format!("{} b", rows.join("/"))).unwrap()
+}
+
+#[test]
+fn a_search_with_go_priors_passes_rather_than_fill_its_own_eye() {
+    use crate::game::go::Go9;
+    let pos = lost_with_two_eyes();
     let mut list = crate::game::MoveList::new();
     pos.legal_moves(&mut list);
     let legal: Vec<String> = list.iter().map(|&m| pos.format_move(m)).collect();
@@ -530,21 +534,9 @@ fn a_network_blends_into_the_priors_and_keeps_playouts_rave_and_eyes() {
     assert_eq!(amaf, 0);
     assert!(puct > 0.99);
 
-    // A network that wants an own-eye fill does not get it: the lost position of
-    // `a_search_with_go_priors_passes_rather_than_fill_its_own_eye`, with all the policy on
-    // the eye at A9.
-    let rows = [
-        ".X.XOOOOO",
-        "XXXXO.O.O",
-        "OOOOOOOOO",
-        "O.OO.OO.O",
-        "OOOOOOOOO",
-        "OO.OO.OOO",
-        "OOOOOOOOO",
-        "O.OO.OO.O",
-        "OOOOOOOOO",
-    ];
-    let lost = Go9::parse_position(&format!("{} b", rows.join("/"))).unwrap();
+    // A network that wants an own-eye fill does not get it: a lost position with all the
+    // policy on its eye at A9.
+    let lost = lost_with_two_eyes();
     let eye = lost.parse_move("A9").unwrap();
     let mut p = params("sb-uct policy=game prior=20 rave=3000 net_prior=100");
     p.network = Some(go_net_favouring(lost.policy_index(eye)));
