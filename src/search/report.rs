@@ -60,7 +60,8 @@ impl SearchReport {
 
 impl<G: Game, const P: usize> Search<G, P> {
     /// The move the search would play now: a proven win (the shortest), else never a proven loss
-    /// while another move exists, else the most visited (ties: higher value). A move whose
+    /// while another move exists, else the most visited (ties: higher value) unless its value
+    /// is below that of a proven move (a draw), which is then played. A move whose
     /// knowledge prior is 0 (Go: filling one's own eye) counts as a loss unless proved.
     pub fn best_move(&self) -> Option<Move> {
         if self.tree.is_empty() {
@@ -135,6 +136,19 @@ impl<G: Game, const P: usize> Search<G, P> {
                 .unwrap_or(std::cmp::Ordering::Equal)
                 .then(b.0.cmp(&a.0))
         });
+        // A proven result short of a win (a draw) beats the most visited move when that move's
+        // value is lower: the bounds prune the proven move from selection, so the visits go to
+        // the moves that might still win, however badly they do (Go: a jigo resigned).
+        let secure = stats
+            .clone()
+            .filter(|s| s.1.is_some_and(|v| v != LOSS) && !self.never_move(id, s.0))
+            .max_by_key(|s| s.1);
+        if let (Some(best), Some(safe)) = (by_visits, secure) {
+            let value = best.1.map_or(best.3, super::node::from_bound);
+            if safe.1 > best.1 && value < safe.1.map_or(0.0, super::node::from_bound) {
+                return Some(safe.0);
+            }
+        }
         match by_visits {
             Some(s) => Some(s.0),
             // Every move loses: resist the longest (a sensible move first).

@@ -467,6 +467,47 @@ fn a_search_with_go_priors_passes_rather_than_fill_its_own_eye() {
     assert_eq!(choice("sb-uct policy=game prior=20 rave=3000"), "pass");
 }
 
+/// White to move at komi 7 after Black's pass, every group settled and the area even: passing
+/// ends the game in a jigo, while every move White has fills its own eye space (a game gpn
+/// resigned against GNU Go, 2026-11-28).
+fn jigo_after_a_pass() -> crate::game::go::Go9 {
+    let rows = [
+        "X1XXXXXXX",
+        "1XX1XXOXO",
+        "X1XXXOOOO",
+        "1XX1XXO1O",
+        "XXXXXXOOO",
+        "XXOXXOOO1",
+        "1XOOO1OO1",
+        "XXXOOOOOO",
+        "XXOO4O",
+    ];
+    let text = format!("{} w komi 7 passes 1", rows.join("/"));
+    crate::game::go::Go9::parse_position(&text).unwrap()
+}
+
+#[test]
+fn a_proven_draw_is_played_when_the_most_visited_move_does_worse() {
+    use crate::game::go::Go9;
+    let pos = jigo_after_a_pass();
+    // Go's row, and its priors under plain UCT exploration. (Without the priors White's own-eye
+    // fill H6 is a draw as well, and may be played.)
+    for spec in [
+        "sb-uct policy=game c=0 prior=20 rave=3000",
+        "sb-uct policy=game prior=20",
+    ] {
+        let mut s: Search<Go9, 2> = Search::new(params(spec), pos.clone());
+        let r = s.run(&Limits {
+            iterations: Some(3_000),
+            ..Limits::default()
+        });
+        let best = r.best_move.expect("a move");
+        assert_eq!(pos.format_move(best), "pass", "{spec}");
+        let (_, value) = s.best_move_value().expect("a value");
+        assert_eq!(value, 0.0, "{spec}: the draw's exact value");
+    }
+}
+
 /// A 9x9 Go network whose policy is nearly all on `point` (its policy index, `row * 9 +
 /// column` from the top-left corner).
 fn go_net_favouring(point: usize) -> crate::nn::NetworkFile {
