@@ -15,6 +15,9 @@ ends; a rerun with the same file skips the games it holds (resumable).
   # gpn against Pachi (one thread, 0.5 s a move, as gpn), a separate gnugo referees
   scripts/external/go_gnugo.py match --opponent pachi --pachi /path/to/pachi --movetime 500 \
       --games 100 --out pachi.jsonl --sgf-dir pachi-sgf
+  # this gpn against another gpn binary (a version before a change), same options and time
+  scripts/external/go_gnugo.py match --opponent gpn --base /path/to/old/gpn --movetime 50 \
+      --games 200 --out new-vs-old.jsonl
 
 With --game-time, gpn gets `time_settings S 0 0` (absolute time) and, before each of its moves,
 `time_left <colour> <seconds left> 0`; the driver keeps gpn's clock by the wall time of each
@@ -57,6 +60,25 @@ def gpn(args):
 
 def gnugo(level):
     return Gtp(GNUGO + ["--level", str(level)], f"gnugo-{level}")
+
+
+def base_gpn(args):
+    """The other gpn of a version match: --base, with the same options and clock."""
+    game = "go" if args.size == 9 else f"go{args.size}"
+    engine = Gtp([args.base, "--protocol", "gtp", "--game", game], "base")
+    engine.cmd(f"gpn-setoption movetime {args.movetime}")
+    for option in args.gpn_option:
+        name, _, value = option.partition("=")
+        engine.cmd(f"gpn-setoption {name} {value}")
+    return engine
+
+
+def opponent(args):
+    if args.opponent == "pachi":
+        return pachi(args)
+    if args.opponent == "gpn":
+        return base_gpn(args)
+    return gnugo(args.level)
 
 
 def pachi(args):
@@ -257,14 +279,18 @@ def main():
     ap.add_argument("--gpn", default="target/release/gpn")
     ap.add_argument("--gpn-option", action="append", default=[],
                     help="name=value, sent as gpn-setoption (repeatable)")
-    ap.add_argument("--opponent", choices=["gnugo", "pachi"], default="gnugo",
-                    help="the opponent of a match (gnugo at --level, or Pachi)")
+    ap.add_argument("--opponent", choices=["gnugo", "pachi", "gpn"], default="gnugo",
+                    help="the opponent of a match (gnugo at --level, Pachi, or the gpn of --base)")
+    ap.add_argument("--base", default=None,
+                    help="the other gpn binary of --opponent gpn (same options, --movetime)")
     ap.add_argument("--pachi", default="pachi", help="Pachi's binary")
     ap.add_argument("--pachi-time", type=float, default=None,
                     help="Pachi's seconds per move (`-t`; default: gpn's --movetime)")
     ap.add_argument("--sgf-dir", default=None, help="write each match game as SGF here")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
+    if args.opponent == "gpn" and (args.base is None or args.game_time is not None):
+        ap.error("--opponent gpn needs --base and plays at --movetime")
 
     done = done_games(args.out)
     with open(args.out, "a") as out:
@@ -283,7 +309,11 @@ def main():
                 row["agree"] = mine is not None and mine == ref
             else:
                 a = gpn(args)
-                b = pachi(args) if args.opponent == "pachi" else gnugo(args.level)
+                b = opponent(args)
+                if args.opponent == "gpn":
+                    # Seeds of their own each game, so that the pairs of games differ.
+                    a.cmd(f"gpn-setoption seed {2 * i + 1}")
+                    b.cmd(f"gpn-setoption seed {2 * i + 2}")
                 ref = gnugo(0)
                 ref.name = "gnugo-ref"
                 gpn_black = i % 2 == 0
@@ -341,7 +371,8 @@ def main():
     else:
         score = sum(r["gpn_score"] for r in rows)
         lo, hi = wilson(score, len(rows))
-        who = "pachi" if args.opponent == "pachi" else f"gnugo level {args.level}"
+        who = {"pachi": "pachi", "gpn": f"gpn {args.base}"}.get(
+            args.opponent, f"gnugo level {args.level}")
         ends = {}
         for r in rows:
             ends[r["end"]] = ends.get(r["end"], 0) + 1
