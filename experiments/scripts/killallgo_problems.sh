@@ -7,7 +7,8 @@
 # experiments/data/killallgo/<algo>[-TAG]-<seconds>s.jsonl as each ends; a rerun skips the
 # problems already in that file (resumable; a solve stopped by a signal is not recorded, and a
 # line that says so is redone). Prints the tally. SHARD=K/N solves only the problems
-# n with n % N == K (run N of them side by side, one per core, into the same file).
+# n with n % N == K (run N of them side by side, one per core, into the same file). ONLY="7 10 ..."
+# solves only the problems listed (a longer budget for those an earlier run left unknown).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 data=experiments/data/killallgo
@@ -31,6 +32,7 @@ case ${1:-} in
     while IFS= read -r line; do
       n=$((n + 1))
       if [ -n "${SHARD:-}" ] && [ $((n % ${SHARD#*/})) -ne "${SHARD%/*}" ]; then continue; fi
+      if [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $n "* ]]; then continue; fi
       # A problem counts as done unless its line says the solve was stopped from outside.
       grep "^{\"problem\":$n," "$out" | grep -vq '"stopped_by":"stop"' && continue
       pos=${line#killallgo }
