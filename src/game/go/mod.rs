@@ -1387,6 +1387,7 @@ mod benson;
 #[cfg(test)]
 mod killall_tests;
 mod ladder;
+mod nakade;
 mod playout;
 mod priors;
 use benson::MAX_BENSON_POINTS;

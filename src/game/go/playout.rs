@@ -11,7 +11,8 @@
 //!    one of Mogo's hane, cut and edge patterns (in any rotation, reflection and colour);
 //!
 //! and then plays a uniformly drawn legal point that is neither the mover's eye nor a
-//! self-atari (a move that leaves its chain one liberty without capturing), falling back to
+//! self-atari (a move that leaves its chain one liberty without capturing; a nakade, a
+//! self-atari whose capture leaves a dead eye shape, is allowed: `nakade`), falling back to
 //! self-ataris and then to the pass. Every candidate is checked for legality, eyes and
 //! self-atari, so the heuristics never play a move the random part would refuse.
 
@@ -218,14 +219,14 @@ impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
     }
 
     /// Whether the side to move may play `p` in a playout: legal, not its own eye and, unless
-    /// `self_atari` allows it, not a self-atari.
+    /// `self_atari` allows it, not a self-atari other than a nakade.
     #[inline]
     fn playable(&self, p: usize, self_atari: bool) -> bool {
         let c = self.colour();
         self.board[p] == EMPTY
             && !self.is_eye(p, c)
             && self.legal_point(p)
-            && (self_atari || !self.is_self_atari(p, c))
+            && (self_atari || !self.is_self_atari(p, c) || self.is_nakade_self_atari(p, c))
     }
 
     /// The playout move of the side to move (see the module documentation); `None` once the
