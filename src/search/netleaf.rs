@@ -122,10 +122,15 @@ impl NetLeaf {
         }
     }
 
-    /// Fills [`NetLeaf::priors`] with the policy's probability of each of `moves`, from the
-    /// top trunk activations of the last evaluation: the int16 trunk's (`int16`, in
-    /// `self.top`) or the f32 one's.
-    fn fill_priors<G: Game>(&mut self, net: &Network, position: &G, moves: &[Move], int16: bool) {
+    /// The policy probabilities of `moves` (after an evaluation: the float network's, or the
+    /// int16 one's with `int16`) into `self.probabilities`.
+    fn fill_probabilities<G: Game>(
+        &mut self,
+        net: &Network,
+        position: &G,
+        moves: &[Move],
+        int16: bool,
+    ) {
         self.indices.clear();
         self.indices
             .extend(moves.iter().map(|&m| position.policy_index(m)));
@@ -134,6 +139,13 @@ impl NetLeaf {
         } else {
             net.policy(&self.scratch, &self.indices, &mut self.probabilities);
         }
+    }
+
+    /// Fills [`NetLeaf::priors`] with the policy's probability of each of `moves`, from the
+    /// top trunk activations of the last evaluation: the int16 trunk's (`int16`, in
+    /// `self.top`) or the f32 one's.
+    fn fill_priors<G: Game>(&mut self, net: &Network, position: &G, moves: &[Move], int16: bool) {
+        self.fill_probabilities(net, position, moves, int16);
         self.priors.clear();
         self.priors
             .extend(self.probabilities.iter().map(|&p| to_prior(p)));
@@ -155,10 +167,7 @@ impl NetLeaf {
     ) {
         position.features(&mut self.features);
         net.evaluate(&self.features, &mut self.scratch);
-        self.indices.clear();
-        self.indices
-            .extend(moves.iter().map(|&m| position.policy_index(m)));
-        net.policy(&self.scratch, &self.indices, &mut self.probabilities);
+        self.fill_probabilities(net, position, moves, false);
         let n = moves.len() as f32;
         for (prior, &p) in priors.iter_mut().zip(&self.probabilities) {
             if *prior == 0 {
