@@ -47,14 +47,15 @@ GNUGO = ["gnugo", "--mode", "gtp", "--chinese-rules", "--capture-all-dead",
          "--positional-superko"]
 
 
-def gpn(args):
+def gpn(args, binary=None, name="gpn"):
+    """gpn (or, with `binary`, another gpn binary) with --gpn-option and the clock's setting."""
     game = "go" if args.size == 9 else f"go{args.size}"
-    engine = Gtp([args.gpn, "--protocol", "gtp", "--game", game], "gpn")
+    engine = Gtp([binary or args.gpn, "--protocol", "gtp", "--game", game], name)
     if args.game_time is None:
         engine.cmd(f"gpn-setoption movetime {args.movetime}")
     for option in args.gpn_option:
-        name, _, value = option.partition("=")
-        engine.cmd(f"gpn-setoption {name} {value}")
+        key, _, value = option.partition("=")
+        engine.cmd(f"gpn-setoption {key} {value}")
     return engine
 
 
@@ -62,22 +63,12 @@ def gnugo(level):
     return Gtp(GNUGO + ["--level", str(level)], f"gnugo-{level}")
 
 
-def base_gpn(args):
-    """The other gpn of a version match: --base, with the same options and clock."""
-    game = "go" if args.size == 9 else f"go{args.size}"
-    engine = Gtp([args.base, "--protocol", "gtp", "--game", game], "base")
-    engine.cmd(f"gpn-setoption movetime {args.movetime}")
-    for option in args.gpn_option:
-        name, _, value = option.partition("=")
-        engine.cmd(f"gpn-setoption {name} {value}")
-    return engine
-
-
 def opponent(args):
     if args.opponent == "pachi":
         return pachi(args)
     if args.opponent == "gpn":
-        return base_gpn(args)
+        # The other gpn of a version match: same options and --movetime.
+        return gpn(args, args.base, "base")
     return gnugo(args.level)
 
 
