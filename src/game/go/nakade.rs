@@ -146,19 +146,12 @@ impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
         if liberty == 0 {
             return false;
         }
+        // The chain's other neighbours are enemy stones or the edge: a second empty one returned
+        // above, and the mover's stones next to it are in the chain.
         let enemy = 3 - c;
-        let enclosed = Self::neighbours(liberty)
+        Self::neighbours(liberty)
             .iter()
-            .all(|&q| matches!(self.board[q], EDGE) || self.board[q] == enemy || chain.contains(q));
-        enclosed
-            && chain.points().iter().all(|&s| {
-                Self::neighbours(s).iter().all(|&q| {
-                    q == liberty
-                        || chain.contains(q)
-                        || self.board[q] == enemy
-                        || self.board[q] == EDGE
-                })
-            })
+            .all(|&q| self.board[q] == EDGE || self.board[q] == enemy || chain.contains(q))
             && chain.is_dead_shape()
     }
 }
