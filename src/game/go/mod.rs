@@ -414,15 +414,34 @@ impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
         safe.then_some((h, captures))
     }
 
+    /// Whether colour `c` playing on empty point `p` would leave its chain without liberties
+    /// and capture nothing (what `board_after` answers, without the hashing).
+    #[inline]
+    fn is_suicide(&self, p: usize, c: u8) -> bool {
+        !Self::neighbours(p).iter().any(|&q| match self.board[q] {
+            EMPTY => true,
+            EDGE => false,
+            s => {
+                let r = self.chain[q];
+                let left = self.libs[r as usize] - self.touching(p, r);
+                (s == c) == (left > 0)
+            }
+        })
+    }
+
     /// Whether the side to move may play on point `p` (in Killall-Go, not in its own eye).
+    /// Killall-Go repeats only by simple ko, so it needs no board hash.
     #[inline]
     fn legal_point(&self, p: usize) -> bool {
+        let c = self.colour();
         self.board[p] == EMPTY
             && p != self.ko as usize
-            && !(K && self.is_eye(p, self.colour()))
-            && self
-                .board_after(p, self.colour())
-                .is_some_and(|(h, captures)| !self.repeats(h, captures))
+            && !(K && self.is_eye(p, c))
+            && !self.is_suicide(p, c)
+            && (K
+                || self
+                    .board_after(p, c)
+                    .is_some_and(|(h, captures)| !self.repeats(h, captures)))
     }
 
     /// Whether empty point `p` is an eye of colour `c`: its neighbours are `c` or the edge, and

@@ -239,21 +239,6 @@ impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
             }
     }
 
-    /// Whether colour `c` playing on empty point `p` would leave its chain without liberties
-    /// and capture nothing (what `board_after` answers, without the hashing).
-    #[inline]
-    pub(super) fn is_suicide(&self, p: usize, c: u8) -> bool {
-        !Self::neighbours(p).iter().any(|&q| match self.board[q] {
-            EMPTY => true,
-            EDGE => false,
-            s => {
-                let r = self.chain[q];
-                let left = self.libs[r as usize] - self.touching(p, r);
-                (s == c) == (left > 0)
-            }
-        })
-    }
-
     /// The playout move of the side to move (see the module documentation); `None` once the
     /// game is over. `buf` is scratch.
     pub(super) fn policy_move(&self, rng: &mut Rng, buf: &mut MoveList) -> Option<Move> {
