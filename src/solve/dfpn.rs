@@ -147,6 +147,10 @@ struct Dfpn<G: Game> {
     levels: Vec<Vec<(G, Move)>>,
     /// The children's numbers per depth in the current pass, reused.
     numbers: Vec<Vec<(u32, u32)>>,
+    /// Per depth, each child's numbers from the rules or the heuristics once worked out in this
+    /// visit (`None` before): a child the table does not hold would otherwise be evaluated
+    /// again in every pass over the children, and most children are never entered.
+    fresh: Vec<Vec<Option<(u32, u32)>>>,
     /// Each child's weight per depth in the current pass, reused (empty: all 1): its number that
     /// the parent minimises is seen multiplied by it ([`SolveConfig::prior_init`]).
     weights: Vec<Vec<f32>>,
@@ -187,21 +191,33 @@ impl<G: Game> Dfpn<G> {
     }
 
     /// The numbers of a child: from the table, else from the rules (storing finished ones),
-    /// else `init` (the network's, from the parent) or the heuristics'.
+    /// else `init` (the network's, from the parent) or the heuristics'. `fresh` keeps the last
+    /// two for the next pass (both depend on the position alone).
     #[inline]
-    fn child_numbers(&mut self, child: &G, depth: u32, init: Option<(u32, u32)>) -> (u32, u32) {
+    fn child_numbers(
+        &mut self,
+        child: &G,
+        depth: u32,
+        init: Option<(u32, u32)>,
+        fresh: &mut Option<(u32, u32)>,
+    ) -> (u32, u32) {
         let key = self.key(child, depth);
         if let Some(v) = self.table.get(key) {
             return v;
         }
-        match terminal(child, self.goal, self.me, depth, self.cap) {
+        if let Some(v) = *fresh {
+            return v;
+        }
+        let v = match terminal(child, self.goal, self.me, depth, self.cap) {
             Some(s) => {
                 let v = if s { (0, INF) } else { (INF, 0) };
                 self.table.put(key, v.0, v.1, u32::MAX);
                 v
             }
             None => init.unwrap_or_else(|| self.initial(child)),
-        }
+        };
+        *fresh = Some(v);
+        v
     }
 
     /// The numbers of a new, unfinished leaf (see [`SolveConfig::eval_init`]).
@@ -283,9 +299,11 @@ impl<G: Game> Dfpn<G> {
         }
         if self.numbers.len() <= depth as usize {
             self.numbers.resize_with(depth as usize + 1, Vec::new);
+            self.fresh.resize_with(depth as usize + 1, Vec::new);
         }
         let mut kids = std::mem::take(&mut self.levels[depth as usize]);
         let mut numbers = std::mem::take(&mut self.numbers[depth as usize]);
+        let mut fresh = std::mem::take(&mut self.fresh[depth as usize]);
         if self.weights.len() <= depth as usize {
             self.weights.resize_with(depth as usize + 1, Vec::new);
         }
@@ -318,6 +336,8 @@ impl<G: Game> Dfpn<G> {
             kids.push((c, m));
         }
         self.moves = moves;
+        fresh.clear();
+        fresh.resize(kids.len(), None);
         // Nodes are generated positions, as for the tree solvers.
         budget.nodes += kids.len() as u64;
         self.since_check += kids.len() as u64;
@@ -334,7 +354,7 @@ impl<G: Game> Dfpn<G> {
             numbers.clear();
             let mut unsolved = 0usize;
             for (i, (c, _)) in kids.iter().enumerate() {
-                let mut v = self.child_numbers(c, depth + 1, init);
+                let mut v = self.child_numbers(c, depth + 1, init, &mut fresh[i]);
                 if let Some(&w) = weights.get(i) {
                     v = Self::weigh(v, w, or);
                 }
@@ -435,6 +455,7 @@ impl<G: Game> Dfpn<G> {
         self.table.put(self.key(pos, depth), pn, dn, work);
         self.levels[depth as usize] = kids;
         self.numbers[depth as usize] = numbers;
+        self.fresh[depth as usize] = fresh;
         self.weights[depth as usize] = weights;
         (pn, dn)
     }
@@ -487,6 +508,7 @@ pub fn prove_in<G: Game>(
         forcing: cfg.forcing,
         levels: Vec::new(),
         numbers: Vec::new(),
+        fresh: Vec::new(),
         weights: Vec::new(),
         order: Vec::new(),
         priors: Vec::new(),
@@ -518,7 +540,7 @@ pub fn prove_in<G: Game>(
         run.best_move = moves.iter().copied().find(|&m| {
             let mut c = root.clone();
             c.play(m);
-            s.child_numbers(&c, 1, None).0 == 0
+            s.child_numbers(&c, 1, None, &mut None).0 == 0
         });
     }
     run.proof_size = s.proof_size(root, proven);
