@@ -18,6 +18,9 @@ ends; a rerun with the same file skips the games it holds (resumable).
   # this gpn against another gpn binary (a version before a change), same options and time
   scripts/external/go_gnugo.py match --opponent gpn --base /path/to/old/gpn --movetime 50 \
       --games 200 --out new-vs-old.jsonl
+  # the same on two cores: games 0-99 in one run, 100-199 in another (its own --out)
+  scripts/external/go_gnugo.py match ... --games 100 --out a.jsonl &
+  scripts/external/go_gnugo.py match ... --first 100 --games 200 --out b.jsonl
 
 With --game-time, gpn gets `time_settings S 0 0` (absolute time) and, before each of its moves,
 `time_left <colour> <seconds left> 0`; the driver keeps gpn's clock by the wall time of each
@@ -254,6 +257,9 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("mode", choices=["selfplay", "match"])
     ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--first", type=int, default=0,
+                    help="play games --first to --games - 1 only (a second run beside the first, "
+                         "into its own --out)")
     ap.add_argument("--level", type=int, default=0, help="gnugo's level (match)")
     ap.add_argument("--movetime", type=int, default=1000, help="gpn's ms per move")
     ap.add_argument("--game-time", type=int, default=None,
@@ -285,7 +291,7 @@ def main():
 
     done = done_games(args.out)
     with open(args.out, "a") as out:
-        for i in range(args.games):
+        for i in range(args.first, args.games):
             if i in done:
                 continue
             if args.mode == "selfplay":
