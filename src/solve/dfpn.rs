@@ -191,8 +191,8 @@ impl<G: Game> Dfpn<G> {
     }
 
     /// The numbers of a child: from the table, else from the rules (storing finished ones),
-    /// else `init` (the network's, from the parent) or the heuristics'. `fresh` keeps the last
-    /// two for the next pass (both depend on the position alone).
+    /// else `init` (the network's, from the parent) or the heuristics'. `fresh` keeps what the
+    /// rules or the heuristics gave for the next pass (it depends on the position alone).
     #[inline]
     fn child_numbers(
         &mut self,

@@ -430,18 +430,18 @@ impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
     }
 
     /// Whether the side to move may play on point `p` (in Killall-Go, not in its own eye).
-    /// Killall-Go repeats only by simple ko, so it needs no board hash.
+    /// Killall-Go repeats only by simple ko, so it needs no board hash: the suicide test alone.
     #[inline]
     fn legal_point(&self, p: usize) -> bool {
         let c = self.colour();
         self.board[p] == EMPTY
             && p != self.ko as usize
-            && !(K && self.is_eye(p, c))
-            && !self.is_suicide(p, c)
-            && (K
-                || self
-                    .board_after(p, c)
-                    .is_some_and(|(h, captures)| !self.repeats(h, captures)))
+            && if K {
+                !self.is_eye(p, c) && !self.is_suicide(p, c)
+            } else {
+                self.board_after(p, c)
+                    .is_some_and(|(h, captures)| !self.repeats(h, captures))
+            }
     }
 
     /// Whether empty point `p` is an eye of colour `c`: its neighbours are `c` or the edge, and
