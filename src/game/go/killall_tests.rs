@@ -93,6 +93,60 @@ fn benson_finds_two_eyes_and_refuses_one_eye_and_false_eyes() {
     assert_eq!(g.benson(WHITE).alive_stones, 7);
 }
 
+/// White's life kept through the moves, with Benson's test skipped after the moves that cannot
+/// have brought it, is Benson's verdict on the position: random games from the start and from
+/// three of the PCN paper's problems (11, 12 and 18), and on 7x7.
+#[test]
+fn white_life_kept_through_the_moves_is_bensons_verdict() {
+    let problems = [
+        "1OO1O4/XOOXO4/OOXOXXX2/XXXOX1X2/OXXOOX1X1/OXOO1OX2/1XXOXXX2/XXOOO4/1O3X3 w",
+        "9/2OX1OXX1/1XXO1XXO1/3XO2O1/2X2OO1X/3XXXOO1/2XXOOXOO/XXOOOOXXX/1OX1XOX2 w",
+        "3X1X1O1/3X1XXOX/2XXXOXO1/3XOOOOO/1XOXOOXOX/1XXOXXXOX/X1XOO1XX1/1XOO1OX1X/1O1OXOXO1 w",
+    ];
+    let mut starts = vec![KillallGo::start()];
+    starts.extend(problems.map(|p| KillallGo::parse_position(p).unwrap()));
+    let (lives, moves) = life_kept_through_random_games(&starts, 61);
+    assert!(lives > 20 && moves > 5000, "{lives} lives in {moves} moves");
+    let (lives, moves) = life_kept_through_random_games(&[KillallGo7::start()], 62);
+    assert!(
+        lives > 5 && moves > 1000,
+        "7x7: {lives} lives in {moves} moves"
+    );
+}
+
+/// Plays 60 random games from each start, checking White's life at every position; returns
+/// the games White won by life and the moves played.
+fn life_kept_through_random_games<const N: usize, const C: usize>(
+    starts: &[Go<N, C, true>],
+    seed: u64,
+) -> (u32, u32) {
+    let mut rng = crate::rng::Rng::new(seed);
+    let mut list = MoveList::new();
+    let (mut lives, mut moves) = (0, 0);
+    for start in starts {
+        for _ in 0..60 {
+            let mut g = start.clone();
+            loop {
+                assert_eq!(
+                    g.white_alive,
+                    g.benson(WHITE).alive_stones > 0,
+                    "{}",
+                    g.to_position()
+                );
+                match g.random_move(&mut rng, &mut list) {
+                    Some(m) if g.outcome().is_none() && moves < 1_000_000 => {
+                        g.play(m);
+                        moves += 1;
+                    }
+                    _ => break,
+                }
+            }
+            lives += g.white_alive as u32;
+        }
+    }
+    (lives, moves)
+}
+
 #[test]
 fn white_wins_by_life_black_only_by_killing_everything() {
     // White closes its second eye with D1: the game ends there.

@@ -895,12 +895,14 @@ impl<const N: usize, const CELLS: usize, const K: bool> Rules for Go<N, CELLS, K
         } else {
             self.passes = 0;
             let captured = self.captures;
-            self.place(m.0 as usize, self.colour());
-            if self.captures != captured {
+            let colour = self.colour();
+            self.place(m.0 as usize, colour);
+            let capturing = self.captures != captured;
+            if capturing {
                 self.capture_index = self.recorded;
             }
             if K {
-                self.update_life();
+                self.update_life_after(m.0 as usize, colour, capturing);
             }
         }
         self.opening = self.opening.saturating_sub(1);
