@@ -1,13 +1,14 @@
 //! `gpn selfplay`: games of the search against itself, written as training positions.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
 use super::learn::print_progress;
 use super::{interrupt, CliError};
 use crate::arena::StopFlag;
+use crate::game::registry;
 use crate::learn::selfplay::{self, SelfplayConfig};
 use crate::learn::Progress;
 
@@ -30,7 +31,8 @@ of that game (earlier positions are harder).
 Examples:
     gpn selfplay cfour --games 200 --iterations 400 --out cfour.gpns
     gpn selfplay cfour --games 2000 --iterations 800 --solve-nodes 100000 --out labelled.gpns
-    gpn selfplay cfour --games 10 --engine \"sb-uct\" --iterations 100 --temperature-plies 6 --out t.gpns";
+    gpn selfplay cfour --games 10 --engine \"sb-uct\" --iterations 100 --temperature-plies 6 --out t.gpns
+    gpn selfplay killallgo --positions problems.txt --random-plies 0 --solve-nodes 20000 --proof-targets --out kg.gpns";
 
 #[derive(Args, Debug)]
 pub struct SelfplayArgs {
@@ -46,6 +48,11 @@ pub struct SelfplayArgs {
     /// The engine, an agent spec of `gpn match` other than random
     #[arg(long, value_name = "agent", default_value_t = defaults().engine)]
     engine: String,
+    /// Start the games from the positions of this file, one a line (game i from line i modulo
+    /// their number), then play --random-plies; a line may begin with the game's name and end
+    /// in a `# comment`, as in a problem list
+    #[arg(long, value_name = "file")]
+    positions: Option<PathBuf>,
     /// Random plies from the start before the search plays (not recorded)
     #[arg(long, value_name = "n", default_value_t = defaults().random_plies, value_parser = super::count::<u32>)]
     random_plies: u32,
@@ -87,6 +94,30 @@ fn parse_alpha(text: &str) -> Result<f64, String> {
     }
 }
 
+/// The positions of a `--positions` file: each non-empty line without its `# comment` and a
+/// leading game name.
+fn read_positions(file: &Path) -> Result<Vec<String>, CliError> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| CliError::Io(format!("cannot read {}: {e}", file.display())))?;
+    let positions: Vec<String> = text
+        .lines()
+        .map(|line| line.split('#').next().unwrap_or("").trim())
+        .filter(|line| !line.is_empty())
+        .map(|line| match line.split_once(' ') {
+            Some((name, rest)) if registry::canonical_name(name).is_some() => rest.trim(),
+            _ => line,
+        })
+        .map(str::to_string)
+        .collect();
+    if positions.is_empty() {
+        return Err(CliError::Usage(format!(
+            "{} holds no position",
+            file.display()
+        )));
+    }
+    Ok(positions)
+}
+
 /// `gpn selfplay`: plays the games the file lacks and says what it added.
 pub fn run(args: SelfplayArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let config = SelfplayConfig {
@@ -95,6 +126,10 @@ pub fn run(args: SelfplayArgs, out: &mut dyn Write) -> Result<(), CliError> {
         games: args.games,
         iterations: args.iterations,
         engine: args.engine,
+        starts: match &args.positions {
+            Some(file) => read_positions(file)?,
+            None => Vec::new(),
+        },
         random_plies: args.random_plies,
         temperature_plies: args.temperature_plies,
         noise: args.noise,
@@ -115,4 +150,33 @@ pub fn run(args: SelfplayArgs, out: &mut dyn Write) -> Result<(), CliError> {
     )?;
     writeln!(out, "{added}")?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_positions_file_drops_comments_blank_lines_and_the_game_name() {
+        let file = std::env::temp_dir().join(format!("gpn-positions-{}.txt", std::process::id()));
+        std::fs::write(
+            &file,
+            "killallgo 9/9/9/9/9/9/9/9/9 w # problem 1\n\n# a note\n  9/9/9/9/9/9/9/9/8X b\n",
+        )
+        .unwrap();
+        assert_eq!(
+            read_positions(&file).unwrap(),
+            ["9/9/9/9/9/9/9/9/9 w", "9/9/9/9/9/9/9/9/8X b"]
+        );
+        std::fs::write(&file, "# nothing\n").unwrap();
+        assert!(read_positions(&file)
+            .unwrap_err()
+            .to_string()
+            .contains("holds no position"));
+        std::fs::remove_file(&file).unwrap();
+        assert!(read_positions(&file)
+            .unwrap_err()
+            .to_string()
+            .contains("cannot read"));
+    }
 }

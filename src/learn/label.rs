@@ -321,6 +321,7 @@ fn label_game<G: Game>(
         mut search,
         limits,
     } = GameStart::<G>::new(
+        &start,
         c.seed,
         number,
         c.random_plies,

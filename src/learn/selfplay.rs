@@ -32,6 +32,9 @@ pub struct SelfplayConfig {
     pub iterations: u64,
     /// The engine, an agent spec of `gpn match` other than `random`.
     pub engine: String,
+    /// Positions the games start from (game `i` from entry `i` modulo their number), each as
+    /// the game writes it; none: the game's start.
+    pub starts: Vec<String>,
     /// Random plies from the start before the search plays (not recorded).
     pub random_plies: u32,
     /// Recorded plies whose move is drawn in proportion to the root visits (then the best).
@@ -60,6 +63,7 @@ impl SelfplayConfig {
             games: 100,
             iterations: 400,
             engine: "default".to_string(),
+            starts: Vec::new(),
             random_plies: 2,
             temperature_plies: 8,
             noise: 0.25,
@@ -178,6 +182,15 @@ impl GameVisitor for SelfplayVisitor<'_, '_> {
             .map_err(|e| Error::Invalid(e.to_string()))?;
         let mut writer = SampleWriter::append(&c.out, G::INFO.name)
             .map_err(|e| Error::Io(format!("cannot use {}: {e}", c.out.display())))?;
+        let starts = c
+            .starts
+            .iter()
+            .enumerate()
+            .map(|(i, text)| {
+                G::parse_position(text)
+                    .map_err(|e| Error::Invalid(format!("start position {}: {e}", i + 1)))
+            })
+            .collect::<Result<Vec<G>, Error>>()?;
         let have: HashSet<u32> = writer.numbers().iter().copied().collect();
         let started = Instant::now();
         let mut report = SelfplayReport {
@@ -190,8 +203,12 @@ impl GameVisitor for SelfplayVisitor<'_, '_> {
             stopped: false,
         };
         for number in (0..c.games).filter(|n| !have.contains(n)) {
+            let start = match starts.len() {
+                0 => G::start(),
+                n => starts[number as usize % n].clone(),
+            };
             let Some((record, result, labelled)) =
-                self_play_game::<G>(c, &self.params, number, self.stop)
+                self_play_game(c, &self.params, &start, number, self.stop)
             else {
                 (self.progress)(Progress::GameDropped { number }).map_err(Error::Output)?;
                 report.stopped = true;
@@ -260,7 +277,7 @@ fn exact_values<G: Game>(positions: &[&G], nodes: u64, stop: &StopFlag) -> Vec<O
 /// Plays game `number`; returns its record, a word on its result and how many positions got
 /// exact values, or `None` when `stop` was raised.
 /// How one game of gpn's search against itself begins (self-play and labelling alike): its
-/// random stream, the position after up to `random_plies` uniformly random plies (each move
+/// random stream, the position after up to `random_plies` uniformly random plies from `start` (each move
 /// handed to `played` before it is made), and the search that plays on from there at
 /// `iterations` a move, which `stop` ends within a move too.
 pub(super) struct GameStart<G: Game> {
@@ -272,7 +289,9 @@ pub(super) struct GameStart<G: Game> {
 
 impl<G: Game> GameStart<G> {
     /// Game `number` of a run seeded `run_seed`.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
+        start: &G,
         run_seed: u64,
         number: u32,
         random_plies: u32,
@@ -284,7 +303,7 @@ impl<G: Game> GameStart<G> {
         let seed = mix64(run_seed ^ mix64(number as u64 + 1));
         let mut rng = Rng::new(seed);
         let mut moves = MoveList::new();
-        let mut position = G::start();
+        let mut position = start.clone();
         for _ in 0..random_plies {
             match position.random_move(&mut rng, &mut moves) {
                 Some(m) if position.outcome().is_none() => {
@@ -332,6 +351,7 @@ pub(super) fn draw_by_visits(lines: &[RootLine], total: u64, rng: &mut Rng) -> O
 fn self_play_game<G: Game>(
     c: &SelfplayConfig,
     params: &SearchParams,
+    start: &G,
     number: u32,
     stop: &StopFlag,
 ) -> Option<(GameRecord, &'static str, usize)> {
@@ -341,6 +361,7 @@ fn self_play_game<G: Game>(
         mut search,
         limits,
     } = GameStart::<G>::new(
+        start,
         c.seed,
         number,
         c.random_plies,
@@ -475,6 +496,7 @@ fn self_play_game<G: Game>(
 mod tests {
     use super::*;
     use crate::game::connect4::ConnectFour;
+    use crate::game::features::Features;
     use crate::game::Rules;
     use crate::nn::data::read_samples;
     use std::sync::atomic::Ordering;
@@ -543,6 +565,35 @@ mod tests {
             engine: "sb-uct".into(),
             ..SelfplayConfig::new("cfour", out)
         }
+    }
+
+    #[test]
+    fn games_start_from_the_given_positions_in_turn_and_a_bad_one_is_refused() {
+        let starts = ["7/7/7/7/7/3P3 b", "7/7/7/7/7/Pp1P1p1 w"];
+        let out = scratch("starts.gpns");
+        let config = SelfplayConfig {
+            starts: starts.iter().map(|s| s.to_string()).collect(),
+            random_plies: 0,
+            ..quick(out.clone(), 4)
+        };
+        play(&config, &StopFlag::default(), &mut |_| Ok(())).expect("plays");
+        let file = read_samples(&out).expect("readable");
+        let mut features = Vec::new();
+        for game in &file.games {
+            let start = ConnectFour::parse_position(starts[game.number as usize % 2]).unwrap();
+            start.features(&mut features);
+            assert_eq!(game.samples[0].features, features, "game {}", game.number);
+        }
+        assert_eq!(file.games.len(), 4);
+        let bad = SelfplayConfig {
+            starts: vec![starts[0].into(), "7/7/9 w".into()],
+            ..quick(scratch("bad.gpns"), 1)
+        };
+        let refused = play(&bad, &StopFlag::default(), &mut |_| Ok(())).unwrap_err();
+        assert!(
+            refused.to_string().contains("start position 2"),
+            "{refused}"
+        );
     }
 
     #[test]
