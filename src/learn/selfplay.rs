@@ -180,8 +180,7 @@ impl GameVisitor for SelfplayVisitor<'_, '_> {
         self.params
             .check_network_for::<G>()
             .map_err(|e| Error::Invalid(e.to_string()))?;
-        let mut writer = SampleWriter::append(&c.out, G::INFO.name)
-            .map_err(|e| Error::Io(format!("cannot use {}: {e}", c.out.display())))?;
+        // Checked before the file is opened, so that a bad position leaves no file behind.
         let starts = c
             .starts
             .iter()
@@ -191,6 +190,8 @@ impl GameVisitor for SelfplayVisitor<'_, '_> {
                     .map_err(|e| Error::Invalid(format!("start position {}: {e}", i + 1)))
             })
             .collect::<Result<Vec<G>, Error>>()?;
+        let mut writer = SampleWriter::append(&c.out, G::INFO.name)
+            .map_err(|e| Error::Io(format!("cannot use {}: {e}", c.out.display())))?;
         let have: HashSet<u32> = writer.numbers().iter().copied().collect();
         let started = Instant::now();
         let mut report = SelfplayReport {
@@ -594,6 +595,7 @@ mod tests {
             refused.to_string().contains("start position 2"),
             "{refused}"
         );
+        assert!(!bad.out.exists(), "a refused run leaves no file");
     }
 
     #[test]
