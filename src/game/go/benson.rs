@@ -61,22 +61,31 @@ impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
         }
     }
 
-    /// Whether every empty point of the region (the points that are not `c` stones,
-    /// connected) that holds `p` is next to a `c` stone; stops at the first that is not.
-    fn region_hugs(&self, p: usize, c: u8) -> bool {
-        let mut seen = [false; CELLS];
+    /// Floods the region of `start` (connected points that are not `c` stones; `seen` marks
+    /// them) while every empty point passes `ok`. Returns whether all did, false at the first
+    /// that does not (the region left half-flooded fails again whenever it is entered anew),
+    /// and whether the region flooded so far holds an empty point.
+    fn flood_while(
+        &self,
+        start: usize,
+        c: u8,
+        seen: &mut [bool; CELLS],
+        ok: impl Fn(usize) -> bool,
+    ) -> (bool, bool) {
         let mut stack = [0u16; CELLS];
-        seen[p] = true;
-        stack[0] = p as u16;
-        let mut top = 1;
+        seen[start] = true;
+        stack[0] = start as u16;
+        let (mut top, mut has_empty) = (1, false);
         while top > 0 {
             top -= 1;
             let s = stack[top] as usize;
-            let around = Self::neighbours(s);
-            if self.board[s] == EMPTY && around.iter().all(|&q| self.board[q] != c) {
-                return false;
+            if self.board[s] == EMPTY {
+                has_empty = true;
+                if !ok(s) {
+                    return (false, true);
+                }
             }
-            for q in around {
+            for q in Self::neighbours(s) {
                 if !seen[q] && self.board[q] != c && self.board[q] != EDGE {
                     seen[q] = true;
                     stack[top] = q as u16;
@@ -84,7 +93,14 @@ impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
                 }
             }
         }
-        true
+        (true, has_empty)
+    }
+
+    /// Whether every empty point of the region of `p` (a point that is not a `c` stone) is
+    /// next to a `c` stone.
+    fn region_hugs(&self, p: usize, c: u8) -> bool {
+        let next_to_c = |s: usize| Self::neighbours(s).iter().any(|&q| self.board[q] == c);
+        self.flood_while(p, c, &mut [false; CELLS], next_to_c).0
     }
 
     /// How many of the regions next to the chain of the stone at `p`, up to `enough`, have
@@ -99,7 +115,6 @@ impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
                 .any(|&q| self.board[q] == c && self.chain[q] == chain)
         };
         let mut seen = [false; CELLS];
-        let mut stack = [0u16; CELLS];
         let mut found = 0;
         let mut stone = p;
         loop {
@@ -107,27 +122,7 @@ impl<const N: usize, const CELLS: usize, const K: bool> Go<N, CELLS, K> {
                 if seen[start] || self.board[start] == c || self.board[start] == EDGE {
                     continue;
                 }
-                // Flood the region from `start`; a region left half-flooded at a point that
-                // is no liberty of the chain fails again whenever it is entered anew.
-                seen[start] = true;
-                stack[0] = start as u16;
-                let (mut top, mut hugs, mut has_empty) = (1, true, false);
-                while top > 0 && hugs {
-                    top -= 1;
-                    let s = stack[top] as usize;
-                    if self.board[s] == EMPTY {
-                        has_empty = true;
-                        hugs = liberty_of_chain(s);
-                    }
-                    for q in Self::neighbours(s) {
-                        if !seen[q] && self.board[q] != c && self.board[q] != EDGE {
-                            seen[q] = true;
-                            stack[top] = q as u16;
-                            top += 1;
-                        }
-                    }
-                }
-                if hugs && has_empty {
+                if self.flood_while(start, c, &mut seen, liberty_of_chain) == (true, true) {
                     found += 1;
                     if found >= enough {
                         return found;
