@@ -11,6 +11,7 @@ use crate::arena::StopFlag;
 use crate::game::registry;
 use crate::learn::selfplay::{self, SelfplayConfig};
 use crate::learn::Progress;
+use crate::solve::batch;
 
 /// The library's defaults are `gpn selfplay`'s: one place to change them.
 fn defaults() -> SelfplayConfig {
@@ -48,9 +49,9 @@ pub struct SelfplayArgs {
     /// The engine, an agent spec of `gpn match` other than random
     #[arg(long, value_name = "agent", default_value_t = defaults().engine)]
     engine: String,
-    /// Start the games from the positions of this file, one a line (game i from line i modulo
-    /// their number), then play --random-plies; a line may begin with the game's name and end
-    /// in a `# comment`, as in a problem list
+    /// Start the games from the positions of this file, written as `gpn solve --batch` reads
+    /// them (`<game> <position|start>`, `# comment`s; game i from line i modulo their number),
+    /// then play --random-plies
     #[arg(long, value_name = "file")]
     positions: Option<PathBuf>,
     /// Random plies from the start before the search plays (not recorded)
@@ -94,42 +95,48 @@ fn parse_alpha(text: &str) -> Result<f64, String> {
     }
 }
 
-/// The positions of a `--positions` file: each non-empty line without its `# comment` and a
-/// leading game name.
-fn read_positions(file: &Path) -> Result<Vec<String>, CliError> {
+/// The positions of a `--positions` file, read as a `gpn solve --batch` file (`<game>
+/// <position|start> [| value] [# comment]`); every line must be of `game`.
+fn read_positions(file: &Path, game: &str) -> Result<Vec<String>, CliError> {
     let text = std::fs::read_to_string(file)
         .map_err(|e| CliError::Io(format!("cannot read {}: {e}", file.display())))?;
-    let positions: Vec<String> = text
-        .lines()
-        .map(|line| line.split('#').next().unwrap_or("").trim())
-        .filter(|line| !line.is_empty())
-        .map(|line| match line.split_once(' ') {
-            Some((name, rest)) if registry::canonical_name(name).is_some() => rest.trim(),
-            _ => line,
-        })
-        .map(str::to_string)
-        .collect();
-    if positions.is_empty() {
+    let jobs = batch::read_batch(&text, &file.display().to_string())?;
+    // An unknown game is reported by the run itself, with the list of games.
+    if let Some(want) = registry::canonical_name(game) {
+        if let Some(job) = jobs
+            .iter()
+            .find(|j| registry::canonical_name(&j.game) != Some(want))
+        {
+            return Err(CliError::Usage(format!(
+                "{}:{}: a position of {}, not of {want}",
+                file.display(),
+                job.line,
+                job.game
+            )));
+        }
+    }
+    if jobs.is_empty() {
         return Err(CliError::Usage(format!(
             "{} holds no position",
             file.display()
         )));
     }
-    Ok(positions)
+    Ok(jobs.into_iter().map(|j| j.position).collect())
 }
 
 /// `gpn selfplay`: plays the games the file lacks and says what it added.
 pub fn run(args: SelfplayArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let starts = match &args.positions {
+        Some(file) => read_positions(file, &args.game)?,
+        None => Vec::new(),
+    };
     let config = SelfplayConfig {
         game: args.game,
         out: args.out,
         games: args.games,
         iterations: args.iterations,
         engine: args.engine,
-        starts: match &args.positions {
-            Some(file) => read_positions(file)?,
-            None => Vec::new(),
-        },
+        starts,
         random_plies: args.random_plies,
         temperature_plies: args.temperature_plies,
         noise: args.noise,
@@ -157,26 +164,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_positions_file_drops_comments_blank_lines_and_the_game_name() {
+    fn a_positions_file_is_a_batch_file_of_the_game() {
         let file = std::env::temp_dir().join(format!("gpn-positions-{}.txt", std::process::id()));
-        std::fs::write(
-            &file,
-            "killallgo 9/9/9/9/9/9/9/9/9 w # problem 1\n\n# a note\n  9/9/9/9/9/9/9/9/8X b\n",
-        )
-        .unwrap();
+        let read = |text: &str| {
+            std::fs::write(&file, text).unwrap();
+            read_positions(&file, "kag")
+        };
         assert_eq!(
-            read_positions(&file).unwrap(),
-            ["9/9/9/9/9/9/9/9/9 w", "9/9/9/9/9/9/9/9/8X b"]
+            read("killallgo 9/9/9/9/9/9/9/9/9 w # problem 1\n\n# a note\n  kag start\n").unwrap(),
+            ["9/9/9/9/9/9/9/9/9 w", "start"]
         );
-        std::fs::write(&file, "# nothing\n").unwrap();
-        assert!(read_positions(&file)
+        let err = read("killallgo start\ncfour start\n")
             .unwrap_err()
-            .to_string()
-            .contains("holds no position"));
+            .to_string();
+        assert!(
+            err.contains(":2: a position of cfour, not of killallgo"),
+            "{err}"
+        );
+        let err = read("nosuchgame start\n").unwrap_err().to_string();
+        assert!(err.contains("nosuchgame"), "{err}");
+        let err = read("# nothing\n").unwrap_err().to_string();
+        assert!(err.contains("holds no position"), "{err}");
         std::fs::remove_file(&file).unwrap();
-        assert!(read_positions(&file)
-            .unwrap_err()
-            .to_string()
-            .contains("cannot read"));
+        let err = read_positions(&file, "kag").unwrap_err().to_string();
+        assert!(err.contains("cannot read"), "{err}");
     }
 }

@@ -33,7 +33,7 @@ pub struct SelfplayConfig {
     /// The engine, an agent spec of `gpn match` other than `random`.
     pub engine: String,
     /// Positions the games start from (game `i` from entry `i` modulo their number), each as
-    /// the game writes it; none: the game's start.
+    /// the game writes it or `start`; none: the game's start.
     pub starts: Vec<String>,
     /// Random plies from the start before the search plays (not recorded).
     pub random_plies: u32,
@@ -185,9 +185,10 @@ impl GameVisitor for SelfplayVisitor<'_, '_> {
             .starts
             .iter()
             .enumerate()
-            .map(|(i, text)| {
-                G::parse_position(text)
-                    .map_err(|e| Error::Invalid(format!("start position {}: {e}", i + 1)))
+            .map(|(i, text)| match text.as_str() {
+                "start" => Ok(G::start()),
+                text => G::parse_position(text)
+                    .map_err(|e| Error::Invalid(format!("start position {}: {e}", i + 1))),
             })
             .collect::<Result<Vec<G>, Error>>()?;
         let mut writer = SampleWriter::append(&c.out, G::INFO.name)
