@@ -33,7 +33,7 @@ Examples:
     gpn selfplay cfour --games 200 --iterations 400 --out cfour.gpns
     gpn selfplay cfour --games 2000 --iterations 800 --solve-nodes 100000 --out labelled.gpns
     gpn selfplay cfour --games 10 --engine \"sb-uct\" --iterations 100 --temperature-plies 6 --out t.gpns
-    gpn selfplay killallgo --positions problems.txt --random-plies 0 --solve-nodes 20000 --proof-targets --out kg.gpns";
+    gpn selfplay killallgo --starts problems.txt --random-plies 0 --solve-nodes 20000 --proof-targets --out kg.gpns";
 
 #[derive(Args, Debug)]
 pub struct SelfplayArgs {
@@ -53,7 +53,7 @@ pub struct SelfplayArgs {
     /// them (`<game> <position|start>`, `# comment`s; game i from line i modulo their number),
     /// then play --random-plies
     #[arg(long, value_name = "file")]
-    positions: Option<PathBuf>,
+    starts: Option<PathBuf>,
     /// Random plies from the start before the search plays (not recorded)
     #[arg(long, value_name = "n", default_value_t = defaults().random_plies, value_parser = super::count::<u32>)]
     random_plies: u32,
@@ -95,9 +95,9 @@ fn parse_alpha(text: &str) -> Result<f64, String> {
     }
 }
 
-/// The positions of a `--positions` file, read as a `gpn solve --batch` file (`<game>
+/// The positions of a `--starts` file, read as a `gpn solve --batch` file (`<game>
 /// <position|start> [| value] [# comment]`); every line must be of `game`.
-fn read_positions(file: &Path, game: &str) -> Result<Vec<String>, CliError> {
+fn read_starts(file: &Path, game: &str) -> Result<Vec<String>, CliError> {
     let text = std::fs::read_to_string(file)
         .map_err(|e| CliError::Io(format!("cannot read {}: {e}", file.display())))?;
     let jobs = batch::read_batch(&text, &file.display().to_string())?;
@@ -126,8 +126,8 @@ fn read_positions(file: &Path, game: &str) -> Result<Vec<String>, CliError> {
 
 /// `gpn selfplay`: plays the games the file lacks and says what it added.
 pub fn run(args: SelfplayArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let starts = match &args.positions {
-        Some(file) => read_positions(file, &args.game)?,
+    let starts = match &args.starts {
+        Some(file) => read_starts(file, &args.game)?,
         None => Vec::new(),
     };
     let config = SelfplayConfig {
@@ -164,11 +164,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_positions_file_is_a_batch_file_of_the_game() {
-        let file = std::env::temp_dir().join(format!("gpn-positions-{}.txt", std::process::id()));
+    fn a_starts_file_is_a_batch_file_of_the_game() {
+        let file = std::env::temp_dir().join(format!("gpn-starts-{}.txt", std::process::id()));
         let read = |text: &str| {
             std::fs::write(&file, text).unwrap();
-            read_positions(&file, "kag")
+            read_starts(&file, "kag")
         };
         assert_eq!(
             read("killallgo 9/9/9/9/9/9/9/9/9 w # problem 1\n\n# a note\n  kag start\n").unwrap(),
@@ -186,7 +186,7 @@ mod tests {
         let err = read("# nothing\n").unwrap_err().to_string();
         assert!(err.contains("holds no position"), "{err}");
         std::fs::remove_file(&file).unwrap();
-        let err = read_positions(&file, "kag").unwrap_err().to_string();
+        let err = read_starts(&file, "kag").unwrap_err().to_string();
         assert!(err.contains("cannot read"), "{err}");
     }
 }
