@@ -10,6 +10,7 @@ use crate::game::record::Record;
 use crate::game::registry::GameVisitor;
 use crate::game::{Game, GameError, MoveList, Player};
 use crate::rng::Rng;
+use crate::search::scaling::{LockProfile, PROJECTED_THREADS};
 use crate::search::{Algorithm, Limits, Search, SearchParams};
 
 /// Default number of playouts per game.
@@ -196,6 +197,8 @@ pub struct SearchBenchReport {
     pub seconds: f64,
     /// Nodes created plus the sum of selection depths: changes exactly when search behaviour does.
     pub signature: u64,
+    /// With more than one thread, where the threads' time went.
+    pub lock: Option<LockProfile>,
 }
 
 impl SearchBenchReport {
@@ -234,6 +237,7 @@ pub fn search_from_start<G: Game>(
         iterations: report.iterations,
         seconds: report.elapsed.as_secs_f64(),
         signature: report.nodes as u64 + report.depth_total,
+        lock: report.lock,
     }
 }
 
@@ -305,6 +309,22 @@ pub struct SearchTotals {
     pub signature: u64,
     pub iterations: u64,
     pub seconds: f64,
+}
+
+/// A threaded run's lock profile in one line: the serial fraction, the waits, and the speed-ups
+/// it projects (Amdahl / queue model, `search::scaling`).
+pub fn lock_line(lock: &LockProfile) -> String {
+    let mut line = format!(
+        "serial {:.2} %, waiting {:.1} %, selecting {:.1} %; projected speed-up",
+        100.0 * lock.serial_fraction(),
+        100.0 * lock.wait_fraction(),
+        100.0 * lock.shared_hold as f64 / lock.total().max(1) as f64,
+    );
+    for n in PROJECTED_THREADS {
+        line.push_str(&format!(" {n}:{:.1}/{:.1}", lock.amdahl(n), lock.queue(n)));
+    }
+    line.push_str(" (Amdahl/queue)");
+    line
 }
 
 /// The search part of `gpn bench`: iterations/s of each engine from each start position, and
@@ -385,6 +405,11 @@ pub fn search_bench(
                 write!(out, " {:>8.3}", rate / rates[0].max(1e-9))?;
             }
             writeln!(out, " {signature:>12}")?;
+            for (k, r) in reports.iter().enumerate() {
+                if let Some(lock) = &r.lock {
+                    writeln!(out, "  e{}: {}", k + 1, lock_line(lock))?;
+                }
+            }
         } else {
             let rate = |a: Algorithm| {
                 reports

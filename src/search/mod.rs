@@ -19,6 +19,7 @@ pub mod quiescence;
 mod recycle;
 mod report;
 mod rollout;
+pub mod scaling;
 mod select;
 pub mod threat;
 pub mod tree;
@@ -87,6 +88,8 @@ struct RunStats {
     created: u64,
     recycles: u64,
     recycled_nodes: u64,
+    /// A threaded run's lock times (none with one thread).
+    lock: Option<scaling::LockProfile>,
 }
 
 /// A search over game `G` with `P` players (`P` must equal `G::NUM_PLAYERS`).

@@ -44,6 +44,7 @@ use parking_lot::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 use super::netleaf::NetLeaf;
 use super::node::{from_im, Node, NodeId, Pn, NONE};
 use super::rollout::Rollout;
+use super::scaling::LockProfile;
 use super::{Algorithm, Descent, Limits, Progress, Search, CHECK_PERIOD, ROOT};
 use crate::game::record::Seen;
 use crate::game::{Game, Move, MoveList, Outcome};
@@ -97,6 +98,8 @@ struct Shared<'a> {
     recycle_wanted: AtomicBool,
     /// Tree size (nodes) at the start of the run, for the node limit.
     nodes_at_start: u64,
+    /// The threads' lock times, each thread's added as it ends.
+    profile: parking_lot::Mutex<LockProfile>,
 }
 
 impl<G: Game, const P: usize> Search<G, P> {
@@ -117,10 +120,11 @@ impl<G: Game, const P: usize> Search<G, P> {
             creating: AtomicU64::new(0),
             recycle_wanted: AtomicBool::new(false),
             nodes_at_start: (self.tree.len() as u64).saturating_sub(self.stats.created),
+            profile: parking_lot::Mutex::new(LockProfile::default()),
         };
         // A time past what an `Instant` can hold is no deadline at all.
         let deadline = limits.time.and_then(|t| start.checked_add(t));
-        let tree = RwLock::new(self);
+        let tree = RwLock::new(&mut *self);
         std::thread::scope(|scope| {
             for k in 1..threads {
                 let (tree, shared) = (&tree, &shared);
@@ -145,6 +149,14 @@ impl<G: Game, const P: usize> Search<G, P> {
             };
             work(&tree, &shared, &mut rollout, Some(&mut clock));
         });
+        let profile = shared.profile.into_inner();
+        log::debug!(
+            "search: {} threads, serial fraction {:.1} %, waiting {:.1} % of the time",
+            profile.threads,
+            100.0 * profile.serial_fraction(),
+            100.0 * profile.wait_fraction()
+        );
+        self.stats.lock = Some(profile);
     }
 
     /// Step 1 of a threaded iteration: selection from the root, changing nothing, to the first
@@ -421,6 +433,11 @@ fn batch_size(playout_nanos: u64, descent_nanos: u64) -> usize {
         .clamp(1, MAX_BATCH as u64) as usize
 }
 
+/// Nanoseconds from `earlier` to `later`.
+fn nanos_between(earlier: Instant, later: Instant) -> u64 {
+    later.saturating_duration_since(earlier).as_nanos() as u64
+}
+
 /// A running mean that follows changes within a few samples.
 fn smooth(mean: u64, sample: u64) -> u64 {
     if mean == 0 {
@@ -517,6 +534,14 @@ fn work<G: Game, const P: usize, F>(
     // Mean playout and selection times (ns), smoothed, for the batch size.
     let mut playout_nanos = 0u64;
     let mut descent_nanos = 0u64;
+    // This thread's lock times (see `scaling.rs`); the rest of its time is outside the lock.
+    let mut profile = LockProfile {
+        threads: 1,
+        ..LockProfile::default()
+    };
+    let thread_start = Instant::now();
+    // When this thread took the shared / exclusive lock in the current batch.
+    let (mut read_held, mut write_held) = (None, None);
     loop {
         let tick = clock.as_mut().map_or(Tick::Go, |c| c.tick());
         if tick == Tick::Stop {
@@ -530,6 +555,9 @@ fn work<G: Game, const P: usize, F>(
             // shared counter or lock moves a cache line between cores, which costs as much as a
             // fast game's whole iteration.
             let s = read(tree);
+            let held = Instant::now();
+            profile.shared_wait += nanos_between(selecting, held);
+            read_held = Some(held);
             let s = &**s;
             if must_stop(s, shared) {
                 shared.done.store(true, Ordering::Relaxed);
@@ -557,7 +585,12 @@ fn work<G: Game, const P: usize, F>(
                 }
             }
         }
-        let mut selecting_nanos = selecting.elapsed().as_nanos() as u64;
+        // One clock reading ends the selection and starts the wait for the exclusive lock.
+        let selected_at = Instant::now();
+        if let Some(held) = read_held.take() {
+            profile.shared_hold += nanos_between(held, selected_at);
+        }
+        let mut selecting_nanos = nanos_between(selecting, selected_at);
         let mut selected_count = selected.len() as u64;
         // Step 2: back up the previous batch and put the virtual loss on the new one.
         let hook_now = matches!(tick, Tick::Hook(_));
@@ -566,6 +599,9 @@ fn work<G: Game, const P: usize, F>(
             && shared.in_flight.load(Ordering::Acquire) as usize == flights.len();
         if exclusive || !flights.is_empty() || !selected.is_empty() || hook_now || recycle_due {
             let mut guard = write(tree);
+            let held = Instant::now();
+            profile.exclusive_wait += nanos_between(selected_at, held);
+            write_held = Some(held);
             let s = &mut **guard;
             let landed = (flights.len() + exclusive_flights.len()) as u32;
             let mut creating = 0;
@@ -643,8 +679,12 @@ fn work<G: Game, const P: usize, F>(
         }
         std::mem::swap(&mut flights, &mut selected);
         std::mem::swap(&mut paths, &mut selected_paths);
-        // Step 3: prepare the new nodes and run the playouts, outside the lock.
+        // Step 3: prepare the new nodes and run the playouts, outside the lock. (The exclusive
+        // hold, if any, ended just above: its time includes handing the lock over.)
         let started = Instant::now();
+        if let Some(held) = write_held.take() {
+            profile.exclusive_hold += nanos_between(held, started);
+        }
         let mut playouts = 0u64;
         for (i, flight) in flights.iter_mut().enumerate() {
             if flight.open_edge.is_some() {
@@ -689,6 +729,12 @@ fn work<G: Game, const P: usize, F>(
         }
         if shared.done.load(Ordering::Relaxed) && flights.is_empty() && exclusive_flights.is_empty()
         {
+            let locked = profile.shared_wait
+                + profile.shared_hold
+                + profile.exclusive_wait
+                + profile.exclusive_hold;
+            profile.outside = (thread_start.elapsed().as_nanos() as u64).saturating_sub(locked);
+            shared.profile.lock().add(&profile);
             return;
         }
         if !ran && flights.is_empty() && exclusive_flights.is_empty() {

@@ -50,6 +50,9 @@ pub struct SearchReport {
     pub created: u64,
     pub recycles: u64,
     pub recycled_nodes: u64,
+    /// With more than one thread, where the threads' time went (the tree lock's holds and
+    /// waits), once the run has ended.
+    pub lock: Option<super::scaling::LockProfile>,
 }
 
 impl SearchReport {
@@ -218,6 +221,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             created: stats.created,
             recycles: stats.recycles,
             recycled_nodes: stats.recycled_nodes,
+            lock: stats.lock,
         };
         if self.tree.is_empty() {
             return report;

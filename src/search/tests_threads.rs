@@ -241,3 +241,34 @@ fn a_batch_sees_its_own_earlier_flights() {
     // Without pending flights the choice is the stored tree's again.
     assert_eq!(s.select_shared(ROOT, &mut rng, None, &[]), first);
 }
+
+#[test]
+fn a_threaded_run_reports_where_its_time_went() {
+    let pos = Breakthrough::<8>::start();
+    let mut one: Search<Breakthrough<8>, 2> = Search::new(params("sb-gpn seed=3"), pos.clone());
+    let report = one.run(&Limits {
+        iterations: Some(2_000),
+        ..Limits::default()
+    });
+    assert!(report.lock.is_none(), "one thread takes no lock");
+    let mut two: Search<Breakthrough<8>, 2> = Search::new(params("sb-gpn threads=2 seed=3"), pos);
+    let report = two.run(&Limits {
+        iterations: Some(20_000),
+        ..Limits::default()
+    });
+    let lock = report.lock.expect("a threaded run's lock profile");
+    assert_eq!(lock.threads, 2);
+    // Every thread backs up under the exclusive lock and selects under the shared one.
+    assert!(lock.exclusive_hold > 0 && lock.shared_hold > 0 && lock.outside > 0);
+    let f = lock.serial_fraction();
+    assert!(f > 0.0 && f < 1.0, "serial fraction {f}");
+    // The threads' times add up to no more than two threads' wall time (the run's elapsed
+    // time is measured around them).
+    let wall = report.elapsed.as_nanos() as u64;
+    assert!(
+        lock.total() <= 2 * wall + 2_000_000,
+        "{} > 2 x {wall}",
+        lock.total()
+    );
+    assert!(lock.amdahl(16) > 1.0 && lock.amdahl(16) <= lock.queue(16) + 1e-9);
+}
