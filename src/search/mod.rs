@@ -175,6 +175,10 @@ impl<G: Game, const P: usize> Search<G, P> {
         if knowledge.rave {
             tree.enable_amaf();
         }
+        // PN-MCTS selects under the exclusive lock, with its virtual loss on the nodes.
+        if params.threads > 1 && params.algorithm != Algorithm::PnMcts {
+            tree.enable_virtual_visits();
+        }
         let mut rollout = Rollout::new(params.seed);
         rollout.set_tracing(knowledge.rave);
         Search {

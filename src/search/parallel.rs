@@ -2,24 +2,27 @@
 //!
 //! # Design
 //! Every thread runs whole iterations, in batches, in three steps:
-//! 1. **Select, under the shared (read) lock**: the threads descend side by side, each from the
-//!    root to the first edge without a node (or to a terminal or solved node), with its own
-//!    random stream for ties. Selection changes nothing in the tree: a node whose cached
-//!    proof-number bias terms are stale gets them computed into the thread's scratch.
+//! 1. **Select, under the shared (read) lock**: the thread first takes back the virtual visits
+//!    of its previous batch, whose playouts have run; then the threads descend side by side,
+//!    each from the root to the first edge without a node (or to a terminal or solved node),
+//!    with its own random stream for ties, adding a **virtual visit** to every node it enters
+//!    (an atomic count beside the node, [`super::tree::Tree::virtual_visits`]: selection counts it as a visit
+//!    lost for the player who chose the node, so the other threads spread out). Nothing else
+//!    in the tree changes: a node whose cached proof-number bias terms are stale gets them
+//!    computed into the thread's scratch.
 //! 2. **Update, under the exclusive (write) lock**: the thread backs up its previous batch
 //!    (creating each new node then, with the moves and values prepared outside the lock, and
 //!    recomputing proof numbers, bounds, rank terms and minimax values up the path, exactly as
-//!    the one-thread search does), then puts a virtual loss (one more visit, lost for the player
-//!    who chose it) on every node of the paths it just selected.
+//!    the one-thread search does).
 //! 3. **Outside the lock**: it prepares each new node (legal moves, terminal value, evaluation)
 //!    and runs the playouts, with its own random stream and move buffers ([`Rollout`]).
 //!
-//! So every change to the tree is made under the exclusive lock, exactly as in the one-thread
-//! search, in some order: a proof or a bound can never be lost or contradicted, a child is never
-//! created twice (a thread that finds its edge's node created meanwhile backs its playout up
-//! through that node), and visit counts equal iterations. What threads change is only *which*
-//! iterations run. Between a selection and its virtual loss another thread may select the same
-//! path; that costs a little duplicated work, never correctness.
+//! So every change to the tree but the virtual visits is made under the exclusive lock, exactly
+//! as in the one-thread search, in some order: a proof or a bound can never be lost or
+//! contradicted, a child is never created twice (a thread that finds its edge's node created
+//! meanwhile backs its playout up through that node), and visit counts equal iterations. The
+//! virtual visits feed selection only, never a proof, a bound or a report. What threads change is
+//! only *which* iterations run.
 //!
 //! The iteration limit is exact: a thread claims each iteration (an atomic count of iterations
 //! in flight) before it selects it, and no iteration completes while any thread selects. The node
@@ -30,8 +33,8 @@
 //! up the last iteration in flight recycles.
 //!
 //! PN-MCTS expands a node's children during selection, so it selects under the exclusive lock
-//! (with the virtual loss and the node creation in the same hold), as the first threaded design
-//! of this module did for every algorithm.
+//! (with the node creation in the same hold, and its virtual loss put on the nodes' own visits
+//! and totals), as the first threaded design of this module did for every algorithm.
 //!
 //! With `threads` = 1 none of this runs: [`Search::run_with`] keeps its single-threaded loop,
 //! which is deterministic per seed.
@@ -180,7 +183,6 @@ impl<G: Game, const P: usize> Search<G, P> {
         loop {
             let n = self.tree.node(id);
             if n.is_terminal() || (depth > 0 && self.node_solved(n)) {
-                pending.record_path();
                 return Flight {
                     node: id,
                     open_edge: None,
@@ -195,14 +197,14 @@ impl<G: Game, const P: usize> Search<G, P> {
             if stale {
                 self.bias_terms_into(id, xs, terms);
             }
-            pending.collect(id, depth as usize);
+            pending.collect(id);
             let i = self.select_shared(id, rng, stale.then_some(terms.as_slice()), &pending.here);
             pending.path.push((id, i as u16));
             let edge = self.tree.edges(id)[i];
             position.play(edge.mv);
             depth += 1;
             if edge.child == NONE {
-                pending.record_path();
+                pending.record_open(id, i as u16);
                 return Flight {
                     node: id,
                     open_edge: Some(i),
@@ -215,6 +217,18 @@ impl<G: Game, const P: usize> Search<G, P> {
             }
             Self::enter(&mut pending.history, &position);
             id = edge.child;
+            // Other threads see this flight at once, and spread out.
+            self.tree.add_virtual_visits(id, 1);
+        }
+    }
+
+    /// Takes back the virtual visits a flight that ended at `node` added on its way down
+    /// (every node of its path below the root); safe under the shared lock.
+    fn remove_flight_visits(&self, node: NodeId) {
+        let mut id = node;
+        while id != ROOT {
+            self.tree.remove_virtual_visits(id, 1);
+            id = self.tree.node(id).parent;
         }
     }
 
@@ -223,19 +237,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         self.tree.is_full() && !self.frozen
     }
 
-    /// Step 2, before the playout: a virtual visit, lost for the player who chose it, on every
-    /// node of the flight's path below the root.
-    fn add_flight_loss(&mut self, node: NodeId) {
-        let mut id = node;
-        while id != ROOT {
-            let parent = self.tree.node(id).parent;
-            let chooser = self.tree.node(parent).mover;
-            self.add_virtual_loss(id, chooser);
-            id = parent;
-        }
-    }
-
-    /// Step 2, after the playout: takes the virtual loss back, creates the flight's new node
+    /// Step 2, after the playout (whose virtual visits were taken back): creates the flight's new node
     /// (unless another thread created it meanwhile, or the tree is full) with its edges' `moves`
     /// and `priors`, and backs the iteration up as the one-thread search does (with RAVE, along
     /// the flight's selected `path` and its playout's `trace`).
@@ -247,7 +249,6 @@ impl<G: Game, const P: usize> Search<G, P> {
         path: &[(NodeId, u16)],
         trace: &[(Move, u8)],
     ) {
-        self.remove_virtual_loss(flight.node);
         let mut leaf = flight.node;
         let mut created = false;
         if let (Some(i), Some(new_node)) = (flight.open_edge, flight.new_node) {
@@ -289,14 +290,14 @@ impl<G: Game, const P: usize> Search<G, P> {
     }
 }
 
-/// The paths of the flights a thread's batch has selected so far. Their virtual losses reach
-/// the tree only at the batch's exclusive hold, so without this every flight of a batch would
-/// follow the first one's path (the same leaf, or its siblings, up to eight times over); with
-/// it each selection sees the earlier ones' virtual losses, as a one-lock search would.
+/// The edges without a node that the flights of a thread's batch have taken so far. A flight's
+/// virtual visits are in the tree as soon as it selects them, except on the node it will
+/// create, which does not exist yet: without this, every flight of a batch would open the same
+/// edge (up to eight times over); with it, each selection sees the earlier ones there too.
 #[derive(Default)]
 struct Pending {
-    /// Per depth, (node, edge index, flights that took the edge).
-    levels: Vec<Vec<(NodeId, u16, u16)>>,
+    /// (node, edge index, flights that took the edge).
+    open: Vec<(NodeId, u16, u16)>,
     /// The pending edges of the node being selected at: (edge index, flights).
     here: Vec<(u16, u16)>,
     /// The current flight's (node, edge index) per depth.
@@ -307,45 +308,39 @@ struct Pending {
 }
 
 impl Pending {
-    /// Forgets every path (a new batch: the last one's virtual losses are in the tree).
+    /// Forgets the opened edges (a new batch: the last one's new nodes are in the tree).
     fn clear(&mut self) {
-        for level in &mut self.levels {
-            level.clear();
-        }
+        self.open.clear();
     }
 
-    /// The pending edges of node `id`, met at `depth`, into `here`.
+    /// The pending edges of node `id` into `here`.
     #[inline]
-    fn collect(&mut self, id: NodeId, depth: usize) {
+    fn collect(&mut self, id: NodeId) {
         self.here.clear();
-        if let Some(level) = self.levels.get(depth) {
-            for &(node, edge, flights) in level {
-                if node == id {
-                    self.here.push((edge, flights));
-                }
+        for &(node, edge, flights) in &self.open {
+            if node == id {
+                self.here.push((edge, flights));
             }
         }
     }
 
-    /// Adds the current flight's path.
-    fn record_path(&mut self) {
-        for (depth, &(node, edge)) in self.path.iter().enumerate() {
-            if self.levels.len() <= depth {
-                self.levels.push(Vec::new());
-            }
-            let level = &mut self.levels[depth];
-            match level.iter_mut().find(|(n, e, _)| *n == node && *e == edge) {
-                Some(entry) => entry.2 += 1,
-                None => level.push((node, edge, 1)),
-            }
+    /// The current flight opens edge `edge` of node `node`.
+    fn record_open(&mut self, node: NodeId, edge: u16) {
+        match self
+            .open
+            .iter_mut()
+            .find(|(n, e, _)| *n == node && *e == edge)
+        {
+            Some(entry) => entry.2 += 1,
+            None => self.open.push((node, edge, 1)),
         }
     }
 }
 
 /// One iteration of a threaded run, from its selection to its backup.
 struct Flight<G, const P: usize> {
-    /// The deepest existing node of the path (the virtual loss is on it and its ancestors below
-    /// the root).
+    /// The deepest existing node of the path (its virtual visits are on it and its ancestors
+    /// below the root until the playout has run).
     node: NodeId,
     /// The edge of `node` whose node does not exist yet: the node this iteration creates.
     open_edge: Option<usize>,
@@ -405,7 +400,7 @@ impl<F> Clock<'_, F> {
 /// microsecond, as long as handing the lock and the tree's cache lines from one core to the
 /// other, so one lock per iteration spends the time on the handover (Kalah ran at 0.45x on 2
 /// threads); a batch shares that cost out. Each iteration of a batch is in flight with its
-/// virtual loss until its backup, so batches stay small, and only games with fast playouts get
+/// virtual visits until its playout has run, so batches stay small, and only games with fast playouts get
 /// more than one (see [`batch_size`]).
 const MAX_BATCH: usize = 8;
 
@@ -513,8 +508,8 @@ fn work<G: Game, const P: usize, F>(
         (s.params.clone(), s.proof_player)
     };
     let exclusive = params.algorithm == Algorithm::PnMcts;
-    // The batch selected last, waiting for its virtual loss (step 2) and its playouts (step 3),
-    // then for its backup (the next step 2); each flight's new node's moves in the list of the
+    // The batch selected last, waiting for its playouts (step 3), then for its backup (the next
+    // step 2); each flight's new node's moves in the list of the
     // same index.
     let mut flights: Vec<Flight<G, P>> = Vec::with_capacity(MAX_BATCH);
     let mut selected: Vec<Flight<G, P>> = Vec::with_capacity(MAX_BATCH);
@@ -548,6 +543,8 @@ fn work<G: Game, const P: usize, F>(
             shared.done.store(true, Ordering::Relaxed);
         }
         let want = batch_size(playout_nanos, descent_nanos);
+        // Whether the last batch's virtual visits came off under the shared lock already.
+        let mut visits_removed = false;
         // Step 1: select the next batch side by side with the other threads.
         let selecting = Instant::now();
         if !exclusive && !shared.recycle_wanted.load(Ordering::Relaxed) {
@@ -559,6 +556,11 @@ fn work<G: Game, const P: usize, F>(
             profile.shared_wait += nanos_between(selecting, held);
             read_held = Some(held);
             let s = &**s;
+            // The last batch's playouts have run: its virtual visits come off before the backup.
+            for flight in &flights {
+                s.remove_flight_visits(flight.node);
+            }
+            visits_removed = true;
             if must_stop(s, shared) {
                 shared.done.store(true, Ordering::Relaxed);
             } else {
@@ -570,6 +572,7 @@ fn work<G: Game, const P: usize, F>(
                         s.select_flight(&mut rollout.rng, &mut xs, &mut terms, &mut pending);
                     if node_limited && flight.open_edge.is_some() && !claim_node(s, shared) {
                         // No room under the node limit until the flights in the air have landed.
+                        s.remove_flight_visits(flight.node);
                         break;
                     }
                     if rave {
@@ -592,7 +595,7 @@ fn work<G: Game, const P: usize, F>(
         }
         let mut selecting_nanos = nanos_between(selecting, selected_at);
         let mut selected_count = selected.len() as u64;
-        // Step 2: back up the previous batch and put the virtual loss on the new one.
+        // Step 2: back up the previous batch.
         let hook_now = matches!(tick, Tick::Hook(_));
         // The last iterations in flight may be this thread's: it then recycles after them.
         let recycle_due = shared.recycle_wanted.load(Ordering::Relaxed)
@@ -603,6 +606,11 @@ fn work<G: Game, const P: usize, F>(
             profile.exclusive_wait += nanos_between(selected_at, held);
             write_held = Some(held);
             let s = &mut **guard;
+            if !visits_removed {
+                for flight in &flights {
+                    s.remove_flight_visits(flight.node);
+                }
+            }
             let landed = (flights.len() + exclusive_flights.len()) as u32;
             let mut creating = 0;
             for (i, flight) in flights.drain(..).enumerate() {
@@ -628,9 +636,6 @@ fn work<G: Game, const P: usize, F>(
                 }
             } else if shared.recycle_wanted.load(Ordering::Relaxed) {
                 shared.recycle_wanted.store(false, Ordering::Relaxed);
-            }
-            for flight in &selected {
-                s.add_flight_loss(flight.node);
             }
             if let (Tick::Hook(elapsed), Some(c)) = (&tick, clock.as_mut()) {
                 let progress = Progress {

@@ -56,9 +56,11 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// Selection at node `id` without changing the tree, for threads that select side by side
     /// under a shared lock: ties are broken with `rng`, and `terms`, when given, replaces the
     /// edges' cached bias terms (a thread that finds them stale computes them for itself with
-    /// [`Search::bias_terms_into`] instead of rebuilding them in the tree). `pending` lists
-    /// `(edge index, flights)` for the edges of `id` that earlier flights of the thread's batch
-    /// took: their virtual losses, which the tree does not hold yet, count as if it did.
+    /// [`Search::bias_terms_into`] instead of rebuilding them in the tree). In a tree with
+    /// virtual visits (threads), each node counts its flights in the air as visits lost for the
+    /// player who chose it; `pending` lists `(edge index, flights)` for the edges of `id`
+    /// without a node that earlier flights of the thread's batch took, whose nodes-to-be hold
+    /// those flights' virtual visits.
     #[inline]
     pub(super) fn select_shared(
         &self,
@@ -100,11 +102,14 @@ impl<G: Game, const P: usize> Search<G, P> {
             Some(r) => (r, -1.0),
             None => (node.mover as usize, 1.0),
         };
-        if !pending.is_empty() && id != super::ROOT {
-            // Every pending flight passed through this node (the root carries no virtual loss).
-            let flights: u32 = pending.iter().map(|&(_, k)| k as u32).sum();
-            let chooser = self.tree.node(node.parent).mover;
-            node = with_virtual_loss(node, flights, chooser);
+        let virtual_visits = self.tree.has_virtual_visits();
+        if virtual_visits && id != super::ROOT {
+            // The flights in the air through this node (the root carries no virtual loss).
+            let flights = self.tree.virtual_visits(id);
+            if flights > 0 {
+                let chooser = self.tree.node(node.parent).mover;
+                node = with_virtual_loss(node, flights, chooser);
+            }
         }
         let ln_n = (node.visits.max(1) as f32).ln();
         // Implicit minimax: a Monte-Carlo mean is mixed with the minimax-backed evaluation.
@@ -169,6 +174,11 @@ impl<G: Game, const P: usize> Search<G, P> {
             } else {
                 let stored = self.tree.node(edge.child);
                 let adjusted;
+                let flights = if virtual_visits {
+                    self.tree.virtual_visits(edge.child)
+                } else {
+                    0
+                };
                 let child = if flights == 0 {
                     stored
                 } else {
@@ -311,8 +321,7 @@ impl<G: Game, const P: usize> Search<G, P> {
     }
 }
 
-/// `node` as it looks with `flights` virtual visits lost for `chooser` (what the exclusive hold
-/// adds to the tree for each flight through it).
+/// `node` as it looks with `flights` virtual visits lost for `chooser`.
 #[inline]
 fn with_virtual_loss<const P: usize>(
     mut node: super::node::Node<P>,

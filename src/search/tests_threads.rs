@@ -17,6 +17,11 @@ use crate::game::Game;
 /// and its totals are within its visits: no virtual visit or virtual loss was left behind.
 fn assert_visits_consistent<G: Game>(s: &Search<G, 2>) {
     for (id, node) in s.tree.nodes().iter().enumerate() {
+        assert_eq!(
+            s.tree.virtual_visits(id as NodeId),
+            0,
+            "node {id}: virtual visits left"
+        );
         let children: u64 = s
             .tree
             .edges(id as NodeId)
@@ -220,11 +225,11 @@ fn threaded_tree_reuse_keeps_the_subtree_over_a_game() {
 }
 
 #[test]
-fn a_batch_sees_its_own_earlier_flights() {
-    // The flights a thread selects in one batch get their virtual losses only at its next
-    // exclusive hold; selection must count them already, or every flight of the batch follows
-    // the first one.
-    let mut s: Search<ConnectFour, 2> = Search::new(params("sb-gpn"), ConnectFour::start());
+fn selection_sees_the_flights_in_the_air() {
+    // Other threads' flights are in the tree as virtual visits as soon as they are selected;
+    // selection must count them, or every thread follows the same path.
+    let mut s: Search<ConnectFour, 2> =
+        Search::new(params("sb-gpn threads=2"), ConnectFour::start());
     s.run(&Limits {
         iterations: Some(3000),
         ..Limits::default()
@@ -233,13 +238,32 @@ fn a_batch_sees_its_own_earlier_flights() {
     let first = s.select_shared(ROOT, &mut rng, None, &[]);
     let child = s.tree.edges(ROOT)[first].child;
     assert_ne!(child, NONE);
+    // As many flights in the air as the child has real visits: its mean drops below zero.
     let visits = s.tree.node(child).visits;
-    // As many virtual losses as the child has real visits: its mean drops below zero.
-    let pending = [(first as u16, visits.min(u16::MAX as u32) as u16)];
-    let next = s.select_shared(ROOT, &mut rng, None, &pending);
-    assert_ne!(next, first, "the batch's earlier flights were ignored");
-    // Without pending flights the choice is the stored tree's again.
+    s.tree.add_virtual_visits(child, visits);
+    let next = s.select_shared(ROOT, &mut rng, None, &[]);
+    assert_ne!(next, first, "the flights in the air were ignored");
+    // Once they have landed, the choice is the stored tree's again.
+    s.tree.remove_virtual_visits(child, visits);
+    assert_eq!(s.tree.virtual_visits(child), 0);
     assert_eq!(s.select_shared(ROOT, &mut rng, None, &[]), first);
+}
+
+#[test]
+fn a_batch_sees_the_edges_its_earlier_flights_opened() {
+    // An edge without a node that an earlier flight of the batch took has no node to hold
+    // that flight's virtual visit yet: the batch's pending list stands in for it.
+    let mut s: Search<ConnectFour, 2> =
+        Search::new(params("sb-gpn threads=2"), ConnectFour::start());
+    s.run(&Limits {
+        iterations: Some(3),
+        ..Limits::default()
+    });
+    let mut rng = crate::rng::Rng::new(3);
+    let first = s.select_shared(ROOT, &mut rng, None, &[]);
+    assert_eq!(s.tree.edges(ROOT)[first].child, NONE, "an unvisited move first");
+    let next = s.select_shared(ROOT, &mut rng, None, &[(first as u16, 1)]);
+    assert_ne!(next, first, "the batch's opened edge was ignored");
 }
 
 #[test]

@@ -20,6 +20,8 @@
 //! can rebuild what it derived from the children (the node keeps its own statistics, proofs and
 //! bounds: see `docs/recycling.md`).
 
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use super::node::{Edge, Node, NodeId, Pn, CHILDREN_DROPPED, NONE};
 use crate::game::Move;
 
@@ -27,6 +29,8 @@ use crate::game::Move;
 const PRIOR_BYTES: usize = std::mem::size_of::<u16>();
 /// Bytes of one player's proof number for unvisited edges.
 const UNVISITED_BYTES: usize = std::mem::size_of::<Pn>();
+/// Bytes of a node's count of virtual visits.
+const VIRTUAL_BYTES: usize = std::mem::size_of::<AtomicU32>();
 /// Bytes of an edge's all-moves-as-first statistics.
 const AMAF_BYTES: usize = std::mem::size_of::<Amaf>();
 /// The stored prior of probability 1.
@@ -75,6 +79,14 @@ pub struct Tree<const P: usize> {
     /// empty without, where such an edge counts as 1.
     unvisited_pn: Vec<[Pn; P]>,
     with_unvisited_pn: bool,
+    /// With threads: each node's virtual visits, the iterations in flight through it (each lost
+    /// for the player who chose the node), parallel to `nodes`; empty without. Thread safety:
+    /// the only part of the tree written under the shared lock, always atomically (threads add
+    /// their flights' virtual visits as they select and take them back before the backup);
+    /// resized only under the exclusive lock. Every count is 0 when no iteration is in flight,
+    /// so compaction, which runs only then, drops the counts of the nodes it drops.
+    virtual_visits: Vec<AtomicU32>,
+    with_virtual_visits: bool,
     /// The most nodes / edges the arenas have ever held since they were allocated: the slots
     /// that may be resident.
     node_high: usize,
@@ -175,6 +187,8 @@ impl<const P: usize> Tree<P> {
             with_amaf: false,
             unvisited_pn,
             with_unvisited_pn,
+            virtual_visits: Vec::new(),
+            with_virtual_visits: false,
             node_high: 0,
             edge_high: 0,
             budget_bytes,
@@ -189,6 +203,7 @@ impl<const P: usize> Tree<P> {
         self.priors.clear();
         self.amaf.clear();
         self.unvisited_pn.clear();
+        self.virtual_visits.clear();
         self.full = false;
     }
 
@@ -217,6 +232,53 @@ impl<const P: usize> Tree<P> {
         }
     }
 
+    /// Gives every node a count of virtual visits (4 more bytes a node) from now on, for a
+    /// threaded search; only on an empty tree (else nothing changes). The budget stays the
+    /// same, so fewer nodes fit.
+    pub fn enable_virtual_visits(&mut self) {
+        if !self.nodes.is_empty() || self.with_virtual_visits {
+            return;
+        }
+        self.with_virtual_visits = true;
+        if self
+            .virtual_visits
+            .try_reserve_exact(self.budget_bytes / self.node_bytes())
+            .is_err()
+        {
+            log::warn!("tree: could not reserve the virtual visits up front; growing on demand");
+        }
+    }
+
+    /// Whether the nodes carry counts of virtual visits.
+    #[inline]
+    pub fn has_virtual_visits(&self) -> bool {
+        self.with_virtual_visits
+    }
+
+    /// The virtual visits of node `id` (0 in a tree without them).
+    #[inline]
+    pub fn virtual_visits(&self, id: NodeId) -> u32 {
+        self.virtual_visits
+            .get(id as usize)
+            .map_or(0, |v| v.load(Ordering::Relaxed))
+    }
+
+    /// Adds `k` virtual visits to node `id` (a tree with them); safe under the shared lock.
+    #[inline]
+    pub fn add_virtual_visits(&self, id: NodeId, k: u32) {
+        if let Some(v) = self.virtual_visits.get(id as usize) {
+            v.fetch_add(k, Ordering::Relaxed);
+        }
+    }
+
+    /// Takes `k` virtual visits back from node `id`; safe under the shared lock.
+    #[inline]
+    pub fn remove_virtual_visits(&self, id: NodeId, k: u32) {
+        if let Some(v) = self.virtual_visits.get(id as usize) {
+            v.fetch_sub(k, Ordering::Relaxed);
+        }
+    }
+
     /// Whether the edges carry all-moves-as-first statistics.
     #[inline]
     pub fn has_amaf(&self) -> bool {
@@ -237,6 +299,11 @@ impl<const P: usize> Tree<P> {
         Self::NODE_BYTES
             + if self.with_unvisited_pn {
                 UNVISITED_BYTES * P
+            } else {
+                0
+            }
+            + if self.with_virtual_visits {
+                VIRTUAL_BYTES
             } else {
                 0
             }
@@ -299,6 +366,9 @@ impl<const P: usize> Tree<P> {
             || (self.with_unvisited_pn
                 && self.unvisited_pn.len() == self.unvisited_pn.capacity()
                 && self.unvisited_pn.try_reserve(1).is_err())
+            || (self.with_virtual_visits
+                && self.virtual_visits.len() == self.virtual_visits.capacity()
+                && self.virtual_visits.try_reserve(1).is_err())
         {
             self.full = true;
             return None;
@@ -321,6 +391,9 @@ impl<const P: usize> Tree<P> {
         self.nodes.push(node);
         if self.with_unvisited_pn {
             self.unvisited_pn.push(unvisited_pn);
+        }
+        if self.with_virtual_visits {
+            self.virtual_visits.push(AtomicU32::new(0));
         }
         Some((self.nodes.len() - 1) as NodeId)
     }
@@ -504,6 +577,13 @@ impl<const P: usize> Tree<P> {
         self.nodes.truncate(survivors);
         self.unvisited_pn
             .truncate(if self.with_unvisited_pn { survivors } else { 0 });
+        // Nothing is in flight: every count is 0, so the survivors' counts need no moving.
+        debug_assert!(self
+            .virtual_visits
+            .iter_mut()
+            .all(|v| *v.get_mut() == 0));
+        self.virtual_visits
+            .truncate(if self.with_virtual_visits { survivors } else { 0 });
         self.edges.truncate(edge_top);
         self.priors
             .truncate(if self.with_priors { edge_top } else { 0 });
@@ -666,6 +746,43 @@ mod tests {
             .add(Node::new(NONE, 0), &moves(2), &[], [7, 3])
             .unwrap();
         assert_eq!(plain.unvisited_pn(r), [1, 1]);
+    }
+
+    #[test]
+    fn virtual_visits_count_against_the_budget_and_follow_compaction() {
+        let mut tree: Tree<2> = Tree::new(1 << 20, false, false);
+        tree.enable_virtual_visits();
+        assert!(tree.has_virtual_visits());
+        assert_eq!(tree.node_bytes(), Tree::<2>::NODE_BYTES + 4);
+        let root = tree
+            .add(Node::new(NONE, 0), &moves(2), &[], [1; 2])
+            .unwrap();
+        let a = tree
+            .add(Node::new(root, 1), &moves(1), &[], [1; 2])
+            .unwrap();
+        let b = tree
+            .add(Node::new(root, 1), &moves(1), &[], [1; 2])
+            .unwrap();
+        tree.edges_mut(root)[0].child = a;
+        tree.edges_mut(root)[1].child = b;
+        assert_eq!(
+            tree.used_bytes(),
+            3 * (Tree::<2>::NODE_BYTES + 4) + 4 * Tree::<2>::EDGE_BYTES
+        );
+        // Taken and given back through a shared reference, as selecting threads do.
+        let shared = &tree;
+        shared.add_virtual_visits(b, 3);
+        shared.remove_virtual_visits(b, 1);
+        assert_eq!((tree.virtual_visits(a), tree.virtual_visits(b)), (0, 2));
+        tree.remove_virtual_visits(b, 2);
+        tree.reroot(b);
+        assert_eq!((tree.len(), tree.virtual_visits(0)), (1, 0));
+        // Only an empty tree takes them on; a tree without them counts none.
+        let mut plain: Tree<2> = Tree::new(1 << 20, false, false);
+        plain.add(Node::new(NONE, 0), &moves(2), &[], [1; 2]);
+        plain.enable_virtual_visits();
+        plain.add_virtual_visits(0, 1);
+        assert!(!plain.has_virtual_visits() && plain.virtual_visits(0) == 0);
     }
 
     #[test]
