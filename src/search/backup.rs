@@ -59,9 +59,9 @@ impl<G: Game, const P: usize> Search<G, P> {
             let node = self.tree.node_mut(id);
             match utilities {
                 Some(utilities) => {
-                    node.visits += 1;
+                    *node.visits.get_mut() += 1;
                     for (total, u) in node.total.iter_mut().zip(utilities) {
-                        *total += u;
+                        total.add_mut(*u);
                     }
                 }
                 None if !recompute => return,
@@ -157,7 +157,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         if old.pn == new.pn {
             return false;
         }
-        let node = *self.tree.node(id);
+        let node = self.tree.node(id).clone();
         let m = node.mover as usize;
         let mut pn = node.pn;
         for (p, (x, (&o, &n))) in pn.iter_mut().zip(old.pn.iter().zip(&new.pn)).enumerate() {
@@ -209,7 +209,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         if !use_pn && !use_bounds {
             return false;
         }
-        let node = *self.tree.node(id);
+        let node = self.tree.node(id).clone();
         let m = node.mover as usize;
         let mut pn: [Pn; P] = [0; P];
         pn[m] = PN_INF;
@@ -295,7 +295,7 @@ impl<G: Game, const P: usize> Search<G, P> {
 
     /// Distance to the end of a solved node: the shortest win, the longest loss or draw.
     fn proof_plies(&self, id: NodeId) -> u16 {
-        let node = *self.tree.node(id);
+        let node = self.tree.node(id).clone();
         let m = node.mover as usize;
         let Some(value) = self.known_value(&node, m) else {
             return 0;

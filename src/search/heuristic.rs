@@ -37,7 +37,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         }
         let mut id = self.tree.node(leaf).parent;
         while id != NONE {
-            let node = *self.tree.node(id);
+            let node = self.tree.node(id).clone();
             let m = node.mover as usize;
             let mut best = f32::NEG_INFINITY;
             for edge in self.tree.edges(id) {

@@ -52,7 +52,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         prior: Option<u16>,
         amaf: Amaf,
     ) -> Option<f32> {
-        let (visits, sum) = child.map_or((0.0, 0.0), |c| (c.visits as f32, c.total[m]));
+        let (visits, sum) = child.map_or((0.0, 0.0), |c| (c.visits.get() as f32, c.total[m].get()));
         let (prior, weight) = match prior {
             Some(p) if self.knowledge.priors => (
                 2.0 * p as f32 / PRIOR_ONE as f32 - 1.0,

@@ -352,7 +352,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         if self.tree.is_empty() {
             0
         } else {
-            self.tree.node(ROOT).visits
+            self.tree.node(ROOT).visits.get()
         }
     }
 
@@ -575,13 +575,13 @@ impl<G: Game, const P: usize> Search<G, P> {
         let trace_path = self.knowledge.rave && !virtual_loss;
         self.path.clear();
         let utilities = loop {
-            let n = *self.tree.node(id);
+            let n = self.tree.node(id).clone();
             if n.is_terminal() || (depth > 0 && self.node_solved(&n)) {
                 break Some(self.solved_utilities(&n));
             }
             if pn_mcts {
                 // PN-MCTS: a node's first visit is its playout; the next pass expands it fully.
-                if depth > 0 && n.visits == u32::from(virtual_loss) {
+                if depth > 0 && n.visits.get() == u32::from(virtual_loss) {
                     break None;
                 }
                 if self.tree.edges(id).iter().any(|e| e.child == NONE) {
@@ -660,8 +660,8 @@ impl<G: Game, const P: usize> Search<G, P> {
     #[inline]
     fn add_virtual_loss(&mut self, id: NodeId, chooser: u8) {
         let node = self.tree.node_mut(id);
-        node.visits += 1;
-        node.total[chooser as usize] -= 1.0;
+        *node.visits.get_mut() += 1;
+        node.total[chooser as usize].add_mut(-1.0);
     }
 
     /// Takes back the virtual visit of every node from `node` up to the root's child.
@@ -671,8 +671,8 @@ impl<G: Game, const P: usize> Search<G, P> {
             let parent = self.tree.node(id).parent;
             let chooser = self.tree.node(parent).mover as usize;
             let node = self.tree.node_mut(id);
-            node.visits -= 1;
-            node.total[chooser] += 1.0;
+            *node.visits.get_mut() -= 1;
+            node.total[chooser].add_mut(1.0);
             id = parent;
         }
     }
@@ -829,10 +829,11 @@ impl<G: Game, const P: usize> Search<G, P> {
                 // where a node's first visit is its playout).
                 let np = params.np;
                 if np > 0 && parent != NONE && params.algorithm != Algorithm::PnMcts {
-                    node.visits = np;
+                    *node.visits.get_mut() = np;
                     for (p, total) in node.total.iter_mut().enumerate() {
-                        *total =
-                            np as f32 * crate::game::zero_sum(value, crate::game::Player(p as u8));
+                        total.set(
+                            np as f32 * crate::game::zero_sum(value, crate::game::Player(p as u8)),
+                        );
                     }
                 }
             }

@@ -5,6 +5,8 @@
 //! only when the edge is first selected. An edge whose child does not exist yet counts as proof
 //! number 1 and bounds [loss, win], as in the GPN reference.
 
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use crate::game::Move;
 
 /// Index of a node in the arena; [`NONE`] when absent.
@@ -59,8 +61,95 @@ pub const CHILDREN_DROPPED: u8 = 4;
 /// children, never searched, do not carry the proof, so it cannot serve as a root.
 pub const THREAT: u8 = 8;
 
+/// A node's visit count. Thread safety: the one statistic (with [`Sum`]) that threads back up
+/// under the shared lock, so it is atomic; every access is relaxed (the count feeds selection,
+/// never a proof), and code holding the tree exclusively reads and writes it plainly
+/// ([`Count::get_mut`]), at the cost of a plain integer.
+#[derive(Debug, Default)]
+#[repr(transparent)]
+pub struct Count(AtomicU32);
+
+impl Count {
+    pub const fn new(v: u32) -> Count {
+        Count(AtomicU32::new(v))
+    }
+
+    #[inline]
+    pub fn get(&self) -> u32 {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    #[inline]
+    pub fn get_mut(&mut self) -> &mut u32 {
+        self.0.get_mut()
+    }
+
+    /// Adds `k` atomically (threads under the shared lock).
+    #[inline]
+    pub fn add(&self, k: u32) {
+        self.0.fetch_add(k, Ordering::Relaxed);
+    }
+}
+
+impl Clone for Count {
+    fn clone(&self) -> Count {
+        Count::new(self.get())
+    }
+}
+
+/// A sum of utilities (an `f32`), atomic for the same reason as [`Count`].
+#[derive(Debug, Default)]
+#[repr(transparent)]
+pub struct Sum(AtomicU32);
+
+impl Sum {
+    pub fn new(v: f32) -> Sum {
+        Sum(AtomicU32::new(v.to_bits()))
+    }
+
+    #[inline]
+    pub fn get(&self) -> f32 {
+        f32::from_bits(self.0.load(Ordering::Relaxed))
+    }
+
+    #[inline]
+    pub fn set(&mut self, v: f32) {
+        *self.0.get_mut() = v.to_bits();
+    }
+
+    /// Adds `x` with exclusive access (a plain addition).
+    #[inline]
+    pub fn add_mut(&mut self, x: f32) {
+        let v = self.0.get_mut();
+        *v = (f32::from_bits(*v) + x).to_bits();
+    }
+
+    /// Adds `x` atomically (threads under the shared lock): a compare-and-swap loop, since
+    /// there is no atomic floating-point addition.
+    #[inline]
+    pub fn add(&self, x: f32) {
+        let mut old = self.0.load(Ordering::Relaxed);
+        loop {
+            let new = (f32::from_bits(old) + x).to_bits();
+            match self
+                .0
+                .compare_exchange_weak(old, new, Ordering::Relaxed, Ordering::Relaxed)
+            {
+                Ok(_) => return,
+                Err(current) => old = current,
+            }
+        }
+    }
+}
+
+impl Clone for Sum {
+    fn clone(&self) -> Sum {
+        Sum::new(self.get())
+    }
+}
+
 /// One position in the tree, for a game of `P` players (36-40 bytes for two players).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 #[repr(C)]
 pub struct Node<const P: usize> {
     /// First of this node's `num_edges` edges in the edge arena.
@@ -68,13 +157,13 @@ pub struct Node<const P: usize> {
     /// The parent node ([`NONE`] at the root).
     pub parent: NodeId,
     /// Completed iterations through this node.
-    pub visits: u32,
+    pub visits: Count,
     /// Number of legal moves (0 for a terminal node).
     pub num_edges: u16,
     /// Plies to the end of the game when the node is solved (0 at a terminal node).
     pub proof_plies: u16,
     /// Sum of playout utilities per player.
-    pub total: [f32; P],
+    pub total: [Sum; P],
     /// Proof number per player: the leaves still to prove for that player to reach the best
     /// available rank (0 = proven, [`PN_INF`] = disproven).
     pub pn: [Pn; P],
@@ -118,10 +207,10 @@ impl<const P: usize> Node<P> {
         Node {
             first_edge: 0,
             parent,
-            visits: 0,
+            visits: Count::new(0),
             num_edges: 0,
             proof_plies: 0,
-            total: [0.0; P],
+            total: std::array::from_fn(|_| Sum::new(0.0)),
             pn: [1; P],
             lo: [LOSS; P],
             hi: [WIN; P],
@@ -152,10 +241,11 @@ impl<const P: usize> Node<P> {
     /// The mean utility for player `p` (0 without visits).
     #[inline]
     pub fn mean(&self, p: usize) -> f32 {
-        if self.visits == 0 {
+        let visits = self.visits.get();
+        if visits == 0 {
             0.0
         } else {
-            self.total[p] / self.visits as f32
+            self.total[p].get() / visits as f32
         }
     }
 }

@@ -251,14 +251,14 @@ impl<G: Game, const P: usize> Search<G, P> {
     ) {
         let mut leaf = flight.node;
         let mut created = false;
-        if let (Some(i), Some(new_node)) = (flight.open_edge, flight.new_node) {
+        if let (Some(i), Some(new_node)) = (flight.open_edge, &flight.new_node) {
             let child = self.tree.edges(leaf)[i].child;
             if child != NONE {
                 // Another thread created it: this playout went through it all the same.
                 leaf = child;
             } else if let Some(child) =
                 self.tree
-                    .add(new_node.0, moves.as_slice(), priors, new_node.1)
+                    .add(new_node.0.clone(), moves.as_slice(), priors, new_node.1)
             {
                 self.stats.created += 1;
                 self.tree.edges_mut(leaf)[i].child = child;

@@ -66,18 +66,22 @@ impl<G: Game, const P: usize> Search<G, P> {
             self.rebuild_bias_terms(id);
             self.tree.node_mut(id).flags &= !PN_DIRTY;
         }
-        let node = *self.tree.node(id);
+        let node = self.tree.node(id).clone();
         let edges = self.tree.edges(id);
         let unvisited = edges
             .iter()
             .filter(|e| {
-                e.child != NONE && self.allowed(id, e.mv) && self.tree.node(e.child).visits == 0
+                e.child != NONE
+                    && self.allowed(id, e.mv)
+                    && self.tree.node(e.child).visits.get() == 0
             })
             .count() as u32;
         if unvisited > 0 {
             let mut k = self.rollout.rng.below(unvisited);
             for (i, e) in edges.iter().enumerate() {
-                if e.child != NONE && self.allowed(id, e.mv) && self.tree.node(e.child).visits == 0
+                if e.child != NONE
+                    && self.allowed(id, e.mv)
+                    && self.tree.node(e.child).visits.get() == 0
                 {
                     if k == 0 {
                         return i;
@@ -87,7 +91,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             }
         }
         let m = node.mover as usize;
-        let ln_n = (node.visits.max(1) as f32).ln();
+        let ln_n = (node.visits.get().max(1) as f32).ln();
         let pp = self.proof_player as usize;
         let draw_layer = self.params.draw_layer;
         // One layer: proven (pn 0) or disproven (dn 0). Draw layer: "not a loss" proven (the
@@ -109,12 +113,16 @@ impl<G: Game, const P: usize> Search<G, P> {
                 continue;
             }
             let c = self.tree.node(e.child);
-            if flags.solver && node_unsolved && decided(c) && c.visits > self.params.solver_visits {
+            if flags.solver
+                && node_unsolved
+                && decided(c)
+                && c.visits.get() > self.params.solver_visits
+            {
                 continue;
             }
             let v = c.mean(m)
-                + self.params.c * (ln_n / c.visits.max(1) as f32).sqrt()
-                + c_pn * self.pn_weight(c.visits) * e.bias(true, n);
+                + self.params.c * (ln_n / c.visits.get().max(1) as f32).sqrt()
+                + c_pn * self.pn_weight(c.visits.get()) * e.bias(true, n);
             if v > best {
                 (best, pick, ties) = (v, i, 1);
             } else if v == best {
@@ -134,7 +142,7 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// OR node: proof = min, disproof = sum; AND node: proof = sum, disproof = min. Returns
     /// whether the numbers changed. A node without children keeps its own numbers.
     pub(super) fn recompute_pn_mcts(&mut self, id: NodeId) -> bool {
-        let node = *self.tree.node(id);
+        let node = self.tree.node(id).clone();
         if node.is_terminal() || self.tree.edges(id).iter().all(|e| e.child == NONE) {
             return false;
         }
@@ -196,7 +204,12 @@ impl<G: Game, const P: usize> Search<G, P> {
             .iter()
             .enumerate()
             .filter(|(_, e)| self.allowed(id, e.mv))
-            .max_by_key(|(i, e)| (child(e).map_or(0, |c| c.visits), std::cmp::Reverse(*i)))
+            .max_by_key(|(i, e)| {
+                (
+                    child(e).map_or(0, |c| c.visits.get()),
+                    std::cmp::Reverse(*i),
+                )
+            })
             .map(|(i, _)| i)
     }
 }

@@ -32,7 +32,7 @@ fn bucket<const P: usize>(n: &Node<P>) -> usize {
     if settled(n) {
         return BUCKETS - 1;
     }
-    let v = n.visits;
+    let v = n.visits.get();
     if v < EXACT_VISITS {
         return v as usize;
     }
@@ -99,7 +99,7 @@ mod tests {
         let mut n: Node<2> = Node::new(NONE, 0);
         let mut last = 0;
         for v in [0, 1, 2, 15, 16, 20, 24, 31, 32, 1000, 1 << 20, u32::MAX] {
-            n.visits = v;
+            *n.visits.get_mut() = v;
             let b = bucket(&n);
             assert!(b >= last && b < BUCKETS - 1, "{v}: {b}");
             last = b;
@@ -116,7 +116,7 @@ mod tests {
         let mut parent: NodeId = NONE;
         for v in 0..100u32 {
             let mut n = Node::new(parent, 0);
-            n.visits = 1000 - v * 10;
+            *n.visits.get_mut() = 1000 - v * 10;
             parent = tree.add(n, &moves, &[], [1; 2]).unwrap();
         }
         let per = Tree::<2>::NODE_BYTES + 4 * Tree::<2>::EDGE_BYTES;

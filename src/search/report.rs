@@ -116,7 +116,7 @@ impl<G: Game, const P: usize> Search<G, P> {
                 (
                     i,
                     self.known_value(c, m),
-                    c.visits,
+                    c.visits.get(),
                     c.mean(m),
                     c.proof_plies,
                 )
@@ -187,7 +187,7 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// result (only proofs give mate scores; three won playouts read 0.75, not 1), within its
     /// score bounds when the algorithm keeps them.
     fn bounded_mean(&self, c: &super::node::Node<P>, m: usize) -> f32 {
-        let n = c.visits as f32;
+        let n = c.visits.get() as f32;
         let mean = c.mean(m) * n / (n + 1.0);
         if self.params.algorithm.uses_bounds() {
             mean.clamp(
@@ -226,7 +226,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         if self.tree.is_empty() {
             return report;
         }
-        let root = *self.tree.node(ROOT);
+        let root = self.tree.node(ROOT).clone();
         let m = root.mover as usize;
         report.pv = self.principal_variation();
         report.best_move = report.pv.first().copied();
@@ -306,7 +306,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         if self.tree.is_empty() || k == 0 {
             return Vec::new();
         }
-        let root = *self.tree.node(ROOT);
+        let root = self.tree.node(ROOT).clone();
         let m = root.mover as usize;
         let best = self.best_edge(ROOT);
         let mut lines: Vec<(usize, RootLine)> = self
@@ -340,7 +340,7 @@ impl<G: Game, const P: usize> Search<G, P> {
                             LOSS => Proven::Loss { plies },
                             _ => Proven::Draw { plies },
                         }),
-                        visits: c.visits,
+                        visits: c.visits.get(),
                     }
                 };
                 (i, line)
@@ -361,7 +361,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             if e.child == NONE || !self.allowed(ROOT, e.mv) {
                 continue;
             }
-            let v = self.tree.node(e.child).visits;
+            let v = self.tree.node(e.child).visits.get();
             if v > top.0 {
                 top = (v, top.0);
             } else if v > top.1 {

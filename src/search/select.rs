@@ -91,7 +91,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         let algorithm = self.params.algorithm;
         let use_pn = algorithm.uses_proof_numbers() && self.params.c_pn != 0.0;
         let rank = self.params.bias == Bias::Rank;
-        let mut node = *self.tree.node(id);
+        let mut node = self.tree.node(id).clone();
         // Whose values the chooser reads, and with which sign: its own (max^n), or, in paranoid
         // play at another player's node, the root player's, negated (it picks what is worst for
         // the root player; its bounds there are paranoid too, see `recompute_values`). Never
@@ -111,10 +111,10 @@ impl<G: Game, const P: usize> Search<G, P> {
                 node = with_virtual_loss(node, flights, chooser);
             }
         }
-        let ln_n = (node.visits.max(1) as f32).ln();
+        let ln_n = (node.visits.get().max(1) as f32).ln();
         // Implicit minimax: a Monte-Carlo mean is mixed with the minimax-backed evaluation.
         let (im, pb) = (self.params.im, self.params.pb);
-        let fpu = if node.visits == 0 {
+        let fpu = if node.visits.get() == 0 {
             FPU_NEW_ROOT
         } else if im > 0.0 {
             sign * ((1.0 - im) * node.mean(m) + im * self.minimax_value(&node, m))
@@ -134,7 +134,7 @@ impl<G: Game, const P: usize> Search<G, P> {
                 amaf.get(i).copied().unwrap_or_default(),
             )
         };
-        let sqrt_n = (node.visits.max(1) as f32).sqrt();
+        let sqrt_n = (node.visits.get().max(1) as f32).sqrt();
         let c = if puct {
             self.params.cpuct
         } else {
@@ -182,10 +182,10 @@ impl<G: Game, const P: usize> Search<G, P> {
                 let child = if flights == 0 {
                     stored
                 } else {
-                    adjusted = with_virtual_loss(*stored, flights, node.mover);
+                    adjusted = with_virtual_loss(stored.clone(), flights, node.mover);
                     &adjusted
                 };
-                let explore = (ln_n / child.visits.max(1) as f32).sqrt();
+                let explore = (ln_n / child.visits.get().max(1) as f32).sqrt();
                 // Proven values take precedence; otherwise the mean, mixed with the minimax
                 // value when implicit minimax is on (and kept within the score bounds).
                 let estimate = || {
@@ -224,11 +224,11 @@ impl<G: Game, const P: usize> Search<G, P> {
                     sign * estimate()
                 };
                 let progressive = if pb > 0.0 {
-                    sign * pb * self.minimax_value(child, m) / (child.visits as f32 + 1.0)
+                    sign * pb * self.minimax_value(child, m) / (child.visits.get() as f32 + 1.0)
                 } else {
                     0.0
                 };
-                (exploit + progressive, explore, child.visits)
+                (exploit + progressive, explore, child.visits.get())
             };
             let explore = if puct {
                 priors[i] as f32 * (1.0 / PRIOR_ONE as f32) * sqrt_n / (1 + child_visits) as f32
@@ -297,7 +297,7 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// as [`super::tree::Tree::unvisited_pn`], 1 unless proof costs set it) and returns the
     /// bias formula that turns them into terms.
     fn bias_keys(&self, id: NodeId, xs: &mut Vec<(u32, u16)>) -> Bias {
-        let parent = *self.tree.node(id);
+        let parent = self.tree.node(id).clone();
         let m = parent.mover as usize;
         let pn_mcts = self.params.algorithm == super::Algorithm::PnMcts;
         let unvisited = self.tree.unvisited_pn(id)[m];
@@ -328,8 +328,8 @@ fn with_virtual_loss<const P: usize>(
     flights: u32,
     chooser: u8,
 ) -> super::node::Node<P> {
-    node.visits += flights;
-    node.total[chooser as usize] -= flights as f32;
+    *node.visits.get_mut() += flights;
+    node.total[chooser as usize].add_mut(-(flights as f32));
     node
 }
 

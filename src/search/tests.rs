@@ -81,7 +81,7 @@ fn vector_2_expansion_and_rank_terms() {
     s.ensure_root();
     let c0 = expand(&mut s, ROOT, 0, [0.0, 0.0]);
     assert_eq!(s.tree.node(c0).pn, [4, 1]);
-    let x = *s.tree.node(ROOT);
+    let x = s.tree.node(ROOT).clone();
     assert_eq!(x.pn, [1, 3], "min(4,1,1) and 1+1+1");
     assert_ne!(x.flags & PN_DIRTY, 0);
     let terms = |s: &Search<TreeGame, 2>| -> Vec<f32> {
@@ -477,7 +477,7 @@ fn tree_reuse_keeps_the_subtree() {
         .find(|e| e.mv == first)
         .unwrap()
         .child;
-    let child_visits = s.tree.node(child).visits;
+    let child_visits = s.tree.node(child).visits.get();
     let reply_edge = *s
         .tree
         .edges(child)
@@ -486,11 +486,11 @@ fn tree_reuse_keeps_the_subtree() {
             if e.child == NONE {
                 0
             } else {
-                s.tree.node(e.child).visits
+                s.tree.node(e.child).visits.get()
             }
         })
         .unwrap();
-    let reply_visits = s.tree.node(reply_edge.child).visits;
+    let reply_visits = s.tree.node(reply_edge.child).visits.get();
     assert!(s.advance(first));
     assert_eq!(s.root_visits(), child_visits);
     assert!(s.advance(reply_edge.mv));
@@ -546,7 +546,7 @@ fn one_thread_and_a_seed_give_identical_searches() {
                 if e.child == NONE {
                     0
                 } else {
-                    s.tree.node(e.child).visits
+                    s.tree.node(e.child).visits.get()
                 }
             })
             .collect();
@@ -632,7 +632,7 @@ fn pn_mcts_expands_every_child_at_once_and_visits_each_first() {
         .tree
         .edges(ROOT)
         .iter()
-        .filter(|e| s.tree.node(e.child).visits > 0)
+        .filter(|e| s.tree.node(e.child).visits.get() > 0)
         .count();
     assert_eq!(
         visited, 3,

@@ -138,14 +138,14 @@ fn implicit_minimax_steers_selection_towards_the_better_evaluation() {
         .iter()
         .map(|e| {
             let c = s.tree.node(e.child);
-            (c.visits, s.minimax_value(c, 0))
+            (c.visits.get(), s.minimax_value(c, 0))
         })
         .collect();
     let best = if values[0].1 >= values[1].1 { 0 } else { 1 };
     assert!(
         values[best].0 > values[1 - best].0,
         "{values:?} after {}",
-        root.visits
+        root.visits.get()
     );
 }
 
@@ -215,10 +215,10 @@ fn node_priors_start_a_new_node_at_its_evaluation() {
     let mut s = search_tree("uct np=10", IM_TREE);
     use_evals(IM_EVALS);
     s.ensure_root();
-    assert_eq!(s.tree.node(ROOT).visits, 0, "the root gets no prior");
+    assert_eq!(s.tree.node(ROOT).visits.get(), 0, "the root gets no prior");
     let n1 = expand(&mut s, ROOT, 0, [1.0, -1.0]);
     let node = s.tree.node(n1);
-    assert_eq!(node.visits, 11);
+    assert_eq!(node.visits.get(), 11);
     assert!((node.mean(0) - (10.0 * 0.3 + 1.0) / 11.0).abs() < 1e-6);
     assert!((node.mean(1) + (10.0 * 0.3 + 1.0) / 11.0).abs() < 1e-6);
     // Without priors the same expansion holds only the playout.
@@ -226,7 +226,7 @@ fn node_priors_start_a_new_node_at_its_evaluation() {
     use_evals(IM_EVALS);
     plain.ensure_root();
     let p1 = expand(&mut plain, ROOT, 0, [1.0, -1.0]);
-    assert_eq!(plain.tree.node(p1).visits, 1);
+    assert_eq!(plain.tree.node(p1).visits.get(), 1);
     assert_eq!(plain.tree.node(p1).mean(0), 1.0);
     // PN-MCTS keeps its first-visit playout: no priors there.
     let mut pn = search_tree("pn-mcts np=10", IM_TREE);
@@ -237,7 +237,10 @@ fn node_priors_start_a_new_node_at_its_evaluation() {
     }
     for e in pn.tree.edges(ROOT) {
         if e.child != NONE {
-            assert!(pn.tree.node(e.child).visits < 10, "a prior in PN-MCTS");
+            assert!(
+                pn.tree.node(e.child).visits.get() < 10,
+                "a prior in PN-MCTS"
+            );
         }
     }
 }
@@ -262,9 +265,10 @@ fn a_decaying_proof_number_bias_hands_a_well_visited_child_over_to_its_value() {
         expand(&mut s, ROOT, 1, [0.0, 0.0]);
         s.rebuild_bias_terms(ROOT);
         let n = s.tree.node_mut(good_rank);
-        n.visits = 1000;
-        n.total = [-200.0, 200.0];
-        s.tree.node_mut(ROOT).visits = 1002;
+        *n.visits.get_mut() = 1000;
+        n.total[0].set(-200.0);
+        n.total[1].set(200.0);
+        *s.tree.node_mut(ROOT).visits.get_mut() = 1002;
         s.select(ROOT)
     };
     // Constant bias: -0.2 + 0.5 beats 0.
@@ -289,10 +293,11 @@ fn a_bias_on_the_exploration_term_orders_equal_children_and_fades_with_visits() 
         s.rebuild_bias_terms(ROOT);
         for (id, mean) in [(good_rank, mean0), (other, 0.0)] {
             let n = s.tree.node_mut(id);
-            n.visits = visits;
-            n.total = [mean * visits as f32, -mean * visits as f32];
+            *n.visits.get_mut() = visits;
+            n.total[0].set(mean * visits as f32);
+            n.total[1].set(-mean * visits as f32);
         }
-        s.tree.node_mut(ROOT).visits = 2 * visits;
+        *s.tree.node_mut(ROOT).visits.get_mut() = 2 * visits;
         s.select(ROOT)
     };
     // Equal values: the better rank gets the larger exploration term.
@@ -396,8 +401,8 @@ fn rave_counts_every_move_the_mover_played_first() {
             iterations: Some(300),
             ..Limits::default()
         });
-        let root = *s.tree.node(ROOT);
-        assert_eq!(root.visits, 300, "{spec}");
+        let root = s.tree.node(ROOT).clone();
+        assert_eq!(root.visits.get(), 300, "{spec}");
         let mut amaf_visits = 0;
         for (edge, amaf) in s.tree.edges(ROOT).iter().zip(s.tree.amaf(ROOT)) {
             amaf_visits += amaf.visits;
@@ -405,7 +410,7 @@ fn rave_counts_every_move_the_mover_played_first() {
             if edge.child != NONE && crate::game::go::Go9::amaf_index(edge.mv).is_some() {
                 // Each iteration through the edge played its move at the root (the pass has
                 // no AMAF statistics).
-                let child = s.tree.node(edge.child).visits;
+                let child = s.tree.node(edge.child).visits.get();
                 assert!(
                     amaf.visits >= child,
                     "{spec}: {amaf:?} against {child} visits"
@@ -414,9 +419,9 @@ fn rave_counts_every_move_the_mover_played_first() {
         }
         // A playout plays dozens of points for the root's mover.
         assert!(
-            amaf_visits > 10 * root.visits,
+            amaf_visits > 10 * root.visits.get(),
             "{spec}: {amaf_visits} / {}",
-            root.visits
+            root.visits.get()
         );
     }
     // Games without point moves have none.

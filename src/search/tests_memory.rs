@@ -13,7 +13,7 @@ use crate::game::Game;
 
 /// The visit shares of the root's moves.
 fn root_shares<G: Game>(s: &Search<G, 2>) -> Vec<f64> {
-    let root = s.tree.node(ROOT).visits as f64;
+    let root = s.tree.node(ROOT).visits.get() as f64;
     s.tree
         .edges(ROOT)
         .iter()
@@ -21,7 +21,7 @@ fn root_shares<G: Game>(s: &Search<G, 2>) -> Vec<f64> {
             if e.child == NONE {
                 0.0
             } else {
-                s.tree.node(e.child).visits as f64 / root
+                s.tree.node(e.child).visits.get() as f64 / root
             }
         })
         .collect()
@@ -101,7 +101,7 @@ pub(super) fn assert_tree_values_exact<G: Game>(
     let mut known = 0;
     let mut stack = vec![(ROOT, s.position().clone())];
     while let Some((id, pos)) = stack.pop() {
-        let node = *s.tree.node(id);
+        let node = s.tree.node(id).clone();
         let m = node.mover as usize;
         let truth = minimax(&pos, memo);
         let (lo, hi) = (from_bound(node.lo[m]), from_bound(node.hi[m]));
@@ -207,7 +207,7 @@ fn a_frozen_tree_records_every_visit_on_its_path() {
         Search::new(params("sb-uct hash=1"), Breakthrough::start());
     let children_visits = |s: &Search<Breakthrough<8>, 2>| -> u32 {
         let edges = s.tree.edges(ROOT).iter().filter(|e| e.child != NONE);
-        edges.map(|e| s.tree.node(e.child).visits).sum()
+        edges.map(|e| s.tree.node(e.child).visits.get()).sum()
     };
     // Fill the tree, then freeze it as a recycling that cannot make room would.
     while s.tree.used_bytes() < s.tree.budget_bytes() * 9 / 10 {

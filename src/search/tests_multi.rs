@@ -122,7 +122,7 @@ fn solve_rolit<const N: usize, const P: usize>(
             stop_when_solved: true,
             ..Limits::default()
         });
-        let root = *s.tree.node(ROOT);
+        let root = s.tree.node(ROOT).clone();
         let m = me.index();
         let text = pos.to_position();
         assert!(
@@ -260,7 +260,7 @@ fn paranoid_play_chooses_against_the_root_player() {
                     if e.child == node::NONE {
                         0
                     } else {
-                        s.tree.node(e.child).visits
+                        s.tree.node(e.child).visits.get()
                     }
                 })
                 .collect();

@@ -67,7 +67,7 @@ fn puct_follows_a_confident_policy() {
         .edges(ROOT)
         .iter()
         .find(|e| e.mv.0 == 5)
-        .map(|e| s.tree.node(e.child).visits)
+        .map(|e| s.tree.node(e.child).visits.get())
         .unwrap();
     assert!(col5 > 190, "column 5 got {col5} of 200 visits");
     assert_eq!(report.best_move.map(|m| m.0), Some(5));
@@ -81,7 +81,7 @@ fn puct_follows_a_confident_policy() {
         .tree
         .edges(ROOT)
         .iter()
-        .all(|e| plain.tree.node(e.child).visits < 100));
+        .all(|e| plain.tree.node(e.child).visits.get() < 100));
 }
 
 #[test]
@@ -97,7 +97,7 @@ fn the_network_value_replaces_the_playout_and_is_the_node_evaluation() {
         });
         // One iteration: one new child, backed up with the network's value of its position
         // (a playout would have given 1, 0 or -1).
-        let root = *s.tree.node(ROOT);
+        let root = s.tree.node(ROOT).clone();
         let edge = s
             .tree
             .edges(ROOT)
@@ -109,9 +109,9 @@ fn the_network_value_replaces_the_playout_and_is_the_node_evaluation() {
         let v = leaf.value(net.net(), &after);
         assert!(v.abs() > 0.01 && v.abs() < 0.99, "{spec}: {v}");
         assert!(
-            (root.total[0] - v).abs() < 1e-3,
+            (root.total[0].get() - v).abs() < 1e-3,
             "{spec}: {} vs {v}",
-            root.total[0]
+            root.total[0].get()
         );
         // Each node's evaluation is the network's value of its position, for the first player.
         let start = leaf.value(net.net(), &ConnectFour::start());
@@ -343,7 +343,7 @@ fn proof_costs_set_new_nodes_their_unvisited_edges_and_their_values() {
         });
         let mut stack = vec![(ROOT, start.clone())];
         while let Some((id, pos)) = stack.pop() {
-            let node = *s.tree.node(id);
+            let node = s.tree.node(id).clone();
             let edges = s.tree.edges(id);
             let n = edges.len() as u32;
             for e in edges {

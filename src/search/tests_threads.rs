@@ -27,19 +27,19 @@ fn assert_visits_consistent<G: Game>(s: &Search<G, 2>) {
             .edges(id as NodeId)
             .iter()
             .filter(|e| e.child != NONE)
-            .map(|e| u64::from(s.tree.node(e.child).visits))
+            .map(|e| u64::from(s.tree.node(e.child).visits.get()))
             .sum();
         assert!(
-            u64::from(node.visits) >= children,
+            u64::from(node.visits.get()) >= children,
             "node {id}: {} visits, children {children}",
-            node.visits
+            node.visits.get()
         );
         for p in 0..2 {
             assert!(
-                node.total[p].abs() <= node.visits as f32 + 1e-3,
+                node.total[p].get().abs() <= node.visits.get() as f32 + 1e-3,
                 "node {id}: total {} over {} visits",
-                node.total[p],
-                node.visits
+                node.total[p].get(),
+                node.visits.get()
             );
         }
     }
@@ -239,7 +239,7 @@ fn selection_sees_the_flights_in_the_air() {
     let child = s.tree.edges(ROOT)[first].child;
     assert_ne!(child, NONE);
     // As many flights in the air as the child has real visits: its mean drops below zero.
-    let visits = s.tree.node(child).visits;
+    let visits = s.tree.node(child).visits.get();
     s.tree.add_virtual_visits(child, visits);
     let next = s.select_shared(ROOT, &mut rng, None, &[]);
     assert_ne!(next, first, "the flights in the air were ignored");
@@ -261,7 +261,11 @@ fn a_batch_sees_the_edges_its_earlier_flights_opened() {
     });
     let mut rng = crate::rng::Rng::new(3);
     let first = s.select_shared(ROOT, &mut rng, None, &[]);
-    assert_eq!(s.tree.edges(ROOT)[first].child, NONE, "an unvisited move first");
+    assert_eq!(
+        s.tree.edges(ROOT)[first].child,
+        NONE,
+        "an unvisited move first"
+    );
     let next = s.select_shared(ROOT, &mut rng, None, &[(first as u16, 1)]);
     assert_ne!(next, first, "the batch's opened edge was ignored");
 }

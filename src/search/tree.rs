@@ -539,7 +539,7 @@ impl<const P: usize> Tree<P> {
             if !alive.get(i) {
                 continue;
             }
-            let mut node = self.nodes[i];
+            let mut node = self.nodes[i].clone();
             let to = alive.new_index(i) as usize;
             node.parent = if i == root {
                 NONE
@@ -578,12 +578,12 @@ impl<const P: usize> Tree<P> {
         self.unvisited_pn
             .truncate(if self.with_unvisited_pn { survivors } else { 0 });
         // Nothing is in flight: every count is 0, so the survivors' counts need no moving.
-        debug_assert!(self
-            .virtual_visits
-            .iter_mut()
-            .all(|v| *v.get_mut() == 0));
-        self.virtual_visits
-            .truncate(if self.with_virtual_visits { survivors } else { 0 });
+        debug_assert!(self.virtual_visits.iter_mut().all(|v| *v.get_mut() == 0));
+        self.virtual_visits.truncate(if self.with_virtual_visits {
+            survivors
+        } else {
+            0
+        });
         self.edges.truncate(edge_top);
         self.priors
             .truncate(if self.with_priors { edge_top } else { 0 });
@@ -634,15 +634,15 @@ mod tests {
         tree.edges_mut(root)[2].child = b;
         let a0 = tree.add(Node::new(a, 0), &moves(1), &[], [1; 2]).unwrap();
         tree.edges_mut(a)[1].child = a0;
-        tree.node_mut(a).visits = 7;
-        tree.node_mut(a0).visits = 3;
+        *tree.node_mut(a).visits.get_mut() = 7;
+        *tree.node_mut(a0).visits.get_mut() = 3;
         tree.reroot(a);
         assert_eq!(tree.len(), 2);
-        assert_eq!(tree.node(0).visits, 7);
+        assert_eq!(tree.node(0).visits.get(), 7);
         assert_eq!(tree.node(0).parent, NONE);
         let child = tree.edges(0)[1].child;
         assert_eq!(tree.edges(0)[0].child, NONE);
-        assert_eq!(tree.node(child).visits, 3);
+        assert_eq!(tree.node(child).visits.get(), 3);
         assert_eq!(tree.node(child).parent, 0);
         assert_eq!(tree.edges(0)[1].mv, Move(1));
         assert_eq!(
@@ -805,18 +805,18 @@ mod tests {
         tree.edges_mut(a)[0].child = a0;
         tree.edges_mut(b)[0].child = b0;
         for (id, v) in [(root, 10), (a, 6), (b, 1), (a0, 5), (b0, 9)] {
-            tree.node_mut(id).visits = v;
+            *tree.node_mut(id).visits.get_mut() = v;
         }
         let resident = tree.resident_bytes();
-        let dropped = tree.compact(root, |n| n.visits >= 5);
+        let dropped = tree.compact(root, |n| n.visits.get() >= 5);
         assert_eq!(dropped, 2);
         assert_eq!(tree.len(), 3);
         assert_eq!(tree.node(0).flags & CHILDREN_DROPPED, CHILDREN_DROPPED);
         assert_eq!(tree.edges(0)[1].child, NONE);
         let a = tree.edges(0)[0].child;
-        assert_eq!((tree.node(a).visits, tree.node(a).parent), (6, 0));
+        assert_eq!((tree.node(a).visits.get(), tree.node(a).parent), (6, 0));
         let a0 = tree.edges(a)[0].child;
-        assert_eq!((tree.node(a0).visits, tree.node(a0).parent), (5, a));
+        assert_eq!((tree.node(a0).visits.get(), tree.node(a0).parent), (5, a));
         assert_eq!(tree.edges(a0).len(), 3);
         assert_eq!(tree.node(a).flags & CHILDREN_DROPPED, 0);
         assert_eq!(
