@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The thread-scaling curve on a machine with many cores, in one call (docs/threads.md):
 #   1. iterations/s of each game's search at 1, 2, 4, 8 and 16 threads (interleaved rounds), with
-#      each threaded run's lock profile: the serial fraction and the speed-ups it projects;
+#      each threaded run's lock profile: the serial fraction and the speed-ups it projects; by
+#      default for both ways of backing up statistics (sb-gpn as it is, where `shared_stats`
+#      turns atomic backups on at 4 threads, and with them never on), to set that default;
 #   2. the equal-iteration strength of the most threads against one thread (search efficiency:
 #      what virtual loss costs per iteration), in breakthrough, reversi and cfour.
 # Every step writes its file under OUT as it ends and is skipped when the file is already there,
@@ -9,17 +11,21 @@
 #
 # Usage: scripts/threads_curve.sh [OUT]   (default OUT: experiments/data/threads/curve-<host>)
 # Environment: GPN (binary; default target/release/gpn, built if missing), THREADS (default
-# "1,2,4,8,16"), ITERATIONS (bench iterations per run, default 100000), ROUNDS (default 3),
+# "1,2,4,8,16"), ITERATIONS (bench iterations per run, default 50000), ROUNDS (default 2),
 # GAMES (bench games, default every game), MATCH_GAMES (default 100), MATCH_ITERATIONS (per move,
-# default 2000), MATCH_LIST (default "breakthrough reversi cfour"), ENGINE (default sb-gpn).
+# default 2000), MATCH_LIST (default "breakthrough reversi cfour"), ENGINES (bench specs
+# separated by ';', default "sb-gpn;sb-gpn shared_stats=257").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-experiments/data/threads/curve-$(hostname)}
 gpn=${GPN:-target/release/gpn}
 threads=${THREADS:-1,2,4,8,16}
-iterations=${ITERATIONS:-100000}
-rounds=${ROUNDS:-3}
-engine=${ENGINE:-sb-gpn}
+iterations=${ITERATIONS:-50000}
+rounds=${ROUNDS:-2}
+engines=${ENGINES:-sb-gpn;sb-gpn shared_stats=257}
+IFS=';' read -r -a engine_list <<< "$engines"
+engine_args=()
+for e in "${engine_list[@]}"; do engine_args+=(--engine "$e"); done
 match_games=${MATCH_GAMES:-100}
 match_iterations=${MATCH_ITERATIONS:-2000}
 most=${threads##*,}
@@ -32,7 +38,7 @@ mkdir -p "$out"
   echo "date: $(date -u +%FT%TZ)"
   echo "host: $(hostname), $(nproc) cores"
   echo "gpn: $("$gpn" --version 2>/dev/null || echo unknown)"
-  echo "threads=$threads iterations=$iterations rounds=$rounds engine=$engine"
+  echo "threads=$threads iterations=$iterations rounds=$rounds engines=$engines"
   echo "match: $match_games games at $match_iterations iterations, threads=$most vs 1"
 } > "$out/setup.txt"
 
@@ -41,7 +47,7 @@ for game in $games; do
   file="$out/bench-$game.txt"
   [ -s "$file" ] && continue
   "$gpn" bench --game "$game" --playouts 1 --iterations "$iterations" --rounds "$rounds" \
-    --threads "$threads" --engine "$engine" > "$file.part" 2>&1 && mv "$file.part" "$file"
+    --threads "$threads" "${engine_args[@]}" > "$file.part" 2>&1 && mv "$file.part" "$file"
   grep -E "^$game |^  e[0-9]+: serial" "$file" || true
 done
 

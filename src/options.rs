@@ -94,6 +94,16 @@ pub static OPTIONS: &[EngineOption] = &[
         help: "search threads on one shared tree (tree parallelism with virtual loss, `docs/threads.md`); 1 is the deterministic search (same seed, same result); proofs, bounds and the Hash cap are the same with any number",
     },
     EngineOption {
+        key: "shared_stats",
+        aliases: &[],
+        uci: "Shared Stats Threads",
+        usi: "SharedStatsThreads",
+        kind: Kind::Int { min: 2, max: MAX_THREADS as i64 + 1 },
+        default: "4",
+        scope: Scope::Search,
+        help: "from this many threads on, each playout's visit and utilities go up the path with atomic additions beside the other threads' selections instead of inside the exclusive backup: less serial time, more atomic operations, a loss on two cores and the better choice the more cores there are (`docs/threads.md`); above `threads`: never",
+    },
+    EngineOption {
         key: "ponder",
         aliases: &[],
         uci: "Ponder",

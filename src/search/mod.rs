@@ -683,17 +683,22 @@ impl<G: Game, const P: usize> Search<G, P> {
         if virtual_loss {
             self.remove_virtual_loss(descent.leaf);
         }
-        self.stats.iterations += 1;
-        self.stats.depth_sum += descent.depth as u64;
-        self.stats.max_depth = self.stats.max_depth.max(descent.depth);
-        if utilities.iter().all(|&u| u == 0.0) {
-            self.stats.draws += 1;
-        }
+        self.count_iteration(descent, utilities);
         // A threaded descent has backed up its new node's values already.
         let created = descent.created && !virtual_loss;
         self.backup(descent.leaf, Some(utilities), created);
         if created && self.params.uses_node_evaluation() {
             self.backup_minimax(descent.leaf);
+        }
+    }
+
+    /// Counts one iteration in the run's statistics (iterations, depths, draws).
+    fn count_iteration(&mut self, descent: &Descent<P>, utilities: &[f32; P]) {
+        self.stats.iterations += 1;
+        self.stats.depth_sum += descent.depth as u64;
+        self.stats.max_depth = self.stats.max_depth.max(descent.depth);
+        if utilities.iter().all(|&u| u == 0.0) {
+            self.stats.draws += 1;
         }
     }
 

@@ -237,13 +237,37 @@ impl<G: Game, const P: usize> Search<G, P> {
         self.tree.is_full() && !self.frozen
     }
 
-    /// Step 2, after the playout (whose virtual visits were taken back): creates the flight's new node
-    /// (unless another thread created it meanwhile, or the tree is full) with its edges' `moves`
-    /// and `priors`, and backs the iteration up as the one-thread search does (with RAVE, along
-    /// the flight's selected `path` and its playout's `trace`).
+    /// After the playout, under the shared lock (or the exclusive one): takes back the virtual
+    /// visits the flight added on its way down and backs its playout's visit and utilities up
+    /// from its deepest existing node to the root, atomically (the statistics that every
+    /// iteration changes on the whole path; proofs, bounds and the rest wait for [`Self::land`]).
+    fn land_statistics(&self, flight: &Flight<G, P>) {
+        let utilities = flight.utilities.unwrap_or([0.0; P]);
+        let mut id = flight.node;
+        while id != NONE {
+            let node = self.tree.node(id);
+            if id != ROOT {
+                self.tree.remove_virtual_visits(id, 1);
+            }
+            node.visits.add(1);
+            for (total, &u) in node.total.iter().zip(&utilities) {
+                total.add(u);
+            }
+            id = node.parent;
+        }
+    }
+
+    /// Step 2, after the flight's virtual visits came off: creates the flight's new node (unless
+    /// another thread created it meanwhile, or the tree is full) with its edges' `moves` and
+    /// `priors`, counts the iteration, and backs it up as the one-thread search does: its visit
+    /// and utilities on the path (unless [`Self::land_statistics`] put them on the path above the
+    /// new node already: `statistics_landed`), then what the new node changes (proof numbers,
+    /// bounds, rank terms, minimax values); with RAVE, along the flight's selected `path` and
+    /// its playout's `trace`.
     fn land(
         &mut self,
         flight: &Flight<G, P>,
+        statistics_landed: bool,
         moves: &MoveList,
         priors: &[u16],
         path: &[(NodeId, u16)],
@@ -274,7 +298,26 @@ impl<G: Game, const P: usize> Search<G, P> {
             created,
             depth: flight.depth,
         };
-        self.finish(&descent, &utilities, false);
+        if !statistics_landed {
+            self.finish(&descent, &utilities, false);
+        } else {
+            if leaf != flight.node {
+                // The path's statistics stopped at the node the flight found; the new node (or
+                // the one another thread created meanwhile) gets its visit here.
+                let node = self.tree.node_mut(leaf);
+                *node.visits.get_mut() += 1;
+                for (total, &u) in node.total.iter_mut().zip(&utilities) {
+                    total.add_mut(u);
+                }
+            }
+            self.count_iteration(&descent, &utilities);
+            if created {
+                self.backup(leaf, None, true);
+                if self.params.uses_node_evaluation() {
+                    self.backup_minimax(leaf);
+                }
+            }
+        }
         if self.knowledge.rave {
             self.backup_amaf(path, trace, &utilities);
         }
@@ -396,12 +439,12 @@ impl<F> Clock<'_, F> {
     }
 }
 
-/// The most iterations in one batch. A fast game's iteration lasts about a
-/// microsecond, as long as handing the lock and the tree's cache lines from one core to the
-/// other, so one lock per iteration spends the time on the handover (Kalah ran at 0.45x on 2
-/// threads); a batch shares that cost out. Each iteration of a batch is in flight with its
-/// virtual visits until its playout has run, so batches stay small, and only games with fast playouts get
-/// more than one (see [`batch_size`]).
+/// The most iterations in one batch. A fast game's iteration lasts about a microsecond, as long
+/// as handing the lock and the tree's cache lines from one core to the other, so one lock per
+/// iteration spends the time on the handover (Kalah ran at 0.45x on 2 threads); a batch shares
+/// that cost out. Each iteration of a batch is in flight with its virtual visits until its
+/// playout has run, so batches stay small, and only games with fast playouts get more than one
+/// (see [`batch_size`]).
 const MAX_BATCH: usize = 8;
 
 /// PN-MCTS: the most iterations without a playout a thread runs in one hold of the exclusive
@@ -508,6 +551,7 @@ fn work<G: Game, const P: usize, F>(
         (s.params.clone(), s.proof_player)
     };
     let exclusive = params.algorithm == Algorithm::PnMcts;
+    let shared_statistics = params.threads >= params.shared_stats;
     // The batch selected last, waiting for its playouts (step 3), then for its backup (the next
     // step 2); each flight's new node's moves in the list of the
     // same index.
@@ -543,8 +587,8 @@ fn work<G: Game, const P: usize, F>(
             shared.done.store(true, Ordering::Relaxed);
         }
         let want = batch_size(playout_nanos, descent_nanos);
-        // Whether the last batch's virtual visits came off under the shared lock already.
-        let mut visits_removed = false;
+        // Whether step 1 took the last batch's virtual visits off (and put its statistics on).
+        let mut landed_in_step_1 = false;
         // Step 1: select the next batch side by side with the other threads.
         let selecting = Instant::now();
         if !exclusive && !shared.recycle_wanted.load(Ordering::Relaxed) {
@@ -556,11 +600,16 @@ fn work<G: Game, const P: usize, F>(
             profile.shared_wait += nanos_between(selecting, held);
             read_held = Some(held);
             let s = &**s;
-            // The last batch's playouts have run: its virtual visits come off before the backup.
+            // The last batch's playouts have run: its virtual visits come off (and with many
+            // threads its visits and utilities go on), side by side with the other threads.
             for flight in &flights {
-                s.remove_flight_visits(flight.node);
+                if shared_statistics {
+                    s.land_statistics(flight);
+                } else {
+                    s.remove_flight_visits(flight.node);
+                }
             }
-            visits_removed = true;
+            landed_in_step_1 = true;
             if must_stop(s, shared) {
                 shared.done.store(true, Ordering::Relaxed);
             } else {
@@ -606,15 +655,26 @@ fn work<G: Game, const P: usize, F>(
             profile.exclusive_wait += nanos_between(selected_at, held);
             write_held = Some(held);
             let s = &mut **guard;
-            if !visits_removed {
+            if !landed_in_step_1 {
                 for flight in &flights {
-                    s.remove_flight_visits(flight.node);
+                    if shared_statistics {
+                        s.land_statistics(flight);
+                    } else {
+                        s.remove_flight_visits(flight.node);
+                    }
                 }
             }
             let landed = (flights.len() + exclusive_flights.len()) as u32;
             let mut creating = 0;
             for (i, flight) in flights.drain(..).enumerate() {
-                s.land(&flight, &moves[i], &priors[i], &paths[i], &traces[i]);
+                s.land(
+                    &flight,
+                    shared_statistics,
+                    &moves[i],
+                    &priors[i],
+                    &paths[i],
+                    &traces[i],
+                );
                 creating += u64::from(flight.open_edge.is_some());
             }
             for flight in exclusive_flights.drain(..) {

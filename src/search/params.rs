@@ -128,6 +128,15 @@ pub struct SearchParams {
     pub hash_mb: usize,
     /// Search threads on the one tree (1: the deterministic single-threaded search).
     pub threads: usize,
+    /// From this many threads on, playouts' visits and utilities are backed up under the shared
+    /// lock with atomic additions rather than under the exclusive one (`parallel.rs`). That
+    /// takes about a third of the exclusive hold out of the serial part (2 threads, 2026-11-29:
+    /// breakthrough 16 -> 10 %, cfour 19 -> 11 %, reversi 10 -> 6.5 % of the threads' working
+    /// time), which Amdahl's law values more the more threads there are; but five atomic
+    /// read-modify-writes a node of the path, on lines the other threads write too, cost more
+    /// than they save on two cores (2-thread speed-up reversi 1.50x -> 1.28x, cfour 1.11x ->
+    /// 0.91x, breakthrough 1.33x -> 1.39x, same runs). Hence 4 by default.
+    pub shared_stats: usize,
     /// PN-MCTS enhancements: F (final move: a proven win at once), S (solver: skip solved
     /// children with more than `solver_visits` visits), U (the proof-number term in selection).
     pub pn_flags: PnFlags,
@@ -262,6 +271,7 @@ impl Default for SearchParams {
             seed: 1,
             hash_mb: 256,
             threads: 1,
+            shared_stats: 4,
             pn_flags: PnFlags {
                 final_move: true,
                 solver: true,
@@ -380,6 +390,7 @@ impl SearchParams {
             "seed" => self.seed = read(key, &v)?,
             "hash" => self.hash_mb = read(key, &v)?,
             "threads" => self.threads = read(key, &v)?,
+            "shared_stats" => self.shared_stats = read(key, &v)?,
             "pn_flags" => self.pn_flags = PnFlags::parse(&v)?,
             "im" => self.im = read(key, &v)?,
             "ege" => self.ege = read(key, &v)?,
@@ -479,6 +490,9 @@ impl SearchParams {
         if self.rave > 0 {
             let _ = write!(spec, " rave={}", self.rave);
         }
+        if self.shared_stats != SearchParams::default().shared_stats {
+            let _ = write!(spec, " shared_stats={}", self.shared_stats);
+        }
         // On by default and for most games nothing: written only when off.
         if !self.book {
             spec.push_str(" book=false");
@@ -543,7 +557,7 @@ mod tests {
         let p = SearchParams::parse(
             "gpn bias=max c_pn=2.5 pn_decay=300 pn_explore=true c=0.7 playout_cap=50 seed=9 hash=8 threads=3 im=0.4 policy=ipp ege=0.1 \
              fet=4 det=0.5 pb=2 np=10 paranoid=true threats=3 threat_nodes=50 \
-             quiescence=2 prior=20 rave=3000",
+             quiescence=2 prior=20 rave=3000 shared_stats=2",
         )
         .unwrap();
         assert_eq!((p.np, p.pn_decay, p.paranoid), (10, 300, true));

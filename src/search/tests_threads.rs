@@ -225,6 +225,34 @@ fn threaded_tree_reuse_keeps_the_subtree_over_a_game() {
 }
 
 #[test]
+fn eight_threads_recycle_and_reuse_the_tree_over_a_game() {
+    // The stress case: eight threads (visits and utilities backed up under the shared lock),
+    // a tree recycled again and again while iterations are in flight, and re-rooted at every
+    // move of a whole game.
+    let mut s: Search<Breakthrough<6>, 2> = Search::new(
+        params("sb-gpn threads=8 hash=1 seed=5"),
+        Breakthrough::<6>::start(),
+    );
+    let (mut plies, mut recycles) = (0, 0);
+    while s.position().outcome().is_none() && plies < 60 {
+        let r = s.run(&Limits {
+            iterations: Some(4_000),
+            ..Limits::default()
+        });
+        recycles += r.recycles;
+        assert_eq!(r.iterations, 4_000, "ply {plies}");
+        assert_tree_consistent(&s);
+        assert_visits_consistent(&s);
+        // Every iteration of the run passed the root once (what it had before stays).
+        assert!(u64::from(s.tree.node(ROOT).visits.get()) >= r.iterations);
+        s.advance(r.best_move.expect("a move"));
+        plies += 1;
+    }
+    assert!(plies >= 10, "{plies} plies");
+    assert!(recycles > 0, "the tree was never recycled");
+}
+
+#[test]
 fn selection_sees_the_flights_in_the_air() {
     // Other threads' flights are in the tree as virtual visits as soon as they are selected;
     // selection must count them, or every thread follows the same path.
