@@ -159,18 +159,20 @@ impl<G: Game, const P: usize> Search<G, P> {
                     .find(|&&(e, _)| e as usize == i)
                     .map_or(0, |&(_, k)| k as u32)
             };
-            let (exploit, explore, child_visits) = if edge.child == NONE && flights == 0 {
+            // `in_flight`: the child's visits that are other flights' virtual ones.
+            let (exploit, explore, child_visits, in_flight) = if edge.child == NONE && flights == 0
+            {
                 let known = if knowledge {
                     let (prior, stats) = edge_knowledge(i);
                     self.knowledge_value(None, m, prior, stats)
                 } else {
                     None
                 };
-                (known.unwrap_or(fpu), ln_n.sqrt(), 0)
+                (known.unwrap_or(fpu), ln_n.sqrt(), 0, 0)
             } else if edge.child == NONE {
                 // An earlier flight of the batch opened this edge: its node-to-be holds that
                 // flight's virtual loss.
-                (-1.0, (ln_n / flights as f32).sqrt(), flights)
+                (-1.0, (ln_n / flights as f32).sqrt(), flights, flights)
             } else {
                 let stored = self.tree.node(edge.child);
                 let adjusted;
@@ -228,7 +230,7 @@ impl<G: Game, const P: usize> Search<G, P> {
                 } else {
                     0.0
                 };
-                (exploit + progressive, explore, child.visits.get())
+                (exploit + progressive, explore, child.visits.get(), flights)
             };
             let explore = if puct {
                 priors[i] as f32 * (1.0 / PRIOR_ONE as f32) * sqrt_n / (1 + child_visits) as f32
@@ -236,7 +238,13 @@ impl<G: Game, const P: usize> Search<G, P> {
                 explore
             };
             let term = terms.map_or(edge.term, |t| t[i]);
-            let bonus = c_pn * self.pn_weight(child_visits) * Edge::term_bias(term, rank, n);
+            let mut bonus = c_pn * self.pn_weight(child_visits) * Edge::term_bias(term, rank, n);
+            if in_flight > 0 {
+                // The proof-number bonus is the same for every thread, so a strong one (c_pn 2)
+                // sent them all down one path whatever the virtual loss did to the value: it is
+                // diluted as the mean is, by the share of the child's visits that are real.
+                bonus *= (child_visits - in_flight) as f32 / child_visits as f32;
+            }
             let v = if pn_explore {
                 exploit + (c + bonus) * explore
             } else {

@@ -278,6 +278,40 @@ fn selection_sees_the_flights_in_the_air() {
 }
 
 #[test]
+fn flights_in_the_air_dilute_the_proof_number_bonus() {
+    // The proof-number bonus is the same for every thread: with c_pn 2 and virtual loss on the
+    // value alone, every thread stayed on the child with the best bonus. It is diluted as the
+    // mean is, by the share of the child's visits that are real.
+    let mut s: Search<ConnectFour, 2> = Search::new(
+        params("sb-gpn threads=2 bias=max c_pn=2"),
+        ConnectFour::start(),
+    );
+    s.run(&Limits {
+        iterations: Some(3000),
+        ..Limits::default()
+    });
+    s.refresh_bias_terms(ROOT);
+    let mut rng = crate::rng::Rng::new(3);
+    // Give one child the whole bonus and the others none: it is chosen.
+    let favoured = 3;
+    for (i, edge) in s.tree.edges_mut(ROOT).iter_mut().enumerate() {
+        edge.term = if i == favoured { u16::MAX } else { 0 };
+    }
+    assert_eq!(s.select_shared(ROOT, &mut rng, None, &[]), favoured);
+    let child = s.tree.edges(ROOT)[favoured].child;
+    assert_ne!(child, NONE);
+    // Three flights in the air for each real visit: a quarter of the bonus is left.
+    let visits = s.tree.node(child).visits.get();
+    s.tree.add_virtual_visits(child, 3 * visits);
+    assert_ne!(
+        s.select_shared(ROOT, &mut rng, None, &[]),
+        favoured,
+        "the bonus ignored the flights in the air"
+    );
+    s.tree.remove_virtual_visits(child, 3 * visits);
+}
+
+#[test]
 fn a_batch_sees_the_edges_its_earlier_flights_opened() {
     // An edge without a node that an earlier flight of the batch took has no node to hold
     // that flight's virtual visit yet: the batch's pending list stands in for it.
