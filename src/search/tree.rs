@@ -145,6 +145,14 @@ impl Survivors {
     }
 }
 
+/// Reserves room for `len` entries of an arena that is enabled after the tree was made; if the
+/// system refuses, the arena grows on demand (and a refused growth counts as a full tree).
+fn reserve_up_front<T>(arena: &mut Vec<T>, len: usize, what: &str) {
+    if arena.try_reserve_exact(len).is_err() {
+        log::warn!("tree: could not reserve {what} up front; growing on demand");
+    }
+}
+
 impl<const P: usize> Tree<P> {
     pub const NODE_BYTES: usize = std::mem::size_of::<Node<P>>();
     pub const EDGE_BYTES: usize = std::mem::size_of::<Edge>();
@@ -223,13 +231,8 @@ impl<const P: usize> Tree<P> {
             return;
         }
         self.with_amaf = true;
-        if self
-            .amaf
-            .try_reserve_exact(self.budget_bytes / self.edge_bytes())
-            .is_err()
-        {
-            log::warn!("tree: could not reserve the AMAF arena up front; growing on demand");
-        }
+        let len = self.budget_bytes / self.edge_bytes();
+        reserve_up_front(&mut self.amaf, len, "the AMAF arena");
     }
 
     /// Gives every node a count of virtual visits (4 more bytes a node) from now on, for a
@@ -240,13 +243,8 @@ impl<const P: usize> Tree<P> {
             return;
         }
         self.with_virtual_visits = true;
-        if self
-            .virtual_visits
-            .try_reserve_exact(self.budget_bytes / self.node_bytes())
-            .is_err()
-        {
-            log::warn!("tree: could not reserve the virtual visits up front; growing on demand");
-        }
+        let len = self.budget_bytes / self.node_bytes();
+        reserve_up_front(&mut self.virtual_visits, len, "the virtual visits");
     }
 
     /// Whether the nodes carry counts of virtual visits.
