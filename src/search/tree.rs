@@ -600,6 +600,22 @@ mod tests {
         (0..n).map(Move).collect()
     }
 
+    /// A root with two moves, each with its child of one move.
+    fn root_with_two_children(tree: &mut Tree<2>) -> (NodeId, NodeId, NodeId) {
+        let root = tree
+            .add(Node::new(NONE, 0), &moves(2), &[], [1; 2])
+            .unwrap();
+        let a = tree
+            .add(Node::new(root, 1), &moves(1), &[], [1; 2])
+            .unwrap();
+        let b = tree
+            .add(Node::new(root, 1), &moves(1), &[], [1; 2])
+            .unwrap();
+        tree.edges_mut(root)[0].child = a;
+        tree.edges_mut(root)[1].child = b;
+        (root, a, b)
+    }
+
     #[test]
     fn budget_is_never_exceeded() {
         let budget = 64 * 1024;
@@ -752,17 +768,7 @@ mod tests {
         tree.enable_virtual_visits();
         assert!(tree.has_virtual_visits());
         assert_eq!(tree.node_bytes(), Tree::<2>::NODE_BYTES + 4);
-        let root = tree
-            .add(Node::new(NONE, 0), &moves(2), &[], [1; 2])
-            .unwrap();
-        let a = tree
-            .add(Node::new(root, 1), &moves(1), &[], [1; 2])
-            .unwrap();
-        let b = tree
-            .add(Node::new(root, 1), &moves(1), &[], [1; 2])
-            .unwrap();
-        tree.edges_mut(root)[0].child = a;
-        tree.edges_mut(root)[1].child = b;
+        let (_, a, b) = root_with_two_children(&mut tree);
         assert_eq!(
             tree.used_bytes(),
             3 * (Tree::<2>::NODE_BYTES + 4) + 4 * Tree::<2>::EDGE_BYTES
@@ -787,19 +793,9 @@ mod tests {
     fn compaction_drops_rejected_subtrees_in_place_and_flags_their_parents() {
         let mut tree: Tree<2> = Tree::new(1 << 20, false, false);
         // root -> a, b; a -> a0; b -> b0 (b rejected, so b0 goes too).
-        let root = tree
-            .add(Node::new(NONE, 0), &moves(2), &[], [1; 2])
-            .unwrap();
-        let a = tree
-            .add(Node::new(root, 1), &moves(1), &[], [1; 2])
-            .unwrap();
-        let b = tree
-            .add(Node::new(root, 1), &moves(1), &[], [1; 2])
-            .unwrap();
+        let (root, a, b) = root_with_two_children(&mut tree);
         let a0 = tree.add(Node::new(a, 0), &moves(3), &[], [1; 2]).unwrap();
         let b0 = tree.add(Node::new(b, 0), &moves(4), &[], [1; 2]).unwrap();
-        tree.edges_mut(root)[0].child = a;
-        tree.edges_mut(root)[1].child = b;
         tree.edges_mut(a)[0].child = a0;
         tree.edges_mut(b)[0].child = b0;
         for (id, v) in [(root, 10), (a, 6), (b, 1), (a0, 5), (b0, 9)] {
