@@ -6,10 +6,10 @@
 //!    of its previous batch, whose playouts have run; then the threads descend side by side,
 //!    each from the root to the first edge without a node (or to a terminal or solved node),
 //!    with its own random stream for ties, adding a **virtual visit** to every node it enters
-//!    (an atomic count beside the node, [`super::tree::Tree::virtual_visits`]: selection counts it as a visit
-//!    lost for the player who chose the node, so the other threads spread out). Nothing else
-//!    in the tree changes: a node whose cached proof-number bias terms are stale gets them
-//!    computed into the thread's scratch.
+//!    (an atomic count beside the node, [`super::tree::Tree::virtual_visits`]: selection counts
+//!    it as a visit lost for the player who chose the node, so the other threads spread out).
+//!    Nothing else in the tree changes: a node whose cached proof-number bias terms are stale
+//!    gets them computed into the thread's scratch.
 //! 2. **Update, under the exclusive (write) lock**: the thread backs up its previous batch
 //!    (creating each new node then, with the moves and values prepared outside the lock, and
 //!    recomputing proof numbers, bounds, rank terms and minimax values up the path, exactly as
@@ -222,51 +222,52 @@ impl<G: Game, const P: usize> Search<G, P> {
         }
     }
 
-    /// Takes back the virtual visits a flight that ended at `node` added on its way down
-    /// (every node of its path below the root); safe under the shared lock.
-    fn remove_flight_visits(&self, node: NodeId) {
-        let mut id = node;
-        while id != ROOT {
-            self.tree.remove_virtual_visits(id, 1);
-            id = self.tree.node(id).parent;
-        }
-    }
-
     /// The tree is full and recycling may still make room.
     fn needs_recycling(&self) -> bool {
         self.tree.is_full() && !self.frozen
     }
 
-    /// After the playout, under the shared lock (or the exclusive one): takes back the virtual
-    /// visits the flight added on its way down and backs its playout's visit and utilities up
-    /// from its deepest existing node to the root, atomically (the statistics that every
-    /// iteration changes on the whole path; proofs, bounds and the rest wait for [`Self::land`]).
-    fn land_statistics(&self, flight: &Flight<G, P>) {
-        let utilities = flight.utilities.unwrap_or([0.0; P]);
-        let mut id = flight.node;
+    /// Under the shared lock (or the exclusive one), in one walk from the flight's deepest
+    /// existing node `node` to the root: takes back the virtual visits the flight added on its
+    /// way down and, given the playout's `utilities`, backs its visit and utilities up with
+    /// atomic additions (the statistics that every iteration changes on the whole path; proofs,
+    /// bounds and the rest wait for [`Self::land`]).
+    fn take_flight_off(&self, node: NodeId, utilities: Option<&[f32; P]>) {
+        let mut id = node;
         while id != NONE {
             let node = self.tree.node(id);
             if id != ROOT {
                 self.tree.remove_virtual_visits(id, 1);
             }
-            node.visits.add(1);
-            for (total, &u) in node.total.iter().zip(&utilities) {
-                total.add(u);
+            if let Some(utilities) = utilities {
+                node.visits.add(1);
+                for (total, &u) in node.total.iter().zip(utilities) {
+                    total.add(u);
+                }
             }
             id = node.parent;
+        }
+    }
+
+    /// Takes a landed batch off as [`Self::take_flight_off`] does, with its statistics when
+    /// `statistics` (from `shared_stats` threads on).
+    fn take_batch_off(&self, flights: &[Flight<G, P>], statistics: bool) {
+        for flight in flights {
+            let utilities = flight.utilities.unwrap_or([0.0; P]);
+            self.take_flight_off(flight.node, statistics.then_some(&utilities));
         }
     }
 
     /// Step 2, after the flight's virtual visits came off: creates the flight's new node (unless
     /// another thread created it meanwhile, or the tree is full) with its edges' `moves` and
     /// `priors`, counts the iteration, and backs it up as the one-thread search does: its visit
-    /// and utilities on the path (unless [`Self::land_statistics`] put them on the path above the
-    /// new node already: `statistics_landed`), then what the new node changes (proof numbers,
+    /// and utilities on the path (unless [`Self::take_flight_off`] put them on the path above
+    /// the new node already: `statistics_landed`), then what the new node changes (proof numbers,
     /// bounds, rank terms, minimax values); with RAVE, along the flight's selected `path` and
     /// its playout's `trace`.
     fn land(
         &mut self,
-        flight: &Flight<G, P>,
+        flight: &mut Flight<G, P>,
         statistics_landed: bool,
         moves: &MoveList,
         priors: &[u16],
@@ -275,14 +276,14 @@ impl<G: Game, const P: usize> Search<G, P> {
     ) {
         let mut leaf = flight.node;
         let mut created = false;
-        if let (Some(i), Some(new_node)) = (flight.open_edge, &flight.new_node) {
+        if let (Some(i), Some(new_node)) = (flight.open_edge, flight.new_node.take()) {
             let child = self.tree.edges(leaf)[i].child;
             if child != NONE {
                 // Another thread created it: this playout went through it all the same.
                 leaf = child;
             } else if let Some(child) =
                 self.tree
-                    .add(new_node.0.clone(), moves.as_slice(), priors, new_node.1)
+                    .add(new_node.0, moves.as_slice(), priors, new_node.1)
             {
                 self.stats.created += 1;
                 self.tree.edges_mut(leaf)[i].child = child;
@@ -553,8 +554,7 @@ fn work<G: Game, const P: usize, F>(
     let exclusive = params.algorithm == Algorithm::PnMcts;
     let shared_statistics = params.threads >= params.shared_stats;
     // The batch selected last, waiting for its playouts (step 3), then for its backup (the next
-    // step 2); each flight's new node's moves in the list of the
-    // same index.
+    // step 2); each flight's new node's moves in the list of the same index.
     let mut flights: Vec<Flight<G, P>> = Vec::with_capacity(MAX_BATCH);
     let mut selected: Vec<Flight<G, P>> = Vec::with_capacity(MAX_BATCH);
     let mut moves: Vec<MoveList> = (0..MAX_BATCH).map(|_| MoveList::new()).collect();
@@ -602,13 +602,7 @@ fn work<G: Game, const P: usize, F>(
             let s = &**s;
             // The last batch's playouts have run: its virtual visits come off (and with many
             // threads its visits and utilities go on), side by side with the other threads.
-            for flight in &flights {
-                if shared_statistics {
-                    s.land_statistics(flight);
-                } else {
-                    s.remove_flight_visits(flight.node);
-                }
-            }
+            s.take_batch_off(&flights, shared_statistics);
             landed_in_step_1 = true;
             if must_stop(s, shared) {
                 shared.done.store(true, Ordering::Relaxed);
@@ -621,7 +615,7 @@ fn work<G: Game, const P: usize, F>(
                         s.select_flight(&mut rollout.rng, &mut xs, &mut terms, &mut pending);
                     if node_limited && flight.open_edge.is_some() && !claim_node(s, shared) {
                         // No room under the node limit until the flights in the air have landed.
-                        s.remove_flight_visits(flight.node);
+                        s.take_flight_off(flight.node, None);
                         break;
                     }
                     if rave {
@@ -656,19 +650,13 @@ fn work<G: Game, const P: usize, F>(
             write_held = Some(held);
             let s = &mut **guard;
             if !landed_in_step_1 {
-                for flight in &flights {
-                    if shared_statistics {
-                        s.land_statistics(flight);
-                    } else {
-                        s.remove_flight_visits(flight.node);
-                    }
-                }
+                s.take_batch_off(&flights, shared_statistics);
             }
             let landed = (flights.len() + exclusive_flights.len()) as u32;
             let mut creating = 0;
-            for (i, flight) in flights.drain(..).enumerate() {
+            for (i, mut flight) in flights.drain(..).enumerate() {
                 s.land(
-                    &flight,
+                    &mut flight,
                     shared_statistics,
                     &moves[i],
                     &priors[i],
