@@ -88,6 +88,9 @@ struct RunStats {
     created: u64,
     recycles: u64,
     recycled_nodes: u64,
+    /// Threaded runs: flights whose new node another thread created while they were in the air
+    /// (their evaluation was spent twice on one node).
+    collisions: u64,
     /// A threaded run's lock times (none with one thread).
     lock: Option<scaling::LockProfile>,
 }

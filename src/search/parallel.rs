@@ -7,7 +7,9 @@
 //!    each from the root to the first edge without a node (or to a terminal or solved node),
 //!    with its own random stream for ties, adding a **virtual visit** to every node it enters
 //!    (an atomic count beside the node, [`super::tree::Tree::virtual_visits`]: selection counts
-//!    it as a visit lost for the player who chose the node, so the other threads spread out).
+//!    it as a visit lost for the player who chose the node, so the other threads spread out),
+//!    and marking the edge without a node it ends on ([`OpeningEdges`]), whose node-to-be
+//!    counts the flights opening it as lost visits for the threads that select after it.
 //!    Nothing else in the tree changes: a node whose cached proof-number bias terms are stale
 //!    gets them computed into the thread's scratch.
 //! 2. **Update, under the exclusive (write) lock**: the thread backs up its previous batch
@@ -103,6 +105,57 @@ struct Shared<'a> {
     nodes_at_start: u64,
     /// The threads' lock times, each thread's added as it ends.
     profile: parking_lot::Mutex<LockProfile>,
+    /// The edges without a node that flights in the air are opening.
+    opening: OpeningEdges,
+}
+
+/// The edges without a node that flights in the air will create nodes behind, counted in a
+/// table hashed by (node, edge index). A flight's virtual visits mark its path as soon as it
+/// selects it, except on the node it will create, which does not exist until the flight lands:
+/// without this table every thread took the same best unvisited move of a node and evaluated
+/// the same position (with a network, two threads on Reversi spent 41 % of their iterations on
+/// such duplicates). A thread about to open an edge that others are opening counts those flights
+/// as lost visits of the node-to-be, as selection does for a node's virtual visits, and chooses
+/// again.
+///
+/// Thread safety: counts are added by a selecting thread (shared lock) and taken off under the
+/// exclusive lock once the flight's node is in the tree, so that a count is never off while the
+/// edge still has no node. Distinct edges can share a count (the table is hashed, not keyed):
+/// with at most a few hundred flights in the air, one free edge in a few hundred is then taken
+/// for a busy one, which only makes a thread choose another move.
+struct OpeningEdges {
+    counts: Box<[AtomicU32]>,
+}
+
+impl OpeningEdges {
+    /// Slots: far more than the flights in the air (threads x [`MAX_BATCH`]).
+    const SLOTS: usize = 1 << 15;
+
+    fn new() -> Self {
+        Self {
+            counts: (0..Self::SLOTS).map(|_| AtomicU32::new(0)).collect(),
+        }
+    }
+
+    #[inline]
+    fn slot(&self, node: NodeId, edge: usize) -> &AtomicU32 {
+        let key = (u64::from(node) << 16) ^ edge as u64;
+        &self.counts[crate::rng::mix64(key) as usize & (Self::SLOTS - 1)]
+    }
+
+    /// The flights in the air opening `edge` of `node`.
+    #[inline]
+    fn count(&self, node: NodeId, edge: usize) -> u32 {
+        self.slot(node, edge).load(Ordering::Relaxed)
+    }
+
+    fn open(&self, node: NodeId, edge: usize) {
+        self.slot(node, edge).fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn close(&self, node: NodeId, edge: usize) {
+        self.slot(node, edge).fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 impl<G: Game, const P: usize> Search<G, P> {
@@ -124,6 +177,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             recycle_wanted: AtomicBool::new(false),
             nodes_at_start: (self.tree.len() as u64).saturating_sub(self.stats.created),
             profile: parking_lot::Mutex::new(LockProfile::default()),
+            opening: OpeningEdges::new(),
         };
         // A time past what an `Instant` can hold is no deadline at all.
         let deadline = limits.time.and_then(|t| start.checked_add(t));
@@ -154,10 +208,13 @@ impl<G: Game, const P: usize> Search<G, P> {
         });
         let profile = shared.profile.into_inner();
         log::debug!(
-            "search: {} threads, serial fraction {:.1} %, waiting {:.1} % of the time",
+            "search: {} threads, serial fraction {:.1} %, waiting {:.1} % of the time, \
+             {} collisions in {} iterations",
             profile.threads,
             100.0 * profile.serial_fraction(),
-            100.0 * profile.wait_fraction()
+            100.0 * profile.wait_fraction(),
+            self.stats.collisions,
+            self.stats.iterations
         );
         self.stats.lock = Some(profile);
     }
@@ -171,6 +228,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         xs: &mut Vec<(u32, u16)>,
         terms: &mut Vec<u16>,
         pending: &mut Pending,
+        opening: &OpeningEdges,
     ) -> Flight<G, P> {
         let mut position = self.root_position.clone();
         let mut id = ROOT;
@@ -197,14 +255,31 @@ impl<G: Game, const P: usize> Search<G, P> {
             if stale {
                 self.bias_terms_into(id, xs, terms);
             }
-            pending.collect(id);
-            let i = self.select_shared(id, rng, stale.then_some(terms.as_slice()), &pending.here);
+            // Choose; an edge without a node that flights in the air are opening counts them
+            // as its node-to-be's lost visits, and the choice is made again, until it falls on
+            // an edge with a node, a free one, or a busy one all the same.
+            pending.here.clear();
+            let i = loop {
+                let i =
+                    self.select_shared(id, rng, stale.then_some(terms.as_slice()), &pending.here);
+                if self.tree.edges(id)[i].child != NONE
+                    || pending.here.iter().any(|&(e, _)| e as usize == i)
+                {
+                    break i;
+                }
+                match opening.count(id, i) {
+                    0 => break i,
+                    flights => pending
+                        .here
+                        .push((i as u16, flights.min(u16::MAX as u32) as u16)),
+                }
+            };
             pending.path.push((id, i as u16));
             let edge = self.tree.edges(id)[i];
             position.play(edge.mv);
             depth += 1;
             if edge.child == NONE {
-                pending.record_open(id, i as u16);
+                opening.open(id, i);
                 return Flight {
                     node: id,
                     open_edge: Some(i),
@@ -280,6 +355,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             let child = self.tree.edges(leaf)[i].child;
             if child != NONE {
                 // Another thread created it: this playout went through it all the same.
+                self.stats.collisions += 1;
                 leaf = child;
             } else if let Some(child) =
                 self.tree
@@ -334,51 +410,17 @@ impl<G: Game, const P: usize> Search<G, P> {
     }
 }
 
-/// The edges without a node that the flights of a thread's batch have taken so far. A flight's
-/// virtual visits are in the tree as soon as it selects them, except on the node it will
-/// create, which does not exist yet: without this, every flight of a batch would open the same
-/// edge (up to eight times over); with it, each selection sees the earlier ones there too.
+/// One thread's scratch for selecting a flight.
 #[derive(Default)]
 struct Pending {
-    /// (node, edge index, flights that took the edge).
-    open: Vec<(NodeId, u16, u16)>,
-    /// The pending edges of the node being selected at: (edge index, flights).
+    /// The edges of the node being selected at that flights in the air are opening (found in
+    /// [`OpeningEdges`] as selection chose them): (edge index, flights).
     here: Vec<(u16, u16)>,
     /// The current flight's (node, edge index) per depth.
     path: Vec<(NodeId, u16)>,
     /// The game's history to the root, then the current flight's positions (games with a
     /// repetition rule; see [`Search::set_history`]).
     history: Vec<Seen>,
-}
-
-impl Pending {
-    /// Forgets the opened edges (a new batch: the last one's new nodes are in the tree).
-    fn clear(&mut self) {
-        self.open.clear();
-    }
-
-    /// The pending edges of node `id` into `here`.
-    #[inline]
-    fn collect(&mut self, id: NodeId) {
-        self.here.clear();
-        for &(node, edge, flights) in &self.open {
-            if node == id {
-                self.here.push((edge, flights));
-            }
-        }
-    }
-
-    /// The current flight opens edge `edge` of node `node`.
-    fn record_open(&mut self, node: NodeId, edge: u16) {
-        match self
-            .open
-            .iter_mut()
-            .find(|(n, e, _)| *n == node && *e == edge)
-        {
-            Some(entry) => entry.2 += 1,
-            None => self.open.push((node, edge, 1)),
-        }
-    }
 }
 
 /// One iteration of a threaded run, from its selection to its backup.
@@ -609,13 +651,20 @@ fn work<G: Game, const P: usize, F>(
             } else {
                 let granted = claim(s, shared, want);
                 let node_limited = shared.limits.nodes.is_some();
-                pending.clear();
                 while selected.len() < granted {
-                    let flight =
-                        s.select_flight(&mut rollout.rng, &mut xs, &mut terms, &mut pending);
+                    let flight = s.select_flight(
+                        &mut rollout.rng,
+                        &mut xs,
+                        &mut terms,
+                        &mut pending,
+                        &shared.opening,
+                    );
                     if node_limited && flight.open_edge.is_some() && !claim_node(s, shared) {
                         // No room under the node limit until the flights in the air have landed.
                         s.take_flight_off(flight.node, None);
+                        if let Some(edge) = flight.open_edge {
+                            shared.opening.close(flight.node, edge);
+                        }
                         break;
                     }
                     if rave {
@@ -655,6 +704,10 @@ fn work<G: Game, const P: usize, F>(
             let landed = (flights.len() + exclusive_flights.len()) as u32;
             let mut creating = 0;
             for (i, mut flight) in flights.drain(..).enumerate() {
+                // The edge has its node now (or never will: a full tree), under this lock.
+                if let Some(edge) = flight.open_edge {
+                    shared.opening.close(flight.node, edge);
+                }
                 s.land(
                     &mut flight,
                     shared_statistics,
@@ -795,5 +848,58 @@ fn work<G: Game, const P: usize, F>(
             // waits for them): let them run.
             std::thread::yield_now();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::connect4::ConnectFour;
+    use crate::game::Rules;
+    use crate::search::tests::params;
+
+    #[test]
+    fn a_flight_leaves_an_edge_another_thread_is_opening() {
+        let mut s: Search<ConnectFour, 2> =
+            Search::new(params("sb-gpn threads=2"), ConnectFour::start());
+        s.run(&Limits {
+            iterations: Some(3),
+            ..Limits::default()
+        });
+        let opening = OpeningEdges::new();
+        let (mut xs, mut terms) = (Vec::new(), Vec::new());
+        // Two threads with the same tie-breaks: without the table they take the same edge.
+        let mut flight = |opening: &OpeningEdges| {
+            let mut rng = Rng::new(7);
+            let mut pending = Pending::default();
+            let f = s.select_flight(&mut rng, &mut xs, &mut terms, &mut pending, opening);
+            // Its virtual visits come off; its mark on the edge it opens stays.
+            s.take_flight_off(f.node, None);
+            (f.node, f.open_edge.expect("a move without a node"))
+        };
+        let alone = flight(&OpeningEdges::new());
+        assert_eq!(
+            flight(&OpeningEdges::new()),
+            alone,
+            "same tie-breaks, same edge"
+        );
+        let first = flight(&opening);
+        assert_eq!(first, alone);
+        assert_eq!(
+            opening.count(first.0, first.1),
+            1,
+            "the first flight's edge is marked"
+        );
+        let second = flight(&opening);
+        assert_ne!(
+            second, first,
+            "the second flight took the edge the first is opening"
+        );
+        opening.close(first.0, first.1);
+        assert_eq!(
+            flight(&opening),
+            first,
+            "once it has landed, the edge is free again"
+        );
     }
 }

@@ -50,6 +50,9 @@ pub struct SearchReport {
     pub created: u64,
     pub recycles: u64,
     pub recycled_nodes: u64,
+    /// With more than one thread, flights whose new node another thread created while they were
+    /// in the air: an evaluation spent twice on one node.
+    pub collisions: u64,
     /// With more than one thread, where the threads' time went (the tree lock's holds and
     /// waits), once the run has ended.
     pub lock: Option<super::scaling::LockProfile>,
@@ -221,6 +224,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             created: stats.created,
             recycles: stats.recycles,
             recycled_nodes: stats.recycled_nodes,
+            collisions: stats.collisions,
             lock: stats.lock,
         };
         if self.tree.is_empty() {

@@ -103,6 +103,11 @@ impl<G: Game, const P: usize> Search<G, P> {
             None => (node.mover as usize, 1.0),
         };
         let virtual_visits = self.tree.has_virtual_visits();
+        // The first-play value is the node's own mean: its flights in the air are losses for
+        // the player who chose it, which say nothing of how good its unvisited moves are (with
+        // them in, a node with few visits made its mover hope for half as much, one way or the
+        // other, from each unvisited move).
+        let (fpu_visits, fpu_mean) = (node.visits.get(), node.mean(m));
         if virtual_visits && id != super::ROOT {
             // The flights in the air through this node (the root carries no virtual loss).
             let flights = self.tree.virtual_visits(id);
@@ -114,12 +119,12 @@ impl<G: Game, const P: usize> Search<G, P> {
         let ln_n = (node.visits.get().max(1) as f32).ln();
         // Implicit minimax: a Monte-Carlo mean is mixed with the minimax-backed evaluation.
         let (im, pb) = (self.params.im, self.params.pb);
-        let fpu = if node.visits.get() == 0 {
+        let fpu = if fpu_visits == 0 {
             FPU_NEW_ROOT
         } else if im > 0.0 {
-            sign * ((1.0 - im) * node.mean(m) + im * self.minimax_value(&node, m))
+            sign * ((1.0 - im) * fpu_mean + im * self.minimax_value(&node, m))
         } else {
-            sign * node.mean(m)
+            sign * fpu_mean
         };
         let bounds = algorithm.uses_bounds();
         // With a network, PUCT: `cpuct * prior * sqrt(N) / (1 + n)` replaces UCB's exploration.
