@@ -199,6 +199,8 @@ pub struct SearchBenchReport {
     pub signature: u64,
     /// With more than one thread, where the threads' time went.
     pub lock: Option<LockProfile>,
+    /// With more than one thread, flights that evaluated a node another thread was creating.
+    pub collisions: u64,
 }
 
 impl SearchBenchReport {
@@ -238,6 +240,7 @@ pub fn search_from_start<G: Game>(
         seconds: report.elapsed.as_secs_f64(),
         signature: report.nodes as u64 + report.depth_total,
         lock: report.lock,
+        collisions: report.collisions,
     }
 }
 
@@ -312,8 +315,9 @@ pub struct SearchTotals {
 }
 
 /// A threaded run's lock profile in one line: the serial fraction, the waits, and the speed-ups
-/// it projects (Amdahl / queue model, `search::scaling`).
-pub fn lock_line(lock: &LockProfile) -> String {
+/// it projects (Amdahl / queue model, `search::scaling`); then the share of its `iterations`
+/// that were `collisions` (a node evaluated twice).
+pub fn lock_line(lock: &LockProfile, collisions: u64, iterations: u64) -> String {
     let mut line = format!(
         "serial {:.2} %, waiting {:.1} %, selecting {:.1} %; projected speed-up",
         100.0 * lock.serial_fraction(),
@@ -323,7 +327,10 @@ pub fn lock_line(lock: &LockProfile) -> String {
     for n in PROJECTED_THREADS {
         line.push_str(&format!(" {n}:{:.1}/{:.1}", lock.amdahl(n), lock.queue(n)));
     }
-    line.push_str(" (Amdahl/queue)");
+    line.push_str(&format!(
+        " (Amdahl/queue); collisions {:.2} %",
+        100.0 * collisions as f64 / iterations.max(1) as f64
+    ));
     line
 }
 
@@ -407,7 +414,8 @@ pub fn search_bench(
             writeln!(out, " {signature:>12}")?;
             for (k, r) in reports.iter().enumerate() {
                 if let Some(lock) = &r.lock {
-                    writeln!(out, "  e{}: {}", k + 1, lock_line(lock))?;
+                    let line = lock_line(lock, r.collisions, r.iterations);
+                    writeln!(out, "  e{}: {line}", k + 1)?;
                 }
             }
         } else {
