@@ -156,6 +156,13 @@ impl OpeningEdges {
     fn close(&self, node: NodeId, edge: usize) {
         self.slot(node, edge).fetch_sub(1, Ordering::Relaxed);
     }
+
+    /// Takes off `flight`'s mark, if it opened an edge.
+    fn landed<G, const P: usize>(&self, flight: &Flight<G, P>) {
+        if let Some(edge) = flight.open_edge {
+            self.close(flight.node, edge);
+        }
+    }
 }
 
 impl<G: Game, const P: usize> Search<G, P> {
@@ -227,15 +234,15 @@ impl<G: Game, const P: usize> Search<G, P> {
         rng: &mut Rng,
         xs: &mut Vec<(u32, u16)>,
         terms: &mut Vec<u16>,
-        pending: &mut Pending,
+        scratch: &mut SelectScratch,
         opening: &OpeningEdges,
     ) -> Flight<G, P> {
         let mut position = self.root_position.clone();
         let mut id = ROOT;
         let mut depth = 0u32;
-        pending.path.clear();
-        pending.history.clear();
-        pending
+        scratch.path.clear();
+        scratch.history.clear();
+        scratch
             .history
             .extend_from_slice(&self.history[..self.root_history]);
         loop {
@@ -258,23 +265,23 @@ impl<G: Game, const P: usize> Search<G, P> {
             // Choose; an edge without a node that flights in the air are opening counts them
             // as its node-to-be's lost visits, and the choice is made again, until it falls on
             // an edge with a node, a free one, or a busy one all the same.
-            pending.here.clear();
+            scratch.here.clear();
             let i = loop {
                 let i =
-                    self.select_shared(id, rng, stale.then_some(terms.as_slice()), &pending.here);
+                    self.select_shared(id, rng, stale.then_some(terms.as_slice()), &scratch.here);
                 if self.tree.edges(id)[i].child != NONE
-                    || pending.here.iter().any(|&(e, _)| e as usize == i)
+                    || scratch.here.iter().any(|&(e, _)| e as usize == i)
                 {
                     break i;
                 }
                 match opening.count(id, i) {
                     0 => break i,
-                    flights => pending
+                    flights => scratch
                         .here
                         .push((i as u16, flights.min(u16::MAX as u32) as u16)),
                 }
             };
-            pending.path.push((id, i as u16));
+            scratch.path.push((id, i as u16));
             let edge = self.tree.edges(id)[i];
             position.play(edge.mv);
             depth += 1;
@@ -285,12 +292,12 @@ impl<G: Game, const P: usize> Search<G, P> {
                     open_edge: Some(i),
                     depth,
                     utilities: None,
-                    history_end: Self::history_end(&mut pending.history, &position),
+                    history_end: Self::history_end(&mut scratch.history, &position),
                     position,
                     new_node: None,
                 };
             }
-            Self::enter(&mut pending.history, &position);
+            Self::enter(&mut scratch.history, &position);
             id = edge.child;
             // Other threads see this flight at once, and spread out.
             self.tree.add_virtual_visits(id, 1);
@@ -412,7 +419,7 @@ impl<G: Game, const P: usize> Search<G, P> {
 
 /// One thread's scratch for selecting a flight.
 #[derive(Default)]
-struct Pending {
+struct SelectScratch {
     /// The edges of the node being selected at that flights in the air are opening (found in
     /// [`OpeningEdges`] as selection chose them): (edge index, flights).
     here: Vec<(u16, u16)>,
@@ -611,7 +618,7 @@ fn work<G: Game, const P: usize, F>(
     let mut selected_paths: Vec<Vec<(NodeId, u16)>> = vec![Vec::new(); MAX_BATCH];
     let mut traces: Vec<Vec<(Move, u8)>> = vec![Vec::new(); MAX_BATCH];
     let (mut xs, mut terms) = (Vec::new(), Vec::new());
-    let mut pending = Pending::default();
+    let mut scratch = SelectScratch::default();
     // Mean playout and selection times (ns), smoothed, for the batch size.
     let mut playout_nanos = 0u64;
     let mut descent_nanos = 0u64;
@@ -656,21 +663,19 @@ fn work<G: Game, const P: usize, F>(
                         &mut rollout.rng,
                         &mut xs,
                         &mut terms,
-                        &mut pending,
+                        &mut scratch,
                         &shared.opening,
                     );
                     if node_limited && flight.open_edge.is_some() && !claim_node(s, shared) {
                         // No room under the node limit until the flights in the air have landed.
                         s.take_flight_off(flight.node, None);
-                        if let Some(edge) = flight.open_edge {
-                            shared.opening.close(flight.node, edge);
-                        }
+                        shared.opening.landed(&flight);
                         break;
                     }
                     if rave {
                         let path = &mut selected_paths[selected.len()];
                         path.clear();
-                        path.extend_from_slice(&pending.path);
+                        path.extend_from_slice(&scratch.path);
                     }
                     selected.push(flight);
                 }
@@ -705,9 +710,7 @@ fn work<G: Game, const P: usize, F>(
             let mut creating = 0;
             for (i, mut flight) in flights.drain(..).enumerate() {
                 // The edge has its node now (or never will: a full tree), under this lock.
-                if let Some(edge) = flight.open_edge {
-                    shared.opening.close(flight.node, edge);
-                }
+                shared.opening.landed(&flight);
                 s.land(
                     &mut flight,
                     shared_statistics,
@@ -871,8 +874,8 @@ mod tests {
         // Two threads with the same tie-breaks: without the table they take the same edge.
         let mut flight = |opening: &OpeningEdges| {
             let mut rng = Rng::new(7);
-            let mut pending = Pending::default();
-            let f = s.select_flight(&mut rng, &mut xs, &mut terms, &mut pending, opening);
+            let mut scratch = SelectScratch::default();
+            let f = s.select_flight(&mut rng, &mut xs, &mut terms, &mut scratch, opening);
             // Its virtual visits come off; its mark on the edge it opens stays.
             s.take_flight_off(f.node, None);
             (f.node, f.open_edge.expect("a move without a node"))
