@@ -53,6 +53,10 @@ wait_window() {
     for _ in $(seq $((t * 5))); do
         id=$(xdotool search --onlyvisible --name "$1" 2>/dev/null | head -n 1)
         [[ -n $id ]] && { echo "$id"; return 0; }
+        # SDL (Kivy) windows: the title is only in _NET_WM_NAME, which --name does not match
+        for id in $(xdotool search --onlyvisible --class . 2>/dev/null); do
+            [[ $(xdotool getwindowname "$id" 2>/dev/null) =~ $1 ]] && { echo "$id"; return 0; }
+        done
         sleep 0.2
     done
     echo "no window named '$1' after ${t}s" >&2
