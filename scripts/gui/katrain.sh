@@ -23,12 +23,7 @@ fi
 PKG=$("$VENV/bin/python" -c 'import katrain, os; print(os.path.dirname(katrain.__file__))')
 
 # A 9x9 game of gpn against itself, as SGF.
-{
-    printf 'boardsize 9\nclear_board\nkomi 7.5\ngpn-setoption movetime 300\n'
-    for i in $(seq 12); do printf 'genmove b\ngenmove w\n'; done
-    printf 'printsgf %s\n' "$WORK/game.sgf"   # no quit: it would cut the queued searches short
-} | "$GPN" --protocol gtp --game go >"$WORK/selfplay.log"
-[[ -s $WORK/game.sgf ]] || { echo "gpn wrote no SGF" >&2; cat "$WORK/selfplay.log" >&2; exit 1; }
+gpn_selfplay_sgf "$WORK/game.sgf" 24 300
 
 if [[ -n ${RAW:-} ]]; then
     cmd="$GPN --protocol gtp --game go"

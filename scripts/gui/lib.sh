@@ -76,3 +76,16 @@ shot() {
     fi
     echo "wrote $out ($(stat -c %s "$out") bytes)"
 }
+
+# gpn_selfplay_sgf OUT.sgf PLIES MS: a 9x9 Go game of gpn against itself, MS ms a move, as SGF.
+gpn_selfplay_sgf() {
+    local out=$1 plies=$2 ms=$3 i
+    {
+        printf 'boardsize 9\nclear_board\nkomi 7.5\ngpn-setoption movetime %s\n' "$ms"
+        for ((i = 0; i < plies; i++)); do
+            if ((i % 2 == 0)); then echo "genmove b"; else echo "genmove w"; fi
+        done
+        printf 'printsgf %s\n' "$out"   # no quit: it would cut the queued searches short
+    } | "$GPN" --protocol gtp --game go >"$WORK/selfplay.log"
+    [[ -s $out ]] || { echo "gpn wrote no SGF" >&2; cat "$WORK/selfplay.log" >&2; return 1; }
+}
