@@ -3,7 +3,8 @@
 # gpn's `lz-analyze` analysis of a 9x9 Go game under Xvfb: docs/gui/lizzie-go.png.
 #   scripts/gui/lizzie.sh [GPN]      (GPN defaults to target/release/gpn)
 #   RAW=1 scripts/gui/lizzie.sh      gpn without version_shim.py (see below): Lizzie's version
-#                                    dialog, and often a hung window
+#                                    dialog, and often a hung window (screenshot: $RAW_OUT,
+#                                    default /tmp/lizzie-raw.png)
 # The game is gpn's own (24 moves against itself at 300 ms a move, `printsgf`), given to Lizzie
 # on its command line. Lizzie's config (~/.config/leela-zero/lizzie-config.txt, Debian's place)
 # is written under a temporary user.home, so nothing of the user's is read or changed.
@@ -12,6 +13,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 WAIT=${WAIT:-15}
 OUT=$ROOT/docs/gui/lizzie-go.png
+[[ -n ${RAW:-} ]] && OUT=${RAW_OUT:-/tmp/lizzie-raw.png}   # RAW=1 never replaces the picture
 
 apt_need liblizzie-java openjdk-17-jre xvfb xdotool imagemagick x11-utils openbox pngquant \
     fonts-dejavu-core
