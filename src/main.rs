@@ -4,7 +4,10 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .target(env_logger::Target::Stderr)
+        // Stderr, and the `LogFile` when one is open.
+        .target(env_logger::Target::Pipe(Box::new(
+            gpn::protocol::logfile::StderrAndLogFile,
+        )))
         .init();
     // Read as OsString: `std::env::args` panics on an argument that is not UTF-8.
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();

@@ -24,6 +24,8 @@ pub enum Kind {
     File,
 }
 
+/// The most root lines `MultiPV` asks for (and analysis shows).
+pub const MAX_MULTIPV: usize = 256;
 /// The most search threads an option accepts.
 pub const MAX_THREADS: usize = 256;
 /// The most plies the threat search looks ahead (`threats`; declared here with its option).
@@ -139,7 +141,7 @@ pub static OPTIONS: &[EngineOption] = &[
         aliases: &[],
         uci: "MultiPV",
         usi: "MultiPV",
-        kind: Kind::Int { min: 1, max: 256 },
+        kind: Kind::Int { min: 1, max: MAX_MULTIPV as i64 },
         default: "1",
         scope: Scope::Protocol,
         help: "root lines reported in `info`",
@@ -153,6 +155,36 @@ pub static OPTIONS: &[EngineOption] = &[
         default: "false",
         scope: Scope::Protocol,
         help: "add `wdl W D L` (per mille, from the side to move) to `info`",
+    },
+    EngineOption {
+        key: "analyse_mode",
+        aliases: &["analysis_mode"],
+        uci: "UCI_AnalyseMode",
+        usi: "USI_AnalyseMode",
+        kind: Kind::Check,
+        default: "false",
+        scope: Scope::Protocol,
+        help: "analysis, not play (set by GUIs in their analysis window): a timed search runs to its time target, without stopping once the leader cannot be overtaken and without the short search of a forced move",
+    },
+    EngineOption {
+        key: "log_file",
+        aliases: &["logfile"],
+        uci: "LogFile",
+        usi: "LogFile",
+        kind: Kind::File,
+        default: "",
+        scope: Scope::Protocol,
+        help: "append every protocol line in (`<<`) and out (`>>`) and the engine's own log (`##`, what stderr gets at the `RUST_LOG` level) to this file, each line with its UTC time to the microsecond; empty: no log (`docs/protocols.md`, Log file)",
+    },
+    EngineOption {
+        key: "verbose_move_stats",
+        aliases: &[],
+        uci: "VerboseMoveStats",
+        usi: "VerboseMoveStats",
+        kind: Kind::Check,
+        default: "false",
+        scope: Scope::Protocol,
+        help: "before `bestmove`, one `info string` per root move, least visited first, as lc0 writes them: visits `N`, prior `P` (the network's policy, or the move's share of visits without one: `P-source`), value `Q`, its lower confidence bound `LCB`, and a proof where there is one",
     },
     EngineOption {
         key: "solver",
@@ -496,6 +528,29 @@ pub static OPTIONS: &[EngineOption] = &[
     },
 ];
 
+/// Reads a config file (`gpn --config FILE`): one `name = value` per line, `name` any name of an
+/// option (its key, UCI or USI name or an alias: `Hash = 64`, `threads = 2`, `Move Overhead =
+/// 100`), the value as `setoption` takes it (empty for an empty file name); blank lines and
+/// lines starting with `#` are skipped. Every line is checked against the registry; the first
+/// bad one is the error, with its line number. Returns `(key, value)` pairs in file order.
+pub fn read_config(text: &str) -> Result<Vec<(String, String)>, String> {
+    let mut settings = Vec::new();
+    for (k, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = |message: String| format!("line {}: {message}", k + 1);
+        let (name, value) = line
+            .split_once('=')
+            .ok_or_else(|| at(format!("expected 'name = value', got '{line}'")))?;
+        let option = lookup(name.trim()).map_err(at)?;
+        let value = option.check(value.trim()).map_err(at)?;
+        settings.push((option.key.to_string(), value));
+    }
+    Ok(settings)
+}
+
 /// A name as compared: case, spaces, `-` and `_` do not matter.
 fn normalise(name: &str) -> String {
     name.chars()
@@ -740,6 +795,31 @@ mod tests {
         for algo in crate::solve::Algo::ALL {
             assert!(solver.check(algo.name()).is_ok(), "{}", algo.name());
         }
+    }
+
+    #[test]
+    fn config_files_name_options_every_way_and_report_bad_lines_by_number() {
+        let text =
+            "# engine settings\n\nHash = 64\nthreads=2\n  Move Overhead = 100  \nLogFile =\n";
+        assert_eq!(
+            read_config(text),
+            Ok(vec![
+                ("hash".to_string(), "64".to_string()),
+                ("threads".to_string(), "2".to_string()),
+                ("move_overhead".to_string(), "100".to_string()),
+                ("log_file".to_string(), String::new()),
+            ])
+        );
+        let err = |text: &str| read_config(text).unwrap_err();
+        assert!(
+            err("Hash = 64\nHsah = 3\n").starts_with("line 2: "),
+            "{}",
+            err("Hsah = 3")
+        );
+        assert!(err("Hsah = 3").contains("hash"), "suggests the name");
+        assert!(err("\n\nThreads = 0").starts_with("line 3: "));
+        assert!(err("threads 2").starts_with("line 1: expected 'name = value'"));
+        assert_eq!(read_config(""), Ok(Vec::new()));
     }
 
     #[test]

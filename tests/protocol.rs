@@ -1263,3 +1263,111 @@ fn cfour_plays_the_book_and_the_solver_with_a_proven_score() {
     );
     e.close();
 }
+
+/// A scratch folder of this test process.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("gpn-protocol-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+#[test]
+fn log_file_records_every_line_in_and_out_with_times() {
+    let dir = scratch("logfile");
+    let log = dir.join("gpn.log");
+    let log_arg = format!("LogFile={}", log.display());
+    let mut e = Engine::start(&["--option", &log_arg]);
+    e.send("uci");
+    e.until(|l| l == "uciok");
+    e.send("setoption name Threads value 0");
+    e.send("position startpos");
+    e.send("go nodes 100");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    e.sync();
+    e.send("quit");
+    e.close();
+    let text = std::fs::read_to_string(&log).expect("the log was written");
+    let entries: Vec<&str> = text.lines().collect();
+    // `YYYY-MM-DD hh:mm:ss.micros`, the direction, the line.
+    for entry in &entries {
+        let (date, rest) = entry.split_at(26);
+        assert!(
+            date.len() == 26 && date.as_bytes()[10] == b' ' && date.as_bytes()[19] == b'.',
+            "{entry}"
+        );
+        assert!(
+            rest.starts_with(" << ") || rest.starts_with(" >> ") || rest.starts_with(" ## "),
+            "{entry}"
+        );
+    }
+    let has = |line: &str| entries.iter().any(|e| &e[26..] == line);
+    // The first line read is there: the log was open before it.
+    assert!(has(" << uci"), "{text}");
+    assert!(has(" >> uciok"));
+    assert!(has(" << go nodes 100"));
+    assert!(has(" >> info string error Threads: '0' is outside 1..256"));
+    assert!(has(&format!(" >> {}", lines.last().unwrap())));
+    assert!(has(" << quit"));
+    // In order: what was read before what it caused.
+    let at = |line: &str| entries.iter().position(|e| &e[26..] == line).unwrap();
+    assert!(at(" << uci") < at(" >> uciok"));
+    assert!(at(" << go nodes 100") < at(&format!(" >> {}", lines.last().unwrap())));
+    // A file that cannot be opened is an error and the engine goes on.
+    let mut e = uci("breakthrough");
+    e.send(&format!(
+        "setoption name LogFile value {}",
+        dir.join("no/such/folder/x.log").display()
+    ));
+    let lines = e.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error LogFile")),
+        "{lines:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_config_file_sets_options_and_a_bad_line_stops_gpn_with_its_number() {
+    let dir = scratch("config");
+    let config = dir.join("gpn.cfg");
+    std::fs::write(
+        &config,
+        "# gpn settings\nUCI_Variant = losalamos\nHash = 16\n\nMultiPV = 2\n",
+    )
+    .unwrap();
+    let config_arg = config.display().to_string();
+    // The command line's options come after the file's.
+    let mut e = Engine::start(&["--config", &config_arg, "--option", "MultiPV=3"]);
+    e.send("uci");
+    e.until(|l| l == "uciok");
+    let shown = e.show_all().join("\n");
+    assert!(shown.contains("game losalamos"), "{shown}");
+    assert!(shown.contains("hash=16"), "{shown}");
+    e.send("position startpos");
+    e.send("go nodes 400");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert!(
+        lines.iter().any(|l| l.contains(" multipv 3 ")),
+        "{lines:#?}"
+    );
+    e.send("quit");
+    e.close();
+    // A bad line: exit status 2 before any input is read, naming the file and the line.
+    std::fs::write(&config, "Hash = 16\n# fine\nThreads = 0\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gpn"))
+        .args(["--config", &config_arg])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("gpn runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("gpn.cfg: line 3: Threads: '0' is outside 1..256"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}

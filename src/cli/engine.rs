@@ -5,6 +5,7 @@ use clap::Args;
 use super::CliError;
 use crate::game::registry;
 use crate::game::GameError;
+use crate::options;
 use crate::protocol::{self, Protocol, Settings};
 
 /// The options of the engine (no command): how it starts before the first protocol command.
@@ -34,6 +35,10 @@ pub struct EngineArgs {
     /// --option Hash=64 --option Threads=2
     #[arg(long = "option", value_name = "name>=<value", value_parser = parse_option)]
     options: Vec<(String, String)>,
+    /// A file of options, one `name = value` per line (`#` comments), set before the --option
+    /// ones (docs/protocols.md, Config file)
+    #[arg(long, value_name = "file")]
+    config: Option<std::path::PathBuf>,
 }
 
 fn parse_protocol(text: &str) -> Result<Protocol, String> {
@@ -65,10 +70,21 @@ pub fn run(args: EngineArgs) -> Result<(), CliError> {
         ),
         None => None,
     };
+    // The config file's options first, so that the command line's override them.
+    let mut options = match &args.config {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| CliError::Io(format!("{}: {e}", path.display())))?;
+            options::read_config(&text)
+                .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?
+        }
+        None => Vec::new(),
+    };
+    options.extend(args.options);
     protocol::run(Settings {
         protocol: args.protocol.or(flag),
         game,
-        options: args.options,
+        options,
     });
     Ok(())
 }

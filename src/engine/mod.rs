@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::game::{Dialect, GameError, GameInfo, GoGuiBoard, Outcome};
-use crate::search::{Proven, SearchParams};
+use crate::search::{PriorSource, Proven, SearchParams};
 use crate::solve::Algo;
 pub use session::new_session;
 
@@ -152,6 +152,10 @@ pub struct SearchJob {
     /// Count move sequences of this many plies instead of searching (`go perft`); it runs on
     /// the worker like a search, so that `stop` and `isready` are heard meanwhile.
     pub perft: Option<u32>,
+    /// Analysis (UCI_AnalyseMode): a timed search runs to its time target, without the
+    /// game-playing shortcuts (a stop once the leader cannot be overtaken, a short search of a
+    /// forced move).
+    pub analyse: bool,
 }
 
 /// The answer of a perft job ([`SearchJob::perft`]).
@@ -252,6 +256,7 @@ impl Default for SearchJob {
             info_interval: Duration::from_secs(1),
             solve: None,
             perft: None,
+            analyse: false,
         }
     }
 }
@@ -394,10 +399,35 @@ pub struct InfoLine {
     pub pv: Vec<String>,
     /// Expected utility for the side to move, in [-1, 1].
     pub value: f32,
+    /// The lower confidence bound of `value`, in [-1, 1] (`value` itself when proven).
+    pub lcb: f32,
+    /// The root move's prior probability, of the kind `prior_source` says.
+    pub prior: f32,
+    pub prior_source: PriorSource,
     /// Win/draw/loss per mille for the side to move.
     pub wdl: [u32; 3],
     pub proven: Option<Proven>,
     pub visits: u32,
+    /// The root move's number in the position's move order, from 1 (UCI `currmovenumber`).
+    pub move_number: u32,
+}
+
+impl InfoLine {
+    /// The one line of an answer found without a search (the only legal move, a solver's or a
+    /// table's move): it has all the weight there is, and a bound only where it is proven.
+    pub fn sole(pv: Vec<String>, value: f32, wdl: [u32; 3], proven: Option<Proven>) -> InfoLine {
+        InfoLine {
+            pv,
+            value,
+            lcb: if proven.is_some() { value } else { -1.0 },
+            prior: 1.0,
+            prior_source: PriorSource::Visits,
+            wdl,
+            proven,
+            visits: 0,
+            move_number: 1,
+        }
+    }
 }
 
 /// The documented centipawn-like scale of a value in [-1, 1] (lc0's mapping): 0 stays 0, a

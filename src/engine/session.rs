@@ -212,13 +212,7 @@ impl<G: Game, const P: usize> GameSession<G, P> {
         SearchInfo {
             lines: best
                 .iter()
-                .map(|b| InfoLine {
-                    pv: vec![b.clone()],
-                    value: 0.0,
-                    wdl: [0, 1000, 0],
-                    proven: None,
-                    visits: 0,
-                })
+                .map(|b| InfoLine::sole(vec![b.clone()], 0.0, [0, 1000, 0], None))
                 .collect(),
             best,
             ..SearchInfo::default()
@@ -271,12 +265,19 @@ fn snapshot<G: Game, const P: usize>(
             } else {
                 (line.value, wdl_of(line.value, line.proven), line.proven)
             };
+            // A proven first line (the report may know it when the line does not) is as sure
+            // as its value.
+            let lcb = if proven.is_some() { value } else { line.lcb };
             InfoLine {
                 pv: format_line(record, &line.pv, job.dialect),
                 value,
+                lcb,
+                prior: line.prior,
+                prior_source: line.prior_source,
                 wdl: per_mille(wdl),
                 proven,
                 visits: line.visits,
+                move_number: line.index as u32 + 1,
             }
         })
         .collect::<Vec<_>>();
@@ -464,13 +465,7 @@ impl<G: Game, const P: usize> GameSession<G, P> {
         let lines = if pv_text.is_empty() {
             Vec::new()
         } else {
-            vec![InfoLine {
-                pv: pv_text.clone(),
-                value,
-                wdl,
-                proven,
-                visits: 0,
-            }]
+            vec![InfoLine::sole(pv_text.clone(), value, wdl, proven)]
         };
         SearchInfo {
             lines,
@@ -742,7 +737,7 @@ impl<G: Game, const P: usize> Session for GameSession<G, P> {
         }
         // One legal move: a very short search (pondering and infinite searches search as
         // usual), which reports the reused tree's value or proof for it.
-        let forced = legal.len() == 1 && !control.unlimited();
+        let forced = legal.len() == 1 && !control.unlimited() && !job.analyse;
         // A `go nodes` search is reproducible (one thread, a fixed seed), so its forced move is
         // cut by iterations only: the clock would make the count depend on the machine's load.
         let forced_by_clock = forced && job.iterations.is_none();
@@ -808,7 +803,8 @@ impl<G: Game, const P: usize> Session for GameSession<G, P> {
                     // tree shallow for the moves after it. A fixed move time (`movetime`:
                     // no clock to save for) is searched whole, as UCI asks: a proof can
                     // still overturn a leader that visits alone cannot.
-                    if iterations >= MIN_ITERATIONS_FOR_EARLY_STOP
+                    if !job.analyse
+                        && iterations >= MIN_ITERATIONS_FOR_EARLY_STOP
                         && budget.soft < budget.hard
                         && spent >= target / EARLY_STOP_FLOOR
                     {

@@ -4,6 +4,7 @@
 
 pub mod conductor;
 pub mod gtp;
+pub mod logfile;
 pub mod uci;
 
 use std::io::{self, BufRead, IsTerminal, Read, Write};
@@ -102,6 +103,8 @@ impl Output {
     /// ends quietly, with status 0, as a filter in a pipe does.
     pub fn send(&self, text: &str) {
         let mut lock = self.out.lock();
+        // Under the stdout lock, so the log has the lines in the order the GUI got them.
+        logfile::record(logfile::Direction::Out, text);
         let written = lock
             .write_all(text.as_bytes())
             .and_then(|()| match text.ends_with('\n') {
@@ -194,6 +197,7 @@ fn spawn_reader(events: Sender<Event>) {
                     Ok(LineRead::Line) => {
                         let line = String::from_utf8_lossy(&buf);
                         let line = line.trim_end_matches(['\n', '\r']).to_string();
+                        logfile::record(logfile::Direction::In, &line);
                         if events.send(Event::Line(line)).is_err() {
                             return;
                         }
@@ -244,6 +248,15 @@ fn spawn_stdout_watcher() {
 
 /// Runs the protocol loop until `quit` or end of input.
 pub fn run(settings: Settings) {
+    // A `LogFile` given at start-up is opened before the first line is read, so the log has
+    // every line (the controller, setting the option again, keeps the same file).
+    for (name, value) in &settings.options {
+        if crate::options::find(name).is_some_and(|o| o.key == "log_file") {
+            if let Err(e) = logfile::open(value) {
+                log::error!("{e}");
+            }
+        }
+    }
     let (tx, rx) = unbounded::<Event>();
     spawn_reader(tx);
     spawn_stdout_watcher();

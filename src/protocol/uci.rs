@@ -18,7 +18,7 @@ use crate::engine::{
 };
 use crate::game::perft::MAX_DEPTH as MAX_PERFT_DEPTH;
 use crate::game::{registry, Dialect};
-use crate::options::{self, Scope};
+use crate::options::{self, Scope, MAX_MULTIPV};
 use crate::search::{Proven, SearchParams, UserParams};
 use crate::solve::Algo;
 
@@ -209,6 +209,12 @@ struct Controller {
     slow_mover: u32,
     multipv: usize,
     show_wdl: bool,
+    /// `UCI_AnalyseMode`: searches are analysis ([`SearchJob::analyse`]).
+    analyse: bool,
+    /// `VerboseMoveStats`: every root move's statistics before `bestmove`.
+    verbose_move_stats: bool,
+    /// The best move of the last `info` sent in the running search, for `info currmove`.
+    last_best: Option<String>,
     /// The solver of `go mate`.
     solver: Algo,
     current: Option<Current>,
@@ -258,6 +264,9 @@ pub fn run(protocol: Protocol, settings: Settings, input: Receiver<Event>, first
         slow_mover: DEFAULT_SLOW_MOVER,
         multipv: 1,
         show_wdl: false,
+        analyse: false,
+        verbose_move_stats: false,
+        last_best: None,
         solver: Algo::Dfpn,
         current: None,
     };
@@ -439,6 +448,13 @@ impl Controller {
             "slow_mover" => self.slow_mover = value.parse().unwrap_or(DEFAULT_SLOW_MOVER),
             "multipv" => self.multipv = value.parse().unwrap_or(1),
             "show_wdl" => self.show_wdl = value == "true",
+            "analyse_mode" => self.analyse = value == "true",
+            "log_file" => {
+                if let Err(e) = super::logfile::open(&value) {
+                    self.error(&e);
+                }
+            }
+            "verbose_move_stats" => self.verbose_move_stats = value == "true",
             "solver" => self.solver = Algo::parse(&value).unwrap_or(Algo::Dfpn),
             key => self.set_param(key, &value),
         }
@@ -552,9 +568,15 @@ impl Controller {
             dialect,
             iterations: go.nodes,
             depth: go.depth,
-            multipv: self.multipv,
+            // Move statistics cover every root move; `info` lines still show `MultiPV`.
+            multipv: if self.verbose_move_stats {
+                MAX_MULTIPV
+            } else {
+                self.multipv
+            },
             searchmoves,
             solve,
+            analyse: self.analyse,
             ..SearchJob::default()
         };
         let control = Arc::new(SearchControl::new());
@@ -578,6 +600,7 @@ impl Controller {
         hold: bool,
     ) {
         let shown = self.show_text().unwrap_or_default();
+        self.last_best = None;
         self.current = Some(Current {
             pondering: go.ponder,
             go,
@@ -610,7 +633,7 @@ impl Controller {
     fn info_text(&self, info: &SearchInfo) -> String {
         let mut text = String::new();
         let ms = info.time.as_millis();
-        for (k, line) in info.lines.iter().enumerate() {
+        for (k, line) in info.lines.iter().take(self.multipv).enumerate() {
             let score = match line.proven.and_then(mate_moves) {
                 Some(n) => format!("mate {n}"),
                 None if matches!(line.proven, Some(Proven::Draw { .. })) => "cp 0".to_string(),
@@ -645,11 +668,55 @@ impl Controller {
         text
     }
 
-    fn send_info(&self, info: &SearchInfo) {
-        let text = self.info_text(info);
+    /// A snapshot during the search: `info currmove` when the best move changed, then the
+    /// `info` lines.
+    fn send_info(&mut self, info: &SearchInfo) {
+        let mut text = self.currmove_text(info);
+        text.push_str(&self.info_text(info));
         if !text.is_empty() {
             self.out.send(&text);
         }
+    }
+
+    /// `info currmove M currmovenumber K` when the best root move is not the one of the last
+    /// snapshot (K: the move's number in the position's move order, from 1).
+    fn currmove_text(&mut self, info: &SearchInfo) -> String {
+        let Some(line) = info.lines.first() else {
+            return String::new();
+        };
+        let best = line.pv.first().cloned();
+        if best.is_none() || best == self.last_best {
+            return String::new();
+        }
+        self.last_best = best;
+        format!(
+            "info currmove {} currmovenumber {}\n",
+            line.pv[0], line.move_number
+        )
+    }
+
+    /// `VerboseMoveStats`: one `info string` per root line, least visited first (the best
+    /// last, next to `bestmove`), as lc0 writes its move statistics.
+    fn move_stats_text(info: &SearchInfo) -> String {
+        let mut text = String::new();
+        for line in info.lines.iter().rev() {
+            let Some(mv) = line.pv.first() else { continue };
+            let proof = match line.proven {
+                Some(Proven::Win { plies }) => format!(" (proven: win in {plies} plies)"),
+                Some(Proven::Loss { plies }) => format!(" (proven: loss in {plies} plies)"),
+                Some(Proven::Draw { plies }) => format!(" (proven: draw in {plies} plies)"),
+                None => String::new(),
+            };
+            text.push_str(&format!(
+                "info string {mv:<6} (N: {:>8}) (P: {:>6.2}%) (P-source: {}) (Q: {:>8.5}) (LCB: {:>8.5}){proof}\n",
+                line.visits,
+                100.0 * line.prior,
+                line.prior_source.name(),
+                line.value,
+                line.lcb,
+            ));
+        }
+        text
     }
 
     /// Announces a finished search: the final `info` and exactly one `bestmove` (or, for USI
@@ -660,6 +727,9 @@ impl Controller {
             return self.out.send(&perft_text(counts));
         }
         let mut text = self.info_text(&info);
+        if self.verbose_move_stats {
+            text.push_str(&Self::move_stats_text(&info));
+        }
         if let Some(mate) = cur.as_ref().and_then(|c| c.go.usi_mate) {
             let verdict = info.solved.as_ref().map(|s| s.verdict);
             let reply = match verdict {

@@ -21,6 +21,7 @@ mod report;
 mod rollout;
 pub mod scaling;
 mod select;
+mod spread;
 pub mod threat;
 pub mod tree;
 
@@ -35,8 +36,10 @@ use knowledge::TreeKnowledge;
 pub(crate) use netleaf::NetLeaf;
 use node::{from_im, to_bound, to_im, Node, NodeId, Pn, LOSS, NONE, PN_INF, TERMINAL, THREAT, WIN};
 pub use params::{Algorithm, Bias, Policy, SearchParams};
-pub use report::{Proven, RootLine, SearchReport};
+pub use report::{PriorSource, Proven, RootLine, SearchReport};
 use rollout::Rollout;
+pub use spread::lower_confidence_bound;
+use spread::RootSpread;
 use threat::{Threat, ThreatSearch};
 use tree::Tree;
 
@@ -137,6 +140,8 @@ pub struct Search<G: Game, const P: usize> {
     path: Vec<(NodeId, u16)>,
     /// Scratch of the AMAF backup, one entry per AMAF move.
     amaf_seen: Vec<u8>,
+    /// The spread of each root move's values, for the lower confidence bounds of analysis.
+    spread: RootSpread,
 }
 
 /// What a descent found: where the iteration's backup starts, and the exact utilities when it
@@ -146,7 +151,12 @@ struct Descent<const P: usize> {
     utilities: Option<[f32; P]>,
     created: bool,
     depth: u32,
+    /// The root edge the descent took ([`NO_EDGE`] when it stopped at the root).
+    root_edge: u16,
 }
+
+/// No edge: a descent that ended at the root.
+const NO_EDGE: u16 = u16::MAX;
 
 impl<G: Game, const P: usize> Search<G, P> {
     /// A search of `root` with an empty tree.
@@ -190,6 +200,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             knowledge,
             path: Vec::new(),
             amaf_seen: Vec::new(),
+            spread: RootSpread::default(),
             params,
             root_position: root,
             moves: MoveList::new(),
@@ -573,6 +584,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         let mut id = ROOT;
         let mut depth = 0u32;
         let mut created = false;
+        let mut root_edge = NO_EDGE;
         let pn_mcts = self.params.algorithm == Algorithm::PnMcts;
         // The one-thread AMAF backup follows this path (threads record their flights' own).
         let trace_path = self.knowledge.rave && !virtual_loss;
@@ -595,6 +607,9 @@ impl<G: Game, const P: usize> Search<G, P> {
                 }
                 let i = self.select_pn_mcts(id);
                 let edge = self.tree.edges(id)[i];
+                if depth == 0 {
+                    root_edge = i as u16;
+                }
                 position.play(edge.mv);
                 Self::enter(&mut self.history, &position);
                 depth += 1;
@@ -606,6 +621,9 @@ impl<G: Game, const P: usize> Search<G, P> {
             }
             let i = self.select(id);
             let edge = self.tree.edges(id)[i];
+            if depth == 0 {
+                root_edge = i as u16;
+            }
             if trace_path {
                 self.path.push((id, i as u16));
             }
@@ -655,6 +673,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             utilities,
             created,
             depth,
+            root_edge,
         };
         (descent, position)
     }
@@ -702,6 +721,15 @@ impl<G: Game, const P: usize> Search<G, P> {
         self.stats.max_depth = self.stats.max_depth.max(descent.depth);
         if utilities.iter().all(|&u| u == 0.0) {
             self.stats.draws += 1;
+        }
+        if descent.root_edge != NO_EDGE {
+            let root = self.tree.node(ROOT);
+            self.spread.record(
+                self.tree.generation(),
+                root.num_edges as usize,
+                descent.root_edge as usize,
+                utilities[root.mover as usize],
+            );
         }
     }
 

@@ -50,7 +50,7 @@ use super::netleaf::NetLeaf;
 use super::node::{from_im, Node, NodeId, Pn, NONE};
 use super::rollout::Rollout;
 use super::scaling::LockProfile;
-use super::{Algorithm, Descent, Limits, Progress, Search, CHECK_PERIOD, ROOT};
+use super::{Algorithm, Descent, Limits, Progress, Search, CHECK_PERIOD, NO_EDGE, ROOT};
 use crate::game::record::Seen;
 use crate::game::{Game, Move, MoveList, Outcome};
 use crate::rng::Rng;
@@ -251,6 +251,7 @@ impl<G: Game, const P: usize> Search<G, P> {
                 return Flight {
                     node: id,
                     open_edge: None,
+                    root_edge: scratch.path.first().map_or(NO_EDGE, |&(_, e)| e),
                     depth,
                     utilities: Some(self.solved_utilities(n)),
                     history_end: None,
@@ -290,6 +291,7 @@ impl<G: Game, const P: usize> Search<G, P> {
                 return Flight {
                     node: id,
                     open_edge: Some(i),
+                    root_edge: scratch.path[0].1,
                     depth,
                     utilities: None,
                     history_end: Self::history_end(&mut scratch.history, &position),
@@ -381,6 +383,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             utilities: flight.utilities,
             created,
             depth: flight.depth,
+            root_edge: flight.root_edge,
         };
         if !statistics_landed {
             self.finish(&descent, &utilities, false);
@@ -437,6 +440,8 @@ struct Flight<G, const P: usize> {
     node: NodeId,
     /// The edge of `node` whose node does not exist yet: the node this iteration creates.
     open_edge: Option<usize>,
+    /// The root edge the flight took ([`NO_EDGE`]: it stopped at the root).
+    root_edge: u16,
     depth: u32,
     /// The exact utilities (terminal or solved node, or a terminal new node), else the
     /// playout's once it has run.

@@ -177,8 +177,13 @@ impl<G: Game, const P: usize> Search<G, P> {
     fn extend_pv(&self, mut id: NodeId, pv: &mut Vec<Move>) {
         while let Some(i) = self.best_edge(id) {
             let edge = self.tree.edges(id)[i];
+            // A move never searched is no part of the line (it would only be the first of
+            // the node's moves: analysis GUIs showed every unexplored line ending in A1).
+            if edge.child == NONE {
+                break;
+            }
             pv.push(edge.mv);
-            if edge.child == NONE || pv.len() >= 64 {
+            if pv.len() >= 64 {
                 break;
             }
             id = edge.child;
@@ -298,9 +303,37 @@ pub struct RootLine {
     pub pv: Vec<Move>,
     /// Expected utility for the side to move after `mv`, in [-1, 1].
     pub value: f32,
+    /// The lower confidence bound of `value` ([`super::spread`]): `value` itself when proven,
+    /// -1 below two visits.
+    pub lcb: f32,
+    /// The move's prior probability, in [0, 1], of the kind `prior_source` says.
+    pub prior: f32,
+    pub prior_source: PriorSource,
     /// The proven result of `mv` for the side to move (plies counted from the root).
     pub proven: Option<Proven>,
     pub visits: u32,
+    /// The move's index in the root's move order (its edges, in move-generation order).
+    pub index: usize,
+}
+
+/// Where a root move's prior comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PriorSource {
+    /// The network's policy.
+    Policy,
+    /// No network: the move's share of the root's visits so far. (The game's own move
+    /// knowledge, `docs/heuristics.md`, gives each move a value worth a few playouts, not a
+    /// probability, so it is not shown as one.)
+    Visits,
+}
+
+impl PriorSource {
+    pub fn name(self) -> &'static str {
+        match self {
+            PriorSource::Policy => "policy",
+            PriorSource::Visits => "visits",
+        }
+    }
 }
 
 impl<G: Game, const P: usize> Search<G, P> {
@@ -313,38 +346,71 @@ impl<G: Game, const P: usize> Search<G, P> {
         let root = self.tree.node(ROOT).clone();
         let m = root.mover as usize;
         let best = self.best_edge(ROOT);
-        let mut lines: Vec<(usize, RootLine)> = self
-            .tree
-            .edges(ROOT)
+        let prior_source = if self.params.uses_network() && self.tree.has_priors() {
+            PriorSource::Policy
+        } else {
+            PriorSource::Visits
+        };
+        let edges = self.tree.edges(ROOT);
+        let child_visits =
+            |e: &super::node::Edge| (e.child != NONE).then(|| self.tree.node(e.child).visits.get());
+        let visits_sum: u64 = edges
+            .iter()
+            .filter_map(|e| child_visits(e).map(u64::from))
+            .sum();
+        let generation = self.tree.generation();
+        let mut lines: Vec<(usize, RootLine)> = edges
             .iter()
             .enumerate()
             .filter(|(_, e)| self.allowed(ROOT, e.mv))
             .map(|(i, e)| {
                 let mut pv = vec![e.mv];
+                let prior = match prior_source {
+                    PriorSource::Policy => super::tree::from_prior(self.tree.priors(ROOT)[i]),
+                    PriorSource::Visits => {
+                        child_visits(e).unwrap_or(0) as f32 / visits_sum.max(1) as f32
+                    }
+                };
                 let line = if e.child == NONE {
                     RootLine {
                         mv: e.mv,
                         pv,
                         value: root.mean(m),
+                        lcb: -1.0,
+                        prior,
+                        prior_source,
                         proven: None,
                         visits: 0,
+                        index: i,
                     }
                 } else {
                     let c = self.tree.node(e.child);
                     self.extend_pv(e.child, &mut pv);
                     let known = self.known_value(c, m);
                     let plies = c.proof_plies as u32 + 1;
+                    let value =
+                        known.map_or_else(|| self.bounded_mean(c, m), super::node::from_bound);
+                    let visits = c.visits.get();
+                    let lcb = if known.is_some() {
+                        value
+                    } else {
+                        let variance = self.spread.variance(generation, i, c.mean(m));
+                        super::spread::lower_confidence_bound(value, variance, visits)
+                    };
                     RootLine {
                         mv: e.mv,
                         pv,
-                        value: known
-                            .map_or_else(|| self.bounded_mean(c, m), super::node::from_bound),
+                        value,
+                        lcb,
+                        prior,
+                        prior_source,
                         proven: known.map(|v| match v {
                             WIN => Proven::Win { plies },
                             LOSS => Proven::Loss { plies },
                             _ => Proven::Draw { plies },
                         }),
-                        visits: c.visits.get(),
+                        visits,
+                        index: i,
                     }
                 };
                 (i, line)

@@ -495,3 +495,78 @@ fn proofs_and_bounds_stay_exact_with_the_quiescence_step() {
     }
     assert!(captures_seen > 0, "no position offered a capture");
 }
+
+#[test]
+fn root_lines_show_the_policy_as_prior_and_a_bound_below_the_value() {
+    let net = cfour_net(5, None, 0.0);
+    let mut s: Search<ConnectFour, 2> = Search::new(with_net("sb-gpn", &net), ConnectFour::start());
+    let mut gaps = Vec::new();
+    for iterations in [200u64, 2_000, 20_000] {
+        s.run(&Limits {
+            iterations: Some(iterations),
+            ..Limits::default()
+        });
+        let lines = s.root_lines(7);
+        assert_eq!(lines.len(), 7);
+        // Each line's prior is the network's policy for its move, within the u16 rounding.
+        let mut leaf = netleaf::NetLeaf::default();
+        let moves: Vec<_> = s.tree.edges(ROOT).iter().map(|e| e.mv).collect();
+        leaf.value_and_priors(net.net(), &ConnectFour::start(), &moves);
+        for line in &lines {
+            let i = moves.iter().position(|&m| m == line.mv).unwrap();
+            let policy = leaf.priors[i] as f32 / PRIOR_ONE as f32;
+            assert_eq!(line.prior_source, PriorSource::Policy);
+            assert!(
+                (line.prior - policy).abs() <= 1.0 / PRIOR_ONE as f32,
+                "{line:?}"
+            );
+            assert_eq!(line.index, i);
+        }
+        let total: f32 = lines.iter().map(|l| l.prior).sum();
+        assert!((total - 1.0).abs() < 1e-3, "{total}");
+        let best = &lines[0];
+        if best.proven.is_none() {
+            assert!(best.lcb < best.value, "{best:?}");
+            gaps.push(best.value - best.lcb);
+        }
+    }
+    // The bound closes in on the value as the visits grow.
+    assert!(
+        gaps.len() >= 2 && gaps.windows(2).all(|w| w[1] < w[0]),
+        "{gaps:?}"
+    );
+}
+
+#[test]
+fn without_a_network_the_prior_is_the_share_of_visits() {
+    let mut s: Search<ConnectFour, 2> = Search::new(params("sb-gpn"), ConnectFour::start());
+    s.run(&Limits {
+        iterations: Some(3_000),
+        ..Limits::default()
+    });
+    let lines = s.root_lines(7);
+    let visits: u32 = lines.iter().map(|l| l.visits).sum();
+    for line in &lines {
+        assert_eq!(line.prior_source, PriorSource::Visits);
+        assert!((line.prior - line.visits as f32 / visits as f32).abs() < 1e-6);
+    }
+}
+
+#[test]
+fn a_proven_root_move_has_its_value_as_its_bound() {
+    // A won position of the perfect solver's file, solved by the search.
+    let (position, value) = solved_connect_four(30..=34)
+        .into_iter()
+        .find(|&(_, v)| v == 1)
+        .expect("a won position");
+    assert_eq!(value, 1);
+    let mut s: Search<ConnectFour, 2> = Search::new(params("sb-gpn"), position);
+    s.run(&Limits {
+        iterations: Some(200_000),
+        ..Limits::default()
+    });
+    assert!(s.root_solved());
+    let best = &s.root_lines(1)[0];
+    assert!(matches!(best.proven, Some(Proven::Win { .. })), "{best:?}");
+    assert_eq!((best.value, best.lcb), (1.0, 1.0));
+}

@@ -42,6 +42,12 @@ pub fn to_prior(p: f32) -> u16 {
     (p.clamp(0.0, 1.0) * PRIOR_ONE as f32).round() as u16
 }
 
+/// The probability of a stored prior.
+#[inline]
+pub fn from_prior(p: u16) -> f32 {
+    p as f32 / PRIOR_ONE as f32
+}
+
 /// An edge's all-moves-as-first (RAVE) statistics: the playouts through its node in which the
 /// node's mover played the edge's move at any later turn, and the mover's utilities summed.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -94,6 +100,9 @@ pub struct Tree<const P: usize> {
     budget_bytes: usize,
     /// An allocation was refused since the last compaction.
     full: bool,
+    /// Counts the changes of root (a cleared tree, a new root kept from the old tree), so that
+    /// what is kept beside the tree about the root's moves knows when it is out of date.
+    generation: u64,
 }
 
 /// A keep bitmap with a rank index: which old node indices survive a compaction, and the new
@@ -201,6 +210,7 @@ impl<const P: usize> Tree<P> {
             edge_high: 0,
             budget_bytes,
             full: false,
+            generation: 0,
         }
     }
 
@@ -213,6 +223,12 @@ impl<const P: usize> Tree<P> {
         self.unvisited_pn.clear();
         self.virtual_visits.clear();
         self.full = false;
+        self.generation += 1;
+    }
+
+    /// The root's generation: it changes whenever the root may be another position.
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     pub fn is_empty(&self) -> bool {
@@ -520,6 +536,9 @@ impl<const P: usize> Tree<P> {
     /// child are flagged [`CHILDREN_DROPPED`]. Returns the number of nodes dropped.
     pub fn compact(&mut self, new_root: NodeId, mut keep: impl FnMut(&Node<P>) -> bool) -> usize {
         let root = new_root as usize;
+        if root != 0 {
+            self.generation += 1;
+        }
         let n = self.nodes.len();
         let mut alive = Survivors::new(n);
         alive.set(root);

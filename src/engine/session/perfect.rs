@@ -79,13 +79,7 @@ impl<G: Game, const P: usize> GameSession<G, P> {
         };
         log::debug!("perfect move {text} from the {}", perfect.source);
         Some(SearchInfo {
-            lines: vec![InfoLine {
-                pv: vec![text.clone()],
-                value,
-                wdl,
-                proven: Some(proven),
-                visits: 0,
-            }],
+            lines: vec![InfoLine::sole(vec![text.clone()], value, wdl, Some(proven))],
             depth: 1,
             seldepth: 1,
             time: t0.elapsed(),

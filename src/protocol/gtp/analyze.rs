@@ -2,44 +2,22 @@
 //! KataGo's clients read.
 
 use super::*;
+use crate::engine::LineScorer;
 
 impl Controller {
     /// `lz-analyze` / `kata-analyze` (`kata`) `[colour] [interval] [key value ...]`: `=` at
     /// once, then one `info` line per interval with every searched move, until the next input
     /// line ends it (with the blank line). Bad arguments are answered `?` before anything runs.
     pub(super) fn analyze(&mut self, id: &Option<String>, args: &[&str], kata: bool) {
-        let names = self
-            .conductor
-            .session()
-            .map_or_else(|| vec!["black", "white"], |s| player_names(s.as_ref()));
-        let AnalyzeArgs {
-            player,
-            interval_cs,
-            ownership,
-        } = match analyze_args(args, &|text: &str| player_in(&names, text)) {
+        let (args, format) = match self.analysis_setup(args, kata) {
             Ok(parsed) => parsed,
             Err(e) => return self.respond(id, Err(e)),
         };
-        if let Some(p) = player {
+        if let Some(p) = args.player {
             if let Err(e) = self.align_turn(p) {
                 return self.respond(id, Err(e));
             }
         }
-        // The session goes to the worker: the scorer keeps its own copy of the position.
-        let scorer = match self.conductor.session() {
-            Some(s) if kata => s.territory().and_then(|t| t.line_scorer(Dialect::Gtp)),
-            _ => None,
-        };
-        // The position does not change while it is analysed: its ownership estimate is made
-        // once, before the search starts (games without one: no `ownership` field).
-        let ownership_field = match self.conductor.session() {
-            Some(s) if kata && ownership => s.territory().and_then(|t| t.ownership()).map(|own| {
-                // `+ 0.0` turns -0 into 0, which prints without a sign.
-                let values: Vec<String> = own.iter().map(|v| format!("{:.4}", v + 0.0)).collect();
-                format!(" ownership {}", values.join(" "))
-            }),
-            _ => None,
-        };
         let finished = !self
             .conductor
             .session()
@@ -53,8 +31,8 @@ impl Controller {
         control.set_unlimited(true);
         let job = SearchJob {
             dialect: Dialect::Gtp,
-            multipv: 256,
-            info_interval: Duration::from_millis(interval_cs * 10),
+            multipv: ANALYSIS_LINES,
+            info_interval: Duration::from_millis(args.interval_cs * 10),
             ..SearchJob::default()
         };
         self.conductor.start(job, control, true);
@@ -62,13 +40,7 @@ impl Controller {
             match self.conductor.next_event() {
                 Event::Worker(w) => {
                     if let Outcome::Info(info) = self.conductor.on_worker(w) {
-                        let line = if kata {
-                            let score = |pv: &[String]| scorer.as_ref().map_or(0.0, |f| f(pv));
-                            kata_line(&info, score) + ownership_field.as_deref().unwrap_or("")
-                        } else {
-                            analysis_line(&info)
-                        };
-                        self.out.send(&line);
+                        self.out.send(&format.line(&info));
                     }
                 }
                 other => {
@@ -80,6 +52,137 @@ impl Controller {
             }
         }
     }
+
+    /// `lz-genmove_analyze` / `kata-genmove_analyze` (`kata`) `[colour] [interval] [key value
+    /// ...]`: `genmove` under the game's clock that shows its analysis as it goes, as Sabaki and
+    /// Lizzie play: `=`, the `info` lines of `lz-analyze` / `kata-analyze` every interval, then
+    /// `play <move>` (or `play resign`) and the blank line. The move is played. Errors (bad
+    /// arguments, a finished game) are answered `?` before anything runs.
+    pub(super) fn genmove_analyze(&mut self, id: &Option<String>, args: &[&str], kata: bool) {
+        let (args, format) = match self.analysis_setup(args, kata) {
+            Ok(parsed) => parsed,
+            Err(e) => return self.respond(id, Err(e)),
+        };
+        let player = match args.player {
+            Some(p) => p,
+            None => match self.conductor.session() {
+                Some(s) => s.side_to_move(),
+                None => return self.respond(id, Err("engine busy".to_string())),
+            },
+        };
+        let inserted = match self.align_turn(player) {
+            Ok(inserted) => inserted,
+            Err(e) => return self.respond(id, Err(e)),
+        };
+        if self
+            .conductor
+            .session()
+            .is_some_and(|s| s.outcome().is_some())
+        {
+            if inserted {
+                self.session_do(|s| {
+                    s.undo();
+                });
+            }
+            return self.respond(id, Err("game is over".to_string()));
+        }
+        self.out.send(&format!("={}", id.as_deref().unwrap_or("")));
+        let analysis = Analysis {
+            format,
+            interval: Duration::from_millis(args.interval_cs * 10),
+        };
+        let result = self.generate(player, true, Vec::new(), Some(&analysis));
+        let played = result.as_deref().is_ok_and(|m| m != "resign");
+        if inserted && !played {
+            self.session_do(|s| {
+                s.undo();
+            });
+        }
+        match result {
+            // The move line, then the blank line that ends every GTP response.
+            Ok(mv) => self.out.send(&format!("play {mv}\n\n")),
+            // The `=` is out: the error can only be logged, and the answer ends without a move.
+            Err(e) => {
+                log::error!(
+                    "{}: {e}",
+                    if kata {
+                        "kata-genmove_analyze"
+                    } else {
+                        "lz-genmove_analyze"
+                    }
+                );
+                self.out.send("");
+            }
+        }
+    }
+
+    /// The parsed analysis arguments and the line format they ask for.
+    fn analysis_setup(
+        &mut self,
+        args: &[&str],
+        kata: bool,
+    ) -> Result<(AnalyzeArgs, LineFormat), String> {
+        let names = self
+            .conductor
+            .session()
+            .map_or_else(|| vec!["black", "white"], |s| player_names(s.as_ref()));
+        let parsed = analyze_args(args, &|text: &str| player_in(&names, text))?;
+        // The session goes to the worker: the scorer keeps its own copy of the position.
+        let scorer = match self.conductor.session() {
+            Some(s) if kata => s.territory().and_then(|t| t.line_scorer(Dialect::Gtp)),
+            _ => None,
+        };
+        // The position does not change while it is analysed: its ownership estimate is made
+        // once, before the search starts (games without one: no `ownership` field).
+        let ownership = match self.conductor.session() {
+            Some(s) if kata && parsed.ownership => {
+                s.territory().and_then(|t| t.ownership()).map(|own| {
+                    // `+ 0.0` turns -0 into 0, which prints without a sign.
+                    let values: Vec<String> =
+                        own.iter().map(|v| format!("{:.4}", v + 0.0)).collect();
+                    format!(" ownership {}", values.join(" "))
+                })
+            }
+            _ => None,
+        };
+        Ok((
+            parsed,
+            LineFormat {
+                kata,
+                scorer,
+                ownership,
+            },
+        ))
+    }
+}
+
+/// How many root moves analysis lines show: all of them, as Leela Zero and KataGo do.
+pub(super) const ANALYSIS_LINES: usize = crate::options::MAX_MULTIPV;
+
+/// How analysis lines are written: Leela Zero's or KataGo's (with its score lead and ownership).
+pub(super) struct LineFormat {
+    kata: bool,
+    /// The score lead of a line, in games that count points.
+    scorer: Option<LineScorer>,
+    /// `kata-analyze ownership true`: the ` ownership ...` field, made once per position.
+    ownership: Option<String>,
+}
+
+impl LineFormat {
+    pub(super) fn line(&self, info: &SearchInfo) -> String {
+        if self.kata {
+            let score = |pv: &[String]| self.scorer.as_ref().map_or(0.0, |f| f(pv));
+            kata_line(info, score) + self.ownership.as_deref().unwrap_or("")
+        } else {
+            analysis_line(info)
+        }
+    }
+}
+
+/// A `genmove` that streams its analysis.
+pub(super) struct Analysis {
+    pub(super) format: LineFormat,
+    pub(super) interval: Duration,
 }
 
 /// The keys of KataGo's and Leela Zero's analysis commands that take one value and that gpn
@@ -163,42 +266,56 @@ pub(super) fn winrate(value: f32) -> f64 {
 /// move (winrate, prior and lcb in 0..1, utility in -1..1); `score` gives the lead in points
 /// of a line (0 in games without points).
 pub(super) fn kata_line(info: &SearchInfo, score: impl Fn(&[String]) -> f32) -> String {
-    let prior = 1.0 / info.lines.len().max(1) as f64;
     let mut parts = Vec::new();
     for (k, line) in info.lines.iter().enumerate() {
         let Some(mv) = line.pv.first() else { continue };
         let w = winrate(line.value);
+        let lcb = winrate(line.lcb);
         let lead = score(&line.pv);
+        // A proven move says so (a field KataGo does not have; its clients skip unknown keys).
+        let proof = match line.proven {
+            Some(p) => format!(" proof {}", proof_name(Some(p))),
+            None => String::new(),
+        };
         parts.push(format!(
-            "info move {mv} visits {} utility {:.6} winrate {w:.6} scoreMean {lead:.2} scoreLead {lead:.2} prior {prior:.6} lcb {w:.6} order {k} pv {}",
+            "info move {mv} visits {} utility {:.6} winrate {w:.6} scoreMean {lead:.2} scoreLead {lead:.2} prior {:.6} lcb {lcb:.6} order {k}{proof} pv {}",
             line.visits,
             line.value,
+            line.prior,
             line.pv.join(" ")
         ));
     }
     parts.join(" ")
 }
 
+/// gpn's `proof` field: the proven result of a move for the side to move.
+fn proof_name(proven: Option<Proven>) -> &'static str {
+    match proven {
+        Some(Proven::Win { .. }) => "win",
+        Some(Proven::Loss { .. }) => "loss",
+        Some(Proven::Draw { .. }) => "draw",
+        None => "none",
+    }
+}
+
+/// A winrate in 0..1 in Leela Zero's units, 1/10000.
+fn per_10000(winrate: f64) -> u32 {
+    (winrate * 10_000.0).round().clamp(0.0, 10_000.0) as u32
+}
+
 /// One `lz-analyze` line: `info move V visits N winrate W prior P lcb L order K pv ...` per
 /// move (winrate, prior and lcb in 1/10000), plus gpn's `proof` field (win, loss, draw, none).
 pub(super) fn analysis_line(info: &SearchInfo) -> String {
-    let n = info.lines.len().max(1);
     let mut parts = Vec::new();
     for (k, line) in info.lines.iter().enumerate() {
         let Some(mv) = line.pv.first() else { continue };
-        let winrate = ((line.value + 1.0) / 2.0 * 10_000.0)
-            .round()
-            .clamp(0.0, 10_000.0) as u32;
-        let proof = match line.proven {
-            Some(Proven::Win { .. }) => "win",
-            Some(Proven::Loss { .. }) => "loss",
-            Some(Proven::Draw { .. }) => "draw",
-            None => "none",
-        };
         parts.push(format!(
-            "info move {mv} visits {} winrate {winrate} prior {} lcb {winrate} order {k} proof {proof} pv {}",
+            "info move {mv} visits {} winrate {} prior {} lcb {} order {k} proof {} pv {}",
             line.visits,
-            10_000 / n,
+            per_10000(winrate(line.value)),
+            per_10000(f64::from(line.prior)),
+            per_10000(winrate(line.lcb)),
+            proof_name(line.proven),
             line.pv.join(" ")
         ));
     }

@@ -12,7 +12,7 @@ mod rules;
 #[cfg(test)]
 mod tests;
 
-use analyze::winrate;
+use analyze::{winrate, Analysis, LineFormat};
 use clock::TimeSystem;
 
 use crossbeam_channel::Receiver;
@@ -57,6 +57,8 @@ const COMMANDS: &[&str] = &[
     "kgs-time_settings",
     "lz-analyze",
     "kata-analyze",
+    "lz-genmove_analyze",
+    "kata-genmove_analyze",
     "loadsgf",
     "printsgf",
     "fixed_handicap",
@@ -408,6 +410,10 @@ impl Controller {
                 self.analyze(&id, &args, cmd.name == "kata-analyze");
                 return true;
             }
+            "lz-genmove_analyze" | "kata-genmove_analyze" => {
+                self.genmove_analyze(&id, &args, cmd.name == "kata-genmove_analyze");
+                return true;
+            }
             "gpn-setoption" => match args.split_first() {
                 Some((name, value)) => self.set_option(name, &value.join(" ")),
                 None => Err("syntax error".to_string()),
@@ -495,7 +501,8 @@ impl Controller {
             "slow_mover" => self.slow_mover = value.parse().unwrap_or(DEFAULT_SLOW_MOVER),
             "solver" => self.solver = Algo::parse(&value).unwrap_or(Algo::Dfpn),
             "resign_threshold" => self.resign_threshold = value.parse().unwrap_or(0.0),
-            "ponder" | "multipv" | "show_wdl" => {
+            "log_file" => super::logfile::open(&value)?,
+            "ponder" | "multipv" | "show_wdl" | "analyse_mode" | "verbose_move_stats" => {
                 return Err(format!("{} has no meaning in GTP", option.name()))
             }
             key => {
@@ -691,7 +698,7 @@ impl Controller {
                 Ok(Vec::new())
             }
         };
-        let result = searchmoves.and_then(|moves| self.generate(player, play, moves));
+        let result = searchmoves.and_then(|moves| self.generate(player, play, moves, None));
         // `reg_genmove`, a resignation, or a move that could not be made, leaves the position
         // as it was.
         let played = play && result.as_deref().is_ok_and(|m| m != "resign");
@@ -704,23 +711,28 @@ impl Controller {
     }
 
     /// Searches for `player` (to move) among `searchmoves` (empty: all) and plays the move when
-    /// `play`.
+    /// `play`; with `analysis`, writes the search's analysis lines as it goes.
     fn generate(
         &mut self,
         player: usize,
         play: bool,
         searchmoves: Vec<String>,
+        analysis: Option<&Analysis>,
     ) -> Result<String, String> {
         let control = Arc::new(SearchControl::new());
         let moves_left = self.conductor.session().and_then(|s| s.moves_left_bound());
         control.set_budget(Some(self.budget(player, moves_left)));
-        let job = SearchJob {
+        let mut job = SearchJob {
             dialect: Dialect::Gtp,
             searchmoves,
             ..SearchJob::default()
         };
+        if let Some(a) = analysis {
+            job.multipv = analyze::ANALYSIS_LINES;
+            job.info_interval = a.interval;
+        }
         self.conductor.start(job, control, false);
-        let info = self.finish_search();
+        let info = self.finish_search(analysis.map(|a| &a.format));
         // Resigning ends a game of two; with more players the others would play on.
         let two_players = self
             .conductor
@@ -787,7 +799,7 @@ impl Controller {
             ..SearchJob::default()
         };
         self.conductor.start(job, control, false);
-        let info = self.finish_search();
+        let info = self.finish_search(None);
         let Some(solved) = &info.solved else {
             return Err("game is over".to_string());
         };
@@ -809,8 +821,9 @@ impl Controller {
     /// meanwhile waits its turn). The end of input does not cut it short: a script that pipes
     /// `genmove`s in gets every one searched, as GNU Go and KataGo do. A `quit` read meanwhile
     /// does: the search stops at once, is answered, and the `quit` follows. So do `clear_board`
-    /// and `boardsize`, which abandon the game the search is for.
-    fn finish_search(&mut self) -> SearchInfo {
+    /// and `boardsize`, which abandon the game the search is for. With `analysis`, the search's
+    /// snapshots are written as analysis lines.
+    fn finish_search(&mut self, analysis: Option<&LineFormat>) -> SearchInfo {
         loop {
             if self.quit_queued {
                 if let Some(control) = self.conductor.control() {
@@ -834,11 +847,15 @@ impl Controller {
             });
             self.quit_queued |= quit;
             match event {
-                Some(w) => {
-                    if let Outcome::Finished(info) = self.conductor.on_worker(w) {
-                        return info;
+                Some(w) => match self.conductor.on_worker(w) {
+                    Outcome::Finished(info) => return info,
+                    Outcome::Info(info) => {
+                        if let Some(format) = analysis {
+                            self.out.send(&format.line(&info));
+                        }
                     }
-                }
+                    Outcome::Quiet => {}
+                },
                 // The worker is gone: nothing more will come.
                 None => return self.conductor.wait().unwrap_or_default(),
             }

@@ -1,6 +1,6 @@
 //! Unit tests of the GTP controller's parsing, framing, analysis lines and scores.
 
-use super::analyze::{analyze_args, kata_line, AnalyzeArgs};
+use super::analyze::{analysis_line, analyze_args, kata_line, AnalyzeArgs};
 use super::*;
 
 #[test]
@@ -33,9 +33,13 @@ fn info(lines: &[(&str, f32, u32, Option<Proven>)]) -> SearchInfo {
             .map(|&(mv, value, visits, proven)| crate::engine::InfoLine {
                 pv: vec![mv.to_string(), "pass".to_string()],
                 value,
+                lcb: if proven.is_some() { value } else { value - 0.5 },
+                prior: 0.25,
+                prior_source: crate::search::PriorSource::Policy,
                 wdl: [0, 0, 0],
                 proven,
                 visits,
+                move_number: 1,
             })
             .collect(),
         best: lines.first().map(|l| l.0.to_string()),
@@ -85,11 +89,31 @@ fn kata_lines_write_katago_fields_for_the_side_to_move() {
     assert_eq!(
         line,
         "info move D4 visits 30 utility 0.500000 winrate 0.750000 scoreMean 2.50 \
-         scoreLead 2.50 prior 0.500000 lcb 0.750000 order 0 pv D4 pass \
+         scoreLead 2.50 prior 0.250000 lcb 0.500000 order 0 pv D4 pass \
          info move C3 visits 10 utility -1.000000 winrate 0.000000 scoreMean -1.00 \
-         scoreLead -1.00 prior 0.500000 lcb 0.000000 order 1 pv C3 pass"
+         scoreLead -1.00 prior 0.250000 lcb 0.000000 order 1 pv C3 pass"
     );
     assert_eq!(kata_line(&SearchInfo::default(), |_| 0.0), "");
+    // A proven win: winrate 1, its bound with it, and the proof named.
+    let won = info(&[("E5", 1.0, 7, Some(Proven::Win { plies: 3 }))]);
+    assert_eq!(
+        kata_line(&won, |_| 0.0),
+        "info move E5 visits 7 utility 1.000000 winrate 1.000000 scoreMean 0.00 \
+         scoreLead 0.00 prior 0.250000 lcb 1.000000 order 0 proof win pv E5 pass"
+    );
+}
+
+#[test]
+fn leela_lines_write_winrate_prior_and_lcb_in_ten_thousandths() {
+    let snapshot = info(&[
+        ("D4", 0.5, 30, None),
+        ("C3", -1.0, 2, Some(Proven::Loss { plies: 2 })),
+    ]);
+    assert_eq!(
+        analysis_line(&snapshot),
+        "info move D4 visits 30 winrate 7500 prior 2500 lcb 5000 order 0 proof none pv D4 pass \
+         info move C3 visits 2 winrate 0 prior 2500 lcb 0 order 1 proof loss pv C3 pass"
+    );
 }
 
 #[test]
