@@ -2,6 +2,7 @@
 
 pub mod arena;
 pub mod bench;
+pub mod calendar;
 pub mod cli;
 pub mod engine;
 pub mod files;
