@@ -16,3 +16,4 @@ pub mod protocol;
 pub mod rng;
 pub mod search;
 pub mod solve;
+pub mod tune;

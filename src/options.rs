@@ -61,7 +61,31 @@ pub struct EngineOption {
     pub default: &'static str,
     pub scope: Scope,
     pub help: &'static str,
+    /// Tunable by SPSA (`gpn tune`, the OpenBench list of `gpn tune --list`): its tuning
+    /// range and steps. `None`: not a parameter to tune (a switch, a size, a file).
+    pub tune: Option<Tune>,
 }
+
+/// How SPSA tunes an option, in the option's own units (docs/tuning.md).
+///
+/// The names are OpenBench's: `c_end` is the perturbation at the last iteration, `r_end` the
+/// learning rate there (`a_end / c_end^2`). The range is narrower than the values the option
+/// accepts: it is where tuning makes sense, and SPSA clamps its points into it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tune {
+    pub min: f64,
+    pub max: f64,
+    pub c_end: f64,
+    pub r_end: f64,
+}
+
+/// The scale of the integer (`spin`) form of a real option: `Tune_C` = 1414 is `C` = 1.414.
+/// For tuners that only speak UCI `spin` (docs/tuning.md); 1/1000 is finer than any tuning
+/// step of the registry.
+pub const SPIN_SCALE: f64 = 1000.0;
+
+/// The prefix of the spin forms' names (`Tune_C`, `Tune_C_pn`, ...).
+pub const SPIN_PREFIX: &str = "Tune_";
 
 /// Every option, in the order the handshake lists them.
 pub static OPTIONS: &[EngineOption] = &[
@@ -73,6 +97,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Game,
         default: "breakthrough",
         scope: Scope::Protocol,
+        tune: None,
         help: "the game, any name of docs/games.md (`breakthrough`, `cfour`, `reversi`, `minishogi`, ...); aliases accepted (`connect4`, `othello`, `linesofaction`, `oware`, ...); USI starts with `minishogi`, UAI plays `ataxx` only",
     },
     EngineOption {
@@ -83,6 +108,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Int { min: 1, max: 1 << 20 },
         default: "256",
         scope: Scope::Search,
+        tune: None,
         help: "memory cap of the search tree in MiB: the tree's arenas never hold more (resident memory stays under Hash plus the program's own few MiB); a full tree is recycled (the most visited part and every solved node kept, the rest rebuilt as the search needs it, `docs/recycling.md`)",
     },
     EngineOption {
@@ -93,6 +119,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Int { min: 1, max: MAX_THREADS as i64 },
         default: "1",
         scope: Scope::Search,
+        tune: None,
         help: "search threads on one shared tree (tree parallelism with virtual loss, `docs/threads.md`); 1 is the deterministic search (same seed, same result); proofs, bounds and the Hash cap are the same with any number",
     },
     EngineOption {
@@ -103,6 +130,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Int { min: 2, max: MAX_THREADS as i64 + 1 },
         default: "4",
         scope: Scope::Search,
+        tune: None,
         help: "from this many threads on, each playout's visit and utilities go up the path with atomic additions beside the other threads' selections instead of inside the exclusive backup: less serial time, more atomic operations, a loss on two cores and the better choice the more cores there are (`docs/threads.md`); above `threads`: never",
     },
     EngineOption {
@@ -113,6 +141,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Check,
         default: "false",
         scope: Scope::Protocol,
+        tune: None,
         help: "the GUI may send `go ponder` (gpn always names a `ponder` move when it has one)",
     },
     EngineOption {
@@ -123,6 +152,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Int { min: 0, max: 10_000 },
         default: "50",
         scope: Scope::Protocol,
+        tune: None,
         help: "ms kept out of every time budget for transport and GUI lag",
     },
     EngineOption {
@@ -133,6 +163,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Int { min: 10, max: 1000 },
         default: "100",
         scope: Scope::Protocol,
+        tune: None,
         help: "the optimum time of a move from a clock, in per cent of the usual \
                (protocol/README.md, Time management); a fixed `movetime` is not affected",
     },
@@ -144,6 +175,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Int { min: 1, max: MAX_MULTIPV as i64 },
         default: "1",
         scope: Scope::Protocol,
+        tune: None,
         help: "root lines reported in `info`",
     },
     EngineOption {
@@ -154,6 +186,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Check,
         default: "false",
         scope: Scope::Protocol,
+        tune: None,
         help: "add `wdl W D L` (per mille, from the side to move) to `info`",
     },
     EngineOption {
@@ -164,6 +197,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Check,
         default: "false",
         scope: Scope::Protocol,
+        tune: None,
         help: "analysis, not play (set by GUIs in their analysis window): a timed search runs to its time target, without stopping once the leader cannot be overtaken and without the short search of a forced move",
     },
     EngineOption {
@@ -174,6 +208,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::File,
         default: "",
         scope: Scope::Protocol,
+        tune: None,
         help: "append every protocol line in (`<<`) and out (`>>`) and the engine's own log (`##`, what stderr gets at the `RUST_LOG` level) to this file, each line with its UTC time to the microsecond; empty: no log (`docs/protocols.md`, Log file)",
     },
     EngineOption {
@@ -184,6 +219,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Check,
         default: "false",
         scope: Scope::Protocol,
+        tune: None,
         help: "before `bestmove`, one `info string` per root move, least visited first, as lc0 writes them: visits `N`, prior `P` (the network's policy, or the move's share of visits without one: `P-source`), value `Q`, its lower confidence bound `LCB`, and a proof where there is one",
     },
     EngineOption {
@@ -194,6 +230,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Choice(&[&["dfpn"], &["pns"], &["ppns"], &["mcpns"], &["sb-gpn"]]),
         default: "dfpn",
         scope: Scope::Protocol,
+        tune: None,
         help: "the solver of `go mate` and `gpn-solve` (docs/commands.md, `gpn solve`)",
     },
     EngineOption {
@@ -204,6 +241,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Choice(&[&["sb-gpn"], &["gpn"], &["sb-uct"], &["uct"], &["pn-mcts"]]),
         default: "sb-gpn",
         scope: Scope::Search,
+        tune: None,
         help: "the search algorithm (docs/search.md)",
     },
     EngineOption {
@@ -214,6 +252,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Choice(&[&["rank", "pnrank"], &["max", "pnmax"], &["sum", "pnsum"]]),
         default: "rank",
         scope: Scope::Search,
+        tune: None,
         help: "proof-number bonus: `rank` (the paper's PNRank, 1 - rank/n), `max` (min-max normalised), `sum`",
     },
     EngineOption {
@@ -224,6 +263,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Real { min: 0.0, max: 100.0 },
         default: "1.4142135",
         scope: Scope::Search,
+        tune: Some(Tune { min: 0.1, max: 3.0, c_end: 0.1, r_end: 0.002 }),
         help: "UCB exploration constant",
     },
     EngineOption {
@@ -234,6 +274,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::File,
         default: "",
         scope: Scope::Search,
+        tune: None,
         help: "a network file of `gpn train` (`.gpnn`, docs/learned.md) for the game: its value replaces the playouts, its policy gives every edge a prior for PUCT selection (`cpuct`); proof numbers and score bounds work as without it; `builtin`: the game's embedded network (the default where the game ships one, docs/learned.md); empty: none",
     },
     EngineOption {
@@ -244,6 +285,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Real { min: 0.0, max: 100.0 },
         default: "1.25",
         scope: Scope::Search,
+        tune: Some(Tune { min: 0.1, max: 5.0, c_end: 0.15, r_end: 0.002 }),
         help: "with a network: the PUCT exploration constant, `cpuct * prior * sqrt(N) / (1 + n)` in place of the UCB term",
     },
     EngineOption {
@@ -254,6 +296,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Real { min: 0.0, max: 1000.0 },
         default: "1",
         scope: Scope::Search,
+        tune: Some(Tune { min: 0.0, max: 5.0, c_end: 0.1, r_end: 0.002 }),
         help: "weight of the proof-number bonus",
     },
     EngineOption {
@@ -264,6 +307,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Int { min: 0, max: 100_000_000 },
         default: "0",
         scope: Scope::Search,
+        tune: Some(Tune { min: 0.0, max: 200.0, c_end: 4.0, r_end: 0.002 }),
         help: "the bonus of a child is weighted by `pn_decay / (pn_decay + its visits)`, so it halves at `pn_decay` visits and hands well-visited children over to their values (0 = constant, as in the papers; also the `U` term of `pn-mcts`)",
     },
     EngineOption {
@@ -274,6 +318,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Check,
         default: "false",
         scope: Scope::Search,
+        tune: None,
         help: "the bonus scales the exploration term instead of being added: `(c + c_pn * bonus) * sqrt(ln N / n)`, so it orders exploration and fades as exploration does",
     },
     EngineOption {
@@ -284,6 +329,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Int { min: 1, max: 100_000 },
         default: "200",
         scope: Scope::Search,
+        tune: None,
         help: "playout length cap in plies; a capped playout counts as a draw",
     },
     EngineOption {
@@ -294,6 +340,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Check,
         default: "true",
         scope: Scope::Search,
+        tune: None,
         help: "initialise a new node's non-mover proof numbers with its number of moves",
     },
     EngineOption {
@@ -304,6 +351,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Real { min: 0.0, max: 1.0 },
         default: "0",
         scope: Scope::Search,
+        tune: Some(Tune { min: 0.0, max: 1.0, c_end: 0.05, r_end: 0.002 }),
         help: "implicit minimax backups (Lanctot et al.): each node keeps the minimax of its children's evaluations; selection uses `(1 - im) * mean + im * minimax value`, proven values first (0 = off)",
     },
     EngineOption {
@@ -314,6 +362,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Choice(&[&["random", "uniform"], &["ipp", "informed"], &["game", "knowledge"]]),
         default: "random",
         scope: Scope::Search,
+        tune: None,
         help: "playouts: `random`, `ipp` (a winning move is always played, a move that lets the opponent win at once is redrawn, captures are 4x as likely), or `game`, the game's own playout knowledge (Go: captures, atari escapes, Mogo's 3x3 shapes, no self-atari; uniform in games without any)",
     },
     EngineOption {
@@ -324,6 +373,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Real { min: 0.0, max: 1.0 },
         default: "0",
         scope: Scope::Search,
+        tune: Some(Tune { min: 0.0, max: 1.0, c_end: 0.05, r_end: 0.002 }),
         help: "epsilon-greedy playouts: a random move with probability `ege`, else the move whose position evaluates best for the mover (0 = off)",
     },
     EngineOption {
@@ -334,6 +384,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Int { min: 0, max: 100_000 },
         default: "0",
         scope: Scope::Search,
+        tune: Some(Tune { min: 0.0, max: 50.0, c_end: 2.0, r_end: 0.002 }),
         help: "fixed early termination: a playout stops after `fet` plies and scores the evaluation (each player's own with more than two players; 0 = off)",
     },
     EngineOption {
@@ -344,6 +395,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Real { min: 0.0, max: 1.0 },
         default: "0",
         scope: Scope::Search,
+        tune: Some(Tune { min: 0.0, max: 1.0, c_end: 0.05, r_end: 0.002 }),
         help: "dynamic early termination: a playout stops as a win or loss once the evaluation passes `±det` (two-player games; 0 = off)",
     },
     EngineOption {
@@ -354,6 +406,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Real { min: 0.0, max: 100.0 },
         default: "0",
         scope: Scope::Search,
+        tune: Some(Tune { min: 0.0, max: 10.0, c_end: 0.5, r_end: 0.002 }),
         help: "progressive bias: `pb * minimax value / (visits + 1)` added in selection (0 = off)",
     },
     EngineOption {
@@ -364,6 +417,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Int { min: 0, max: 100_000 },
         default: "0",
         scope: Scope::Search,
+        tune: Some(Tune { min: 0.0, max: 100.0, c_end: 4.0, r_end: 0.002 }),
         help: "node priors: a new node starts with `np` virtual visits whose mean is its evaluation (0 = off; not in `pn-mcts`)",
     },
     EngineOption {
@@ -374,6 +428,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Int { min: 0, max: MAX_THREAT_PLIES as i64 },
         default: "0",
         scope: Scope::Search,
+        tune: None,
         help: "threat search at every new node (two players; score-bounded or proof-number algorithms): a win of the side to move in 1, a loss in 2 and a win in 3 (up to this many plies, through checks in games with checks) is proven there and the node solved, so the tree never walks into a short mate (0 = off)",
     },
     EngineOption {
@@ -384,6 +439,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Int { min: 1, max: 100_000 },
         default: "200",
         scope: Scope::Search,
+        tune: None,
         help: "the most positions one threat search visits",
     },
     EngineOption {
@@ -394,6 +450,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Int { min: 0, max: MAX_QUIESCENCE_PLIES as i64 },
         default: "0",
         scope: Scope::Search,
+        tune: None,
         help: "with a network: a new node's value is the network's after up to this many plies of captures and promotions, an alpha-beta in which either side may stop, as a chess engine's quiescence search (at most 32 extra evaluations a node; 0 = off)",
     },
     EngineOption {
@@ -404,6 +461,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Int { min: 0, max: 100_000 },
         default: "0",
         scope: Scope::Search,
+        tune: Some(Tune { min: 0.0, max: 100.0, c_end: 4.0, r_end: 0.002 }),
         help: "knowledge priors (games with move knowledge, Go; without a network, or with one at `net_prior` > 0): each move starts with the game's prior win rate, worth this many playouts; a move whose prior is 0 (filling one's own eye) is played only when proved or when nothing else is left (0 = off)",
     },
     EngineOption {
@@ -414,6 +472,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Int { min: 0, max: 1_000_000 },
         default: "0",
         scope: Scope::Search,
+        tune: Some(Tune { min: 0.0, max: 10000.0, c_end: 300.0, r_end: 0.002 }),
         help: "RAVE (games whose moves are points, Go): all-moves-as-first statistics mixed into each move's value with weight n'/(n' + n + n n'/rave), n' its AMAF visits, n its visits; every search thread keeps them (0 = off)",
     },
     EngineOption {
@@ -424,6 +483,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Int { min: 0, max: 100 },
         default: "0",
         scope: Scope::Search,
+        tune: None,
         help: "with a network and knowledge priors (`prior` > 0, Go): the network gives only move priors, this percentage of each move's prior win rate (the game's knowledge the rest; its own-eye fills stay 0), while playouts, RAVE and UCT selection stay; 0 = the network replaces the playouts and gives PUCT's priors",
     },
     EngineOption {
@@ -434,6 +494,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Check,
         default: "true",
         scope: Scope::Search,
+        tune: None,
         help: "before a timed search, play the game's own perfect move where it has one: Connect Four's embedded opening book, else its exact solver when a solve finishes within half the move's time (`docs/games.md`); off: always search",
     },
     EngineOption {
@@ -444,6 +505,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Check,
         default: "false",
         scope: Scope::Search,
+        tune: None,
         help: "with more than two players, every other player selects the child worst for the player to move at the root (paranoid UCT) instead of its own best (max^n), and that player's score bounds are paranoid (a root of another player starts a new tree); values and proof numbers unchanged; no effect with two players",
     },
     EngineOption {
@@ -454,6 +516,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Int { min: 0, max: i32::MAX as i64 },
         default: "1",
         scope: Scope::Search,
+        tune: None,
         help: "random seed: one thread and a fixed seed give identical searches (for a `nodes` limit)",
     },
     EngineOption {
@@ -464,6 +527,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Text,
         default: "FSU",
         scope: Scope::Search,
+        tune: None,
         help: "PN-MCTS: `F` plays a proven win at once, `S` skips solved children with more than `solver_visits` visits, `U` adds the proof-number rank term; `x` switches one off (`xSU`)",
     },
     EngineOption {
@@ -474,6 +538,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Int { min: 0, max: u32::MAX as i64 },
         default: "5",
         scope: Scope::Search,
+        tune: None,
         help: "PN-MCTS solver threshold T",
     },
     EngineOption {
@@ -484,6 +549,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Check,
         default: "false",
         scope: Scope::Search,
+        tune: None,
         help: "PN-MCTS: a second layer that proves \"not a loss\" (the paper's double layer for draws; its proofs are the exact score bounds)",
     },
     EngineOption {
@@ -494,6 +560,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Real { min: -100.0, max: 100.0 },
         default: "-100",
         scope: Scope::Search,
+        tune: None,
         help: "PN-MCTS with `draw_layer`: play a proven draw when the root's mean value is at most this (the paper used 0.2; -100 never)",
     },
     EngineOption {
@@ -504,6 +571,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Int { min: 1, max: 86_400_000 },
         default: "1000",
         scope: Scope::Gtp,
+        tune: None,
         help: "GTP: ms per move when no time system is set",
     },
     EngineOption {
@@ -514,6 +582,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Int { min: 0, max: 86_400_000 },
         default: "0",
         scope: Scope::Gtp,
+        tune: None,
         help: "GTP: a cap on every move's time in ms (0 = none)",
     },
     EngineOption {
@@ -524,6 +593,7 @@ pub static OPTIONS: &[EngineOption] = &[
         kind: Kind::Real { min: 0.0, max: 1.0 },
         default: "0.05",
         scope: Scope::Gtp,
+        tune: None,
         help: "GTP: `genmove` answers `resign` when the best move is a proven loss, or when its winrate (0..1) is below this after at least 100 visits of it, as Go GUIs and referees expect of a lost game; two-player games only (0 = never resign)",
     },
 ];
@@ -574,6 +644,39 @@ pub fn find(name: &str) -> Option<&'static EngineOption> {
     })
 }
 
+/// The real option whose spin form is called `name` (`Tune_C`: `C`), if `name` is one: a tunable
+/// real option with a protocol name.
+pub fn spin_form_of(name: &str) -> Option<&'static EngineOption> {
+    let k = normalise(name.trim());
+    let rest = k.strip_prefix(&normalise(SPIN_PREFIX))?;
+    let option = find(rest)?;
+    option.spin_scaled().then_some(option)
+}
+
+/// The option called `name` and `value` in that option's units: the spin form of a real option
+/// (`Tune_C` = 1414) is read as the real option (`C` = 1.414); any other name as [`lookup`]
+/// finds it, its value as given. The value is not checked yet ([`EngineOption::check`]).
+pub fn lookup_value(name: &str, value: &str) -> Result<(&'static EngineOption, String), String> {
+    if let Some(option) = spin_form_of(name) {
+        let v = value.trim();
+        let n: i64 = v
+            .parse()
+            .map_err(|_| format!("{name}: '{v}' is not an integer"))?;
+        return Ok((option, format_real(n as f64 / SPIN_SCALE)));
+    }
+    Ok((lookup(name)?, value.to_string()))
+}
+
+/// A real number as options write it: the shortest text that reads back to it.
+pub fn format_real(x: f64) -> String {
+    // `{}` of an f64 is the shortest round-trip text; -0 is 0 to a user.
+    if x == 0.0 {
+        "0".into()
+    } else {
+        format!("{x}")
+    }
+}
+
 /// The option called `name`, or an error that suggests the closest name.
 pub fn lookup(name: &str) -> Result<&'static EngineOption, String> {
     find(name).ok_or_else(|| {
@@ -596,6 +699,31 @@ impl EngineOption {
         } else {
             self.uci
         }
+    }
+
+    /// Whether the option has a spin form ([`SPIN_SCALE`]): a tunable real option that the
+    /// protocols offer.
+    pub fn spin_scaled(&self) -> bool {
+        matches!(self.kind, Kind::Real { .. }) && self.tune.is_some() && !self.uci.is_empty()
+    }
+
+    /// The spin form's handshake line (`usi`: USI names), for a tunable real option: `Tune_`
+    /// and the option's name, its range and default times [`SPIN_SCALE`], rounded.
+    pub fn spin_line(&self, usi: bool, default: &str) -> Option<String> {
+        let Kind::Real { min, max } = self.kind else {
+            return None;
+        };
+        if !self.spin_scaled() {
+            return None;
+        }
+        let name = if usi { self.usi } else { self.uci };
+        let scaled = |x: f64| (x * SPIN_SCALE).round() as i64;
+        let default = scaled(default.trim().parse().unwrap_or(0.0));
+        Some(format!(
+            "option name {SPIN_PREFIX}{name} type spin default {default} min {} max {}",
+            scaled(min),
+            scaled(max)
+        ))
     }
 
     /// Checks `value` against the type and range; returns it in canonical form (the choice's
@@ -708,6 +836,39 @@ pub fn uci_table() -> String {
             o.default,
             o.help
         );
+        if let (Kind::Real { min, max }, true) = (o.kind, o.spin_scaled()) {
+            let _ = writeln!(
+                t,
+                "| `{SPIN_PREFIX}{}` | `{}` | spin {}..{} | `{}` | `{}` in 1/{SPIN_SCALE}: the same option for tuners that only speak `spin` (docs/tuning.md) |",
+                o.uci,
+                o.key,
+                (min * SPIN_SCALE).round(),
+                (max * SPIN_SCALE).round(),
+                (o.default.parse::<f64>().unwrap_or(0.0) * SPIN_SCALE).round(),
+                o.uci
+            );
+        }
+    }
+    t
+}
+
+/// The tunable options (docs/tuning.md): range, SPSA steps, spin form.
+pub fn tune_table() -> String {
+    let mut t = String::from(
+        "| option | type | tuning range | c_end | r_end | spin form |\n|---|---|---|---|---|---|\n",
+    );
+    for o in OPTIONS {
+        let Some(tune) = o.tune else { continue };
+        let (kind, spin) = if o.spin_scaled() {
+            ("float", format!("`{SPIN_PREFIX}{}`", o.usi))
+        } else {
+            ("int", "(spin already)".to_string())
+        };
+        let _ = writeln!(
+            t,
+            "| `{}` (`{}`) | {kind} | {}..{} | {} | {} | {spin} |",
+            o.key, o.usi, tune.min, tune.max, tune.c_end, tune.r_end
+        );
     }
     t
 }
@@ -735,11 +896,13 @@ fn key_table(header: &str, scope: Scope) -> String {
 
 /// The USI names, as protocol/USI.md lists them.
 pub fn usi_names() -> String {
-    let names: Vec<String> = OPTIONS
-        .iter()
-        .filter(|o| !o.usi.is_empty())
-        .map(|o| format!("`{}`", o.usi))
-        .collect();
+    let mut names: Vec<String> = Vec::new();
+    for o in OPTIONS.iter().filter(|o| !o.usi.is_empty()) {
+        names.push(format!("`{}`", o.usi));
+        if o.spin_scaled() {
+            names.push(format!("`{SPIN_PREFIX}{}`", o.usi));
+        }
+    }
     names.join(", ") + "\n"
 }
 
@@ -823,6 +986,49 @@ mod tests {
     }
 
     #[test]
+    fn real_tunable_options_have_a_spin_form_in_thousandths() {
+        let c = find("c").unwrap();
+        assert!(c.spin_scaled() && c.tune.is_some());
+        assert!(std::ptr::eq(spin_form_of("Tune_C").unwrap(), c));
+        assert!(std::ptr::eq(spin_form_of("tune_c").unwrap(), c));
+        let im = spin_form_of("Tune_ImplicitMinimax").unwrap();
+        assert!(std::ptr::eq(
+            spin_form_of("Tune_Implicit Minimax").unwrap(),
+            im
+        ));
+        // Integer options are spins already; options that are not tuned have no spin form.
+        assert!(spin_form_of("Tune_PN Decay").is_none());
+        assert!(spin_form_of("Tune_Contempt").is_none() && spin_form_of("Tune_Hash").is_none());
+        assert!(spin_form_of("C").is_none() && find("Tune_C").is_none());
+        let (o, v) = lookup_value("Tune_C", " 1414 ").unwrap();
+        assert_eq!((o.key, v.as_str()), ("c", "1.414"));
+        assert_eq!(lookup_value("Tune_C_pn", "0").unwrap().1, "0");
+        assert!(lookup_value("Tune_C", "1.5")
+            .unwrap_err()
+            .contains("not an integer"));
+        let (o, v) = lookup_value("C", "1.5").unwrap();
+        assert_eq!((o.key, v.as_str()), ("c", "1.5"));
+        assert!(lookup_value("Tune_Frob", "1").is_err());
+        assert_eq!(
+            c.spin_line(false, c.default).unwrap(),
+            "option name Tune_C type spin default 1414 min 0 max 100000"
+        );
+        assert!(find("hash").unwrap().spin_line(false, "256").is_none());
+        // Every tuning range lies within the values its option accepts.
+        for o in OPTIONS {
+            let Some(t) = o.tune else { continue };
+            assert!(t.min < t.max && t.c_end > 0.0 && t.r_end > 0.0, "{}", o.key);
+            let ok = match o.kind {
+                Kind::Int { min, max } => t.min >= min as f64 && t.max <= max as f64,
+                Kind::Real { min, max } => t.min >= min && t.max <= max,
+                _ => false,
+            };
+            assert!(ok, "{}: tuning range outside the option's", o.key);
+            assert_eq!(o.scope, Scope::Search, "{}", o.key);
+        }
+    }
+
+    #[test]
     fn a_misspelt_name_gets_a_suggestion() {
         let e = lookup("Trheads").unwrap_err().to_ascii_lowercase();
         assert!(e.contains("did you mean 'threads'"), "{e}");
@@ -862,6 +1068,7 @@ mod tests {
             ("protocol/USI.md", "usi", usi_names()),
             ("protocol/GTP.md", "gtp", gtp_table()),
             ("docs/search.md", "spec", spec_table()),
+            ("docs/tuning.md", "tune", tune_table()),
         ] {
             let path = format!("{root}/{file}");
             let text = std::fs::read_to_string(&path).expect("document");

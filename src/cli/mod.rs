@@ -23,6 +23,7 @@ mod solve;
 mod solve_args;
 mod solve_batch;
 mod train;
+mod tune;
 
 use std::io::{self, Write};
 
@@ -180,6 +181,17 @@ enum Command {
         after_help = learn::AFTER_HELP
     )]
     Learn(learn::LearnArgs),
+    /// Tune search options by SPSA over game pairs; print the OpenBench SPSA list
+    ///
+    /// OpenBench's SPSA over the registry's tunable options (docs/tuning.md): game pairs between
+    /// the base engine perturbed up and down, theta saved after every step, resumable and
+    /// shardable; or, with --list, the parameters as OpenBench reads them.
+    #[command(
+        override_usage = "gpn tune <game> --list [--spin] [--params <name,...>] [--base <agent>]\n       \
+                          gpn tune <game> --out <dir> [--params <name,...>] [--pairs <n>] [--iterations <n> | --movetime <ms>] [OPTIONS]",
+        after_help = tune::AFTER_HELP
+    )]
+    Tune(tune::TuneArgs),
 }
 
 impl Command {
@@ -197,6 +209,7 @@ impl Command {
             Command::Label(_) => "label",
             Command::Train(_) => "train",
             Command::Learn(_) => "learn",
+            Command::Tune(_) => "tune",
         }
     }
 }
@@ -272,6 +285,7 @@ fn dispatch(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Some(Command::Label(a)) => label::run(a, out),
         Some(Command::Train(a)) => train::run(a, out),
         Some(Command::Learn(a)) => learn::run(a, out),
+        Some(Command::Tune(a)) => tune::run(a, out),
     }
 }
 

@@ -384,6 +384,11 @@ impl Controller {
                 text.push_str(&line);
                 text.push('\n');
             }
+            // The real options' spin forms for tuners that only speak `spin` (docs/tuning.md).
+            if let Some(line) = option.spin_line(usi, default) {
+                text.push_str(&line);
+                text.push('\n');
+            }
         }
         text.push_str(proto_ok);
         self.out.send(&text);
@@ -408,12 +413,15 @@ impl Controller {
     }
 
     fn set_option(&mut self, name: &str, value: &str) {
-        let option = match options::lookup(name) {
-            Ok(o) if o.scope != Scope::Gtp => o,
-            Ok(o) => return self.error(&format!("{} is a GTP option", o.key)),
+        // A spin form (`Tune_C`) arrives as its real option with the value unscaled.
+        let (option, value) = match options::lookup_value(name, value) {
+            Ok((o, _)) if o.scope == Scope::Gtp => {
+                return self.error(&format!("{} is a GTP option", o.key))
+            }
+            Ok(found) => found,
             Err(e) => return self.error(&e),
         };
-        let value = match option.check(value) {
+        let value = match option.check(&value) {
             Ok(v) => v,
             Err(e) => return self.error(&e),
         };

@@ -188,10 +188,11 @@ impl UserParams {
         value: &str,
     ) -> Result<(), ParamError> {
         current.clone().set(name, value)?;
-        // One entry per option, whichever of its names was used.
-        let key = crate::options::find(name)
-            .map_or(name, |o| o.key)
-            .to_string();
+        // One entry per option, whichever of its names (or its spin form) was used.
+        let (key, value) = match crate::options::lookup_value(name, value) {
+            Ok((o, v)) => (o.key.to_string(), v),
+            Err(_) => (name.to_string(), value.to_string()),
+        };
         self.set.retain(|(k, _)| *k != key);
         self.set.push((key, value.trim().to_string()));
         Ok(())

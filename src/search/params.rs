@@ -348,8 +348,10 @@ impl SearchParams {
     /// Sets one search option by any of its names (see [`crate::options`], which checks the
     /// value's type and range and gives its canonical form).
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
-        let option = crate::options::lookup(name)
+        // A spin form (`Tune_C=1414`) sets its real option (`c=1.414`).
+        let (option, value) = crate::options::lookup_value(name, value)
             .map_err(|e| ParamError(e.replacen("option", "search option", 1)))?;
+        let value = value.as_str();
         if option.scope != crate::options::Scope::Search {
             return Err(ParamError(format!(
                 "'{name}' is not a search option (it belongs to the protocols)"
@@ -419,6 +421,28 @@ impl SearchParams {
             _ => return Err(ParamError(format!("search option '{key}' is not handled"))),
         }
         Ok(())
+    }
+
+    /// The value of a tunable search option (`options::EngineOption::tune`) by its key, as a
+    /// number; `None` for any other key.
+    pub fn tunable_value(&self, key: &str) -> Option<f64> {
+        // An f32 as the f64 that prints as it does (0.1, not 0.10000000149011612).
+        let wide = |x: f32| x.to_string().parse().unwrap_or(x as f64);
+        Some(match key {
+            "c" => wide(self.c),
+            "cpuct" => wide(self.cpuct),
+            "c_pn" => wide(self.c_pn),
+            "pn_decay" => self.pn_decay as f64,
+            "im" => wide(self.im),
+            "ege" => wide(self.ege),
+            "fet" => self.fet as f64,
+            "det" => wide(self.det),
+            "pb" => wide(self.pb),
+            "np" => self.np as f64,
+            "prior" => self.prior as f64,
+            "rave" => self.rave as f64,
+            _ => return None,
+        })
     }
 
     /// Reads a spec such as `sb-gpn c_pn=2 bias=max`: an optional algorithm name first, then
@@ -599,5 +623,24 @@ mod tests {
         }
         assert!(SearchParams::default().set("ponder", "true").is_err());
         assert!(SearchParams::default().set("c", "nan").is_err());
+    }
+
+    /// A spin form (`Tune_C`, in thousandths) sets its real option; every tunable option has a
+    /// value to start tuning from.
+    #[test]
+    fn spin_forms_set_their_real_option() {
+        let p = SearchParams::parse("uct Tune_C=700 tune_c_pn=2500").unwrap();
+        assert_eq!((p.c, p.c_pn), (0.7, 2.5));
+        assert!(SearchParams::parse("uct Tune_C=200000").is_err());
+        let d = SearchParams::default();
+        let c = d.tunable_value("c").map(|c| c as f32);
+        assert_eq!(c, Some(std::f32::consts::SQRT_2));
+        assert_eq!(d.tunable_value("hash"), None);
+        for o in crate::options::OPTIONS.iter().filter(|o| o.tune.is_some()) {
+            let value = d
+                .tunable_value(o.key)
+                .unwrap_or_else(|| panic!("{}", o.key));
+            assert_eq!(value, o.default.parse::<f64>().unwrap(), "{}", o.key);
+        }
     }
 }

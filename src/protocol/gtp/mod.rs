@@ -489,8 +489,9 @@ impl Controller {
     /// `gpn-setoption <name> <value>`: the options of the registry (by key, UCI or USI name),
     /// with GTP's own `movetime`, `maxmovetime` and `resign_threshold`.
     fn set_option(&mut self, name: &str, value: &str) -> Result<String, String> {
-        let option = options::lookup(name)?;
-        let value = option.check(value)?;
+        // A spin form (`Tune_C`) arrives as its real option with the value unscaled.
+        let (option, value) = options::lookup_value(name, value)?;
+        let value = option.check(&value)?;
         // The registry has checked the value: the parses below cannot fail.
         let ms = || Duration::from_millis(value.parse().unwrap_or(0));
         match option.key {
