@@ -7,7 +7,9 @@ each query's position with `boardsize`, `clear_board`, `komi` and `play`, runs
 `kata-analyze <colour> 10 ownership true` until the query's maxVisits or maxTime, stops it with
 `protocol_version`, and answers KataGo's JSON (`moveInfos`, `rootInfo`, `ownership`, values from
 Black's side as KaTrain asks with reportAnalysisWinratesAs=BLACK). Partial answers are sent every
-`reportDuringSearchEvery` seconds. `query_version`, `terminate`, `terminate_all` and
+`reportDuringSearchEvery` seconds. `prior` and `lcb` are gpn's (the Go 9x9 network's policy, Leela
+Zero's lower confidence bound), and `policy` (includePolicy) is built from the priors of every
+legal root move, which gpn's lines name. `query_version`, `terminate`, `terminate_all` and
 `clear_cache` are answered as KataGo does. Queries run one at a time, newest priority first.
 
     katago_json_bridge.py [--gpn PATH] [--max-time S] [--log FILE]
@@ -102,16 +104,35 @@ def parse_info(line, size, to_move):
         wr = float(m.get("winrate", 0.5))
         lead = float(m.get("scoreLead", 0.0))
         util = float(m.get("utility", 0.0))
-        if sign < 0:
-            wr, lead, util = 1.0 - wr, -lead, -util
+        # gpn's lcb: Leela Zero's lower confidence bound of the winrate, for the side to move
+        lcb = float(m.get("lcb", wr))
+        util_lcb = 2.0 * lcb - 1.0
+        if sign < 0:  # as KataGo turns them to Black's side: 1 - x, and -x for utilities
+            wr, lead, util, lcb, util_lcb = 1.0 - wr, -lead, -util, 1.0 - lcb, -util_lcb
         infos.append({
             "move": m["move"], "visits": int(m.get("visits", 0)), "winrate": wr,
             "scoreLead": lead, "scoreMean": lead, "scoreSelfplay": lead, "scoreStdev": 0.0,
-            "utility": util, "lcb": wr, "utilityLcb": util,
+            "utility": util, "lcb": lcb, "utilityLcb": util_lcb,
+            # the network's policy in Go 9x9 (the share of the root's visits without one)
             "prior": float(m.get("prior", 0.0)), "order": int(m.get("order", len(infos))),
             "pv": m.get("pv", [m["move"]]),
         })
     return infos, ownership
+
+
+def policy_of(infos, size):
+    """KataGo's `policy`: size*size+1 values, rows from the top, then pass; -1 where illegal.
+
+    gpn's analysis lines name every legal root move (visited or not) with its prior, so a point
+    that no line names is illegal (occupied, suicide or ko)."""
+    policy = [-1.0] * (size * size + 1)
+    for m in infos:
+        v = m["move"].upper()
+        if v == "PASS":
+            policy[-1] = m["prior"]
+        elif len(v) >= 2 and v[0] in COLS[:size] and v[1:].isdigit() and 1 <= int(v[1:]) <= size:
+            policy[(size - int(v[1:])) * size + COLS.index(v[0])] = m["prior"]
+    return policy
 
 
 class Bridge:
@@ -240,13 +261,18 @@ class Bridge:
         visits = sum(m["visits"] for m in infos)
         best = infos[0] if infos else {"winrate": 0.5, "scoreLead": 0.0, "utility": 0.0}
         out = {
-            "id": q["id"], "turnNumber": turn, "isDuringSearch": partial, "moveInfos": infos,
+            "id": q["id"], "turnNumber": turn, "isDuringSearch": partial,
+            # KataGo lists the moves it searched; gpn's lines also name unvisited ones (their
+            # priors go into `policy`)
+            "moveInfos": [m for m in infos if m["visits"] > 0],
             "rootInfo": {"visits": visits, "winrate": best["winrate"], "scoreLead": best["scoreLead"],
                          "scoreSelfplay": best["scoreLead"], "scoreStdev": 0.0, "utility": best["utility"],
                          "currentPlayer": to_move, "rawWinrate": best["winrate"], "rawLead": best["scoreLead"]},
         }
         if ownership is not None and q.get("includeOwnership", True):
             out["ownership"] = ownership
+        if q.get("includePolicy") and infos:
+            out["policy"] = policy_of(infos, self.size)
         return out
 
     def run(self):

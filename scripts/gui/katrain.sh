@@ -8,6 +8,7 @@
 # KaTrain and Kivy are installed into a virtual environment, $KATRAIN_VENV (default
 # /tmp/katrain-venv, outside the repo). The game shown is gpn's own: 24 moves of gpn against
 # itself at 300 ms a move, written by `printsgf`.
+#   POLICY_OUT=FILE                   then the "Policy" view (gpn's network priors) into FILE too
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 VENV=${KATRAIN_VENV:-/tmp/katrain-venv}
@@ -63,5 +64,11 @@ if [[ -n ${RAW:-} ]]; then
     exit 0
 fi
 shot "$OUT"
+# POLICY_OUT=FILE: also the "Policy" view (key r): the priors the bridge passes on as `policy`
+if [[ -n ${POLICY_OUT:-} ]]; then
+    xdotool key --window "$win" r
+    sleep 3
+    shot "$POLICY_OUT"
+fi
 grep -E "ERROR" "$WORK/katrain.log" | head -n 10 || true
 [[ -n ${KEEP_LOG:-} ]] && cp "$WORK/gtp.log" "$WORK/katrain.log" "${KEEP_LOG}/" || true

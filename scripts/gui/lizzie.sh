@@ -8,7 +8,10 @@
 # The game is gpn's own (24 moves against itself at 300 ms a move, `printsgf`), given to Lizzie
 # on its command line. Lizzie's config (~/.config/leela-zero/lizzie-config.txt, Debian's place)
 # is written under a temporary user.home, so nothing of the user's is read or changed.
-# WAIT: seconds of analysis before the screenshot (default 15).
+# WAIT: seconds of analysis before the screenshot (default 15). POLICY_OUT=FILE: then a second
+# screenshot with Lizzie's showPolicy on, into FILE. Lizzie writes win rate and visits on every
+# candidate with at least 1% of the top move's playouts (min-playout-ratio-for-stats, 0.1 by
+# default).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 WAIT=${WAIT:-15}
@@ -44,7 +47,8 @@ cat >"$WORK/home/.config/leela-zero/lizzie-config.txt" <<JSON
     "board-size": 9,
     "resume-previous-game": false,
     "confirm-exit": false,
-    "show-move-number": true
+    "show-move-number": true,
+    "min-playout-ratio-for-stats": 0.01
   }
 }
 JSON
@@ -85,6 +89,12 @@ xdotool key End; sleep 0.5
 xdotool key Up Up Up Up; sleep 0.5
 sleep "$WAIT"
 shot "$OUT"
+# POLICY_OUT=FILE: also with showPolicy on (key b): the `prior` of gpn's lz-analyze lines
+if [[ -n ${POLICY_OUT:-} ]]; then
+    xdotool key b
+    sleep 3
+    shot "$POLICY_OUT"
+fi
 echo "== what Lizzie sent gpn and gpn's first answers"
 grep -E '^> ' "$WORK/lizzie.log" | head -n 20 || true
 grep -E '^(=|\?)' "$WORK/lizzie.log" | head -n 12 | cut -c1-160 || true
