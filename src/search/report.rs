@@ -303,8 +303,8 @@ pub struct RootLine {
     pub pv: Vec<Move>,
     /// Expected utility for the side to move after `mv`, in [-1, 1].
     pub value: f32,
-    /// The lower confidence bound of `value` ([`super::spread`]): `value` itself when proven,
-    /// -1 below two visits.
+    /// The lower confidence bound of `value` ([`super::lower_confidence_bound`]): `value`
+    /// itself when proven, -1 below two visits.
     pub lcb: f32,
     /// The move's prior probability, in [0, 1], of the kind `prior_source` says.
     pub prior: f32,
