@@ -3,26 +3,11 @@
 //! run's path exactly.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn gpn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gpn"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("gpn runs")
-}
+mod common;
 
-fn ok(args: &[&str]) -> String {
-    let out = gpn(args);
-    assert!(
-        out.status.success(),
-        "gpn {args:?}: {:?}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+use common::{gpn, gpn_ok as ok};
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("gpn-tune-{name}-{}", std::process::id()));

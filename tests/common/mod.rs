@@ -8,6 +8,27 @@ use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+/// Runs `gpn` with `args` from the repository root and waits for it.
+pub fn gpn(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gpn"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("gpn runs")
+}
+
+/// [`gpn`], which must succeed; its stdout.
+pub fn gpn_ok(args: &[&str]) -> String {
+    let out = gpn(args);
+    assert!(
+        out.status.success(),
+        "gpn {args:?}: {:?}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// Waits until a `gpn match` whose stderr is a pipe (one progress line per game, starting with
 /// `[`) has printed `games` of them, interrupts it as Ctrl-C does (SIGINT), and returns its
 /// output with the stderr lines it wrote after the signal.
