@@ -3,6 +3,10 @@
 //! Checkmate wins; stalemate, the fifty-move rule (100 plies without a pawn move or capture),
 //! insufficient material (kings with at most one knight between them) and threefold repetition
 //! (through [`record::Record`](crate::game::record::Record)) draw. Promotion to Q, R or N.
+//!
+//! `losalamos-ludii` is the game as Ludii's `Los Alamos Chess.lud` defines it, the rules of the
+//! GPN-MCTS paper's experiments: no repetition rule and no insufficient-material draw, so a
+//! cycling or bare-kings game ends only by the fifty-move rule (experiments/reference.md).
 
 use super::{Board, Counter, Variant, KING, KNIGHT, PAWN, QUEEN, ROOK};
 use crate::game::record::Repetition;
@@ -25,17 +29,27 @@ impl Variant for LosAlamosRules {
 }
 
 /// A Los Alamos position: the board plus the fifty-move counter (not hashed, so that
-/// repetitions are found).
+/// repetitions are found). `LUDII` selects Ludii's rules: no repetition rule, no
+/// insufficient-material draw.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct LosAlamos {
+pub struct LosAlamosGame<const LUDII: bool> {
     board: Board<LosAlamosRules>,
     /// Plies since the last pawn move or capture.
     halfmove: u16,
 }
 
-impl LosAlamos {
-    /// No mate is possible: only kings and at most one knight on the board.
+/// Los Alamos chess as Fairy-Stockfish plays it.
+pub type LosAlamos = LosAlamosGame<false>;
+/// Los Alamos chess as Ludii defines it (the GPN-MCTS paper's rules).
+pub type LosAlamosLudii = LosAlamosGame<true>;
+
+impl<const LUDII: bool> LosAlamosGame<LUDII> {
+    /// No mate is possible: only kings and at most one knight on the board (a draw at once,
+    /// except under Ludii's rules, which play on to the fifty-move rule).
     fn insufficient_material(&self) -> bool {
+        if LUDII {
+            return false;
+        }
         let b = &self.board;
         let heavy = b.kind(PAWN) | b.kind(ROOK) | b.kind(QUEEN);
         heavy == 0 && b.kind(KNIGHT).count_ones() <= 1
@@ -119,19 +133,32 @@ fn relative(player: usize, sq: usize) -> usize {
     rank * 6 + sq % 8
 }
 
-impl Rules for LosAlamos {
-    const INFO: GameInfo = GameInfo {
-        name: "losalamos",
-        aliases: &["los-alamos"],
-        board: "6x6",
-        notation: "UCI long algebraic, rank 1 at the bottom: b2b3, promotion a5a6q (q, r, n)",
-        start: "rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1",
+const NOTATION: &str = "UCI long algebraic, rank 1 at the bottom: b2b3, promotion a5a6q (q, r, n)";
+const START: &str = "rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1";
+
+impl<const LUDII: bool> Rules for LosAlamosGame<LUDII> {
+    const INFO: GameInfo = if LUDII {
+        GameInfo {
+            name: "losalamos-ludii",
+            aliases: &["los-alamos-ludii"],
+            board: "6x6",
+            notation: NOTATION,
+            start: START,
+        }
+    } else {
+        GameInfo {
+            name: "losalamos",
+            aliases: &["los-alamos"],
+            board: "6x6",
+            notation: NOTATION,
+            start: START,
+        }
     };
-    const HAS_REPETITION_RULE: bool = true;
+    const HAS_REPETITION_RULE: bool = !LUDII;
     const HAS_CHECKS: bool = true;
 
     fn start() -> Self {
-        LosAlamos {
+        LosAlamosGame {
             board: Board::from_rows("rnqknr/pppppp/6/6/PPPPPP/RNQKNR"),
             halfmove: 0,
         }
@@ -232,7 +259,7 @@ impl Rules for LosAlamos {
                 GameError::position("halfmove clock", format!("'{h}' is not a number"))
             })?,
         };
-        Ok(LosAlamos { board, halfmove })
+        Ok(LosAlamosGame { board, halfmove })
     }
 
     fn diagram(&self) -> String {
@@ -262,13 +289,13 @@ impl Rules for LosAlamos {
         captured * 64 + (64 - pawns.count_ones()) * 8 + white_steps + black_steps
     }
 
-    /// Threefold repetition draws.
+    /// Threefold repetition draws (Ludii's rules have no repetition rule).
     fn repetition_outcome(&self, rep: &Repetition) -> Option<Outcome> {
-        (rep.count >= 3).then(|| Outcome::draw(2))
+        (!LUDII && rep.count >= 3).then(|| Outcome::draw(2))
     }
 }
 
-impl Heuristics for LosAlamos {
+impl<const LUDII: bool> Heuristics for LosAlamosGame<LUDII> {
     const HAS_EVALUATION: bool = true;
 
     /// Material (P 1, N 3, R 5, Q 9), a small centralisation term and pawn advancement, through
@@ -294,7 +321,10 @@ impl Heuristics for LosAlamos {
     }
 }
 
-impl Dialects for LosAlamos {}
+impl<const LUDII: bool> Dialects for LosAlamosGame<LUDII> {}
+
+/// Ludii's rules have no network of their own (the encoding's defaults: none).
+impl crate::game::Features for LosAlamosLudii {}
 
 #[cfg(test)]
 mod tests {
@@ -446,6 +476,36 @@ mod tests {
             }
         }
         assert_eq!(r.outcome(), Some(Outcome::draw(2)));
+    }
+
+    /// Ludii's rules: the same moves, but repetition and bare kings do not end the game; the
+    /// fifty-move rule, mate and stalemate do.
+    #[test]
+    fn ludii_rules_play_on_through_repetition_and_bare_kings() {
+        use crate::game::record::Record;
+        let start = LosAlamosLudii::start();
+        assert_eq!(perft(&start, 4), 14332);
+        assert_eq!(LosAlamosLudii::INFO.name, "losalamos-ludii");
+        let mut r = Record::new(start, 1000);
+        for _ in 0..5 {
+            for m in ["b1c3", "b6c4", "c3b1", "c4b6"] {
+                let mv = r.position().parse_move(m).unwrap();
+                r.play(mv);
+            }
+        }
+        assert_eq!(r.outcome(), None);
+        let ludii = |s: &str| LosAlamosLudii::parse_position(s).unwrap();
+        let bare = ludii("3k2/6/6/6/3N2/3K2 w - - 0 1");
+        assert_eq!(bare.outcome(), None);
+        assert!(bare.count_moves() > 0);
+        assert_eq!(
+            ludii("3k2/6/6/6/3N2/3K2 w - - 100 1").outcome(),
+            Some(Outcome::draw(2))
+        );
+        // Mate (the rook a6 and the king d4 against the king d6) is the same in both.
+        let mate = "R2k2/6/3K2/6/6/6 b - - 0 1";
+        assert_eq!(ludii(mate).outcome(), Some(Outcome::win(Player(0), 2)));
+        assert_eq!(pos(mate).outcome(), ludii(mate).outcome());
     }
 
     #[test]
