@@ -346,6 +346,17 @@ pub static OPTIONS: &[EngineOption] = &[
         help: "initialise a new node's non-mover proof numbers with its number of moves",
     },
     EngineOption {
+        key: "clip",
+        aliases: &[],
+        uci: "Clip To Bounds",
+        usi: "ClipToBounds",
+        kind: Kind::Check,
+        default: "true",
+        scope: Scope::Search,
+        tune: None,
+        help: "score-bounded algorithms: selection reads an unsolved child's mean clipped into its score bounds (false: the raw mean, as Ludii's Score Bounded MCTS)",
+    },
+    EngineOption {
         key: "im",
         aliases: &["alpha"],
         uci: "Implicit Minimax",

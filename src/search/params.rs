@@ -119,6 +119,10 @@ pub struct SearchParams {
     pub playout_cap: u32,
     /// Initialise a new node's non-mover proof numbers with its number of moves.
     pub mobility_init: bool,
+    /// Score-bounded algorithms: selection reads an unsolved child's mean clipped into its
+    /// score bounds (false: the raw mean, as Ludii's Score Bounded MCTS, which clips only in
+    /// its GPN-MCTS nodes; experiments/reference.md).
+    pub clip: bool,
     /// Play the game's own perfect moves (an opening book, an exact solve that fits the
     /// clock) before searching, in games that have them (Connect Four).
     pub book: bool,
@@ -267,6 +271,7 @@ impl Default for SearchParams {
             pn_explore: false,
             playout_cap: 200,
             mobility_init: true,
+            clip: true,
             book: true,
             seed: 1,
             hash_mb: 256,
@@ -386,6 +391,7 @@ impl SearchParams {
             "pn_explore" => self.pn_explore = read(key, &v)?,
             "playout_cap" => self.playout_cap = read(key, &v)?,
             "mobility" => self.mobility_init = read(key, &v)?,
+            "clip" => self.clip = read(key, &v)?,
             "book" => self.book = read(key, &v)?,
             "draw_layer" => self.draw_layer = read(key, &v)?,
             "contempt" => self.contempt = read(key, &v)?,
@@ -521,6 +527,9 @@ impl SearchParams {
         if !self.book {
             spec.push_str(" book=false");
         }
+        if !self.clip {
+            spec.push_str(" clip=false");
+        }
         if let Some(net) = &self.network {
             if self.net_prior > 0 {
                 let _ = write!(spec, " network={} net_prior={}", net.path(), self.net_prior);
@@ -581,10 +590,13 @@ mod tests {
         let p = SearchParams::parse(
             "gpn bias=max c_pn=2.5 pn_decay=300 pn_explore=true c=0.7 playout_cap=50 seed=9 hash=8 threads=3 im=0.4 policy=ipp ege=0.1 \
              fet=4 det=0.5 pb=2 np=10 paranoid=true threats=3 threat_nodes=50 \
-             quiescence=2 prior=20 rave=3000 shared_stats=2",
+             quiescence=2 prior=20 rave=3000 shared_stats=2 clip=false",
         )
         .unwrap();
-        assert_eq!((p.np, p.pn_decay, p.paranoid), (10, 300, true));
+        assert_eq!(
+            (p.np, p.pn_decay, p.paranoid, p.clip),
+            (10, 300, true, false)
+        );
         assert_eq!((p.threats, p.quiescence), (3, 2));
         assert_eq!((p.prior, p.rave), (20, 3000));
         assert_eq!((p.im, p.policy, p.fet), (0.4, Policy::Informed, 4));

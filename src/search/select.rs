@@ -127,6 +127,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             sign * fpu_mean
         };
         let bounds = algorithm.uses_bounds();
+        let clip = self.params.clip;
         // With a network, PUCT: `cpuct * prior * sqrt(N) / (1 + n)` replaces UCB's exploration.
         let priors = self.tree.priors(id);
         let puct = !priors.is_empty() && self.params.uses_network();
@@ -220,8 +221,10 @@ impl<G: Game, const P: usize> Search<G, P> {
                         PRUNED
                     } else if child.bounds_solved() {
                         sign * from_bound(child.lo[m])
-                    } else {
+                    } else if clip {
                         sign * estimate().clamp(from_bound(child.lo[m]), from_bound(child.hi[m]))
+                    } else {
+                        sign * estimate()
                     }
                 } else if use_pn && child.pn[m] == 0 {
                     sign

@@ -1,5 +1,6 @@
 //! Search tests of heuristic knowledge: implicit minimax backups against the tree's minimax,
-//! informed and epsilon-greedy playouts, node priors, and the decaying proof-number biases.
+//! informed and epsilon-greedy playouts, node priors, the decaying proof-number biases, and
+//! selection with and without clipping into score bounds.
 
 use super::node::NONE;
 use super::testgame::{use_evals, Spec, TreeGame};
@@ -618,4 +619,30 @@ fn go_priors_rank_captures_over_self_ataris_and_zero_own_eyes() {
         "{priors:?}"
     );
     assert!(pass < plain, "{priors:?}");
+}
+
+#[test]
+fn without_clipping_selection_reads_the_raw_mean_as_ludiis_score_bounded_mcts() {
+    // Move 0: mean -0.5 for A, but proven at least a draw (lower bound 0). Move 1: mean -0.2,
+    // nothing proven. No exploration (c = 0), so only the values decide.
+    let pick = |spec: &str| {
+        let mut s = search_tree(spec, DECAY_TREE);
+        s.ensure_root();
+        let drawn_at_worst = expand(&mut s, ROOT, 0, [0.0, 0.0]);
+        let open = expand(&mut s, ROOT, 1, [0.0, 0.0]);
+        for (id, mean) in [(drawn_at_worst, -0.5), (open, -0.2)] {
+            let n = s.tree.node_mut(id);
+            *n.visits.get_mut() = 10;
+            n.total[0].set(mean * 10.0);
+            n.total[1].set(-mean * 10.0);
+        }
+        let n = s.tree.node_mut(drawn_at_worst);
+        n.lo[0] = node::to_bound(0.0);
+        n.hi[1] = node::to_bound(0.0);
+        *s.tree.node_mut(ROOT).visits.get_mut() = 20;
+        s.select(ROOT)
+    };
+    // Clipped into [0, 1], move 0 is worth 0 > -0.2; its raw mean -0.5 is not.
+    assert_eq!(pick("sb-uct c=0"), 0);
+    assert_eq!(pick("sb-uct c=0 clip=false"), 1);
 }
