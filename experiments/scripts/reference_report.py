@@ -47,10 +47,31 @@ def main():
         sys.exit(__doc__)
     found = cells(sys.argv[1:])
     budgets = sorted({b for (_, b) in found})
-    print("| game | paper's cell | paper | " + " | ".join(f"{b} it" for b in budgets) + " |")
+    head = " | ".join(f"{b} it" for b in budgets)
+    # Table 1: the score and its interval, bold where it meets the paper.
+    print(f"| game | paper's cell | paper | {head} |")
     print("|---|---|---|" + "---|" * len(budgets))
     for game, (cell, paper) in PAPER.items():
+        if not any((game, b) in found for b in budgets):
+            continue
         row = [game, cell, f"{paper:.1f} %"]
+        for b in budgets:
+            d = found.get((game, b))
+            if d is None:
+                row.append("-")
+                continue
+            s = d["score"]
+            mark = "**" if 100.0 * s["high"] >= paper else ""
+            row.append(f"{mark}{100 * s['value']:.1f}{mark} [{100 * s['low']:.1f}, {100 * s['high']:.1f}]")
+        print("| " + " | ".join(row) + " |")
+    # Table 2: W-D-L and the paper runner's ratio wins / (games - draws).
+    print()
+    print(f"| game | {head} |")
+    print("|---|" + "---|" * len(budgets))
+    for game in PAPER:
+        if not any((game, b) in found for b in budgets):
+            continue
+        row = [game]
         for b in budgets:
             d = found.get((game, b))
             if d is None:
@@ -58,14 +79,8 @@ def main():
                 continue
             r = d["results"]
             w, dr, l = r["wins"], r["draws"], r["losses"]
-            s = d["score"]
             ratio = 100.0 * w / (w + l) if w + l else float("nan")
-            meets = 100.0 * s["high"] >= paper
-            mark = "**" if meets else ""
-            row.append(
-                f"{mark}{100 * s['value']:.1f}{mark} [{100 * s['low']:.1f}, {100 * s['high']:.1f}]"
-                f"; ratio {ratio:.1f} ({w}-{dr}-{l})"
-            )
+            row.append(f"{w}-{dr}-{l}, ratio {ratio:.1f}")
         print("| " + " | ".join(row) + " |")
 
 

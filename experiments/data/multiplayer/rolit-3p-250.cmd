@@ -1,0 +1,1 @@
+/work/bin/gpn-main match rolit-3p --engine1 sb-gpn --engine2 sb-uct --games 300 --iterations 250 --openings 4 --seed 1 --concurrency 2 --games-file experiments/data/multiplayer/rolit-3p-250.jsonl --resume --json experiments/data/multiplayer/rolit-3p-250.json --quiet 
