@@ -255,6 +255,14 @@ static DECAY_TREE: &[Spec] = &[
     Spec::End(None),
 ];
 
+/// Gives node `id` `visits` visits at mean `mean` for A (and `-mean` for B).
+fn set_mean(s: &mut Search<TreeGame, 2>, id: NodeId, visits: u32, mean: f32) {
+    let n = s.tree.node_mut(id);
+    *n.visits.get_mut() = visits;
+    n.total[0].set(mean * visits as f32);
+    n.total[1].set(-mean * visits as f32);
+}
+
 #[test]
 fn a_decaying_proof_number_bias_hands_a_well_visited_child_over_to_its_value() {
     // Move 0: rank bonus 1/2, but 1000 visits at mean -0.2 for A. Move 1: no bonus, 1 visit at
@@ -265,10 +273,7 @@ fn a_decaying_proof_number_bias_hands_a_well_visited_child_over_to_its_value() {
         let good_rank = expand(&mut s, ROOT, 0, [0.0, 0.0]);
         expand(&mut s, ROOT, 1, [0.0, 0.0]);
         s.rebuild_bias_terms(ROOT);
-        let n = s.tree.node_mut(good_rank);
-        *n.visits.get_mut() = 1000;
-        n.total[0].set(-200.0);
-        n.total[1].set(200.0);
+        set_mean(&mut s, good_rank, 1000, -0.2);
         *s.tree.node_mut(ROOT).visits.get_mut() = 1002;
         s.select(ROOT)
     };
@@ -293,10 +298,7 @@ fn a_bias_on_the_exploration_term_orders_equal_children_and_fades_with_visits() 
         let other = expand(&mut s, ROOT, 1, [0.0, 0.0]);
         s.rebuild_bias_terms(ROOT);
         for (id, mean) in [(good_rank, mean0), (other, 0.0)] {
-            let n = s.tree.node_mut(id);
-            *n.visits.get_mut() = visits;
-            n.total[0].set(mean * visits as f32);
-            n.total[1].set(-mean * visits as f32);
+            set_mean(&mut s, id, visits, mean);
         }
         *s.tree.node_mut(ROOT).visits.get_mut() = 2 * visits;
         s.select(ROOT)
@@ -631,10 +633,7 @@ fn without_clipping_selection_reads_the_raw_mean_as_ludiis_score_bounded_mcts() 
         let drawn_at_worst = expand(&mut s, ROOT, 0, [0.0, 0.0]);
         let open = expand(&mut s, ROOT, 1, [0.0, 0.0]);
         for (id, mean) in [(drawn_at_worst, -0.5), (open, -0.2)] {
-            let n = s.tree.node_mut(id);
-            *n.visits.get_mut() = 10;
-            n.total[0].set(mean * 10.0);
-            n.total[1].set(-mean * 10.0);
+            set_mean(&mut s, id, 10, mean);
         }
         let n = s.tree.node_mut(drawn_at_worst);
         n.lo[0] = node::to_bound(0.0);
