@@ -16,9 +16,9 @@ struct Values<const P: usize> {
 impl<const P: usize> Values<P> {
     fn of(n: &Node<P>) -> Values<P> {
         Values {
-            pn: n.pn,
-            lo: n.lo,
-            hi: n.hi,
+            pn: n.pn(),
+            lo: n.lo(),
+            hi: n.hi(),
         }
     }
 
@@ -106,28 +106,28 @@ impl<G: Game, const P: usize> Search<G, P> {
         let mut changed_edge = usize::MAX;
         let mut smaller = 0u16;
         for (i, edge) in edges.iter_mut().enumerate() {
-            if edge.child == child {
+            if edge.child() == child {
                 changed_edge = i;
                 min = min.min(new);
                 continue;
             }
             // An edge without a node counts as its unvisited proof number (1 without costs).
-            let x = if edge.child == NONE {
+            let x = if edge.child() == NONE {
                 unvisited
             } else {
-                nodes[edge.child as usize].pn[m]
+                nodes[edge.child() as usize].pn()[m]
             };
             min = min.min(x);
             smaller += u16::from(x < new);
             // The changed child stops or starts counting as smaller than this sibling.
             match (old < x, new < x) {
-                (true, false) => edge.term -= 1,
-                (false, true) => edge.term += 1,
+                (true, false) => *edge.term.get_mut() -= 1,
+                (false, true) => *edge.term.get_mut() += 1,
                 _ => {}
             }
         }
         if let Some(edge) = edges.get_mut(changed_edge) {
-            edge.term = smaller;
+            edge.term.set(smaller);
         }
         min
     }
@@ -159,7 +159,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         }
         let node = self.tree.node(id).clone();
         let m = node.mover as usize;
-        let mut pn = node.pn;
+        let mut pn = node.pn();
         for (p, (x, (&o, &n))) in pn.iter_mut().zip(old.pn.iter().zip(&new.pn)).enumerate() {
             if o == n {
                 continue;
@@ -184,9 +184,9 @@ impl<G: Game, const P: usize> Search<G, P> {
             return self.recompute(id); // proven: let the full pass apply the proof rules
         }
         let n = self.tree.node_mut(id);
-        n.flags |= PN_DIRTY;
-        let changed = n.pn != pn;
-        n.pn = pn;
+        n.mark(PN_DIRTY);
+        let changed = n.pn() != pn;
+        n.set_pn(pn);
         changed
     }
 
@@ -224,11 +224,11 @@ impl<G: Game, const P: usize> Search<G, P> {
         }
         let unvisited = self.tree.unvisited_pn(id);
         for edge in self.tree.edges(id) {
-            let (c_pn, c_lo, c_hi) = if edge.child == NONE {
+            let (c_pn, c_lo, c_hi) = if edge.child() == NONE {
                 (unvisited, [LOSS; P], [WIN; P])
             } else {
-                let c = self.tree.node(edge.child);
-                (c.pn, c.lo, c.hi)
+                let c = self.tree.node(edge.child());
+                (c.pn(), c.lo(), c.hi())
             };
             for p in 0..P {
                 if p == m {
@@ -256,15 +256,15 @@ impl<G: Game, const P: usize> Search<G, P> {
         // the children's facts only accumulate too).
         if use_bounds {
             for p in 0..P {
-                lo[p] = lo[p].max(node.lo[p]);
-                hi[p] = hi[p].min(node.hi[p]);
+                lo[p] = lo[p].max(node.lo()[p]);
+                hi[p] = hi[p].min(node.hi()[p]);
                 debug_assert!(lo[p] <= hi[p], "contradictory bounds at node {id}");
             }
         }
-        if node.pn.contains(&0) {
-            pn = node.pn;
+        if node.pn().contains(&0) {
+            pn = node.pn();
         }
-        for (x, &old) in pn.iter_mut().zip(&node.pn) {
+        for (x, &old) in pn.iter_mut().zip(&node.pn()) {
             if old == PN_INF {
                 *x = PN_INF;
             }
@@ -276,19 +276,20 @@ impl<G: Game, const P: usize> Search<G, P> {
                 }
             }
         }
-        let changed = (use_pn && pn != node.pn) || (use_bounds && (lo != node.lo || hi != node.hi));
+        let changed =
+            (use_pn && pn != node.pn()) || (use_bounds && (lo != node.lo() || hi != node.hi()));
         let n = self.tree.node_mut(id);
         if use_pn {
-            n.pn = pn;
-            n.flags |= PN_DIRTY;
+            n.set_pn(pn);
+            n.mark(PN_DIRTY);
         }
         if use_bounds {
-            n.lo = lo;
-            n.hi = hi;
+            n.set_lo(lo);
+            n.set_hi(hi);
         }
         if changed {
             let plies = self.proof_plies(id);
-            self.tree.node_mut(id).proof_plies = plies;
+            self.tree.node_mut(id).proof_plies.set(plies);
         }
         changed
     }
@@ -304,10 +305,10 @@ impl<G: Game, const P: usize> Search<G, P> {
             .tree
             .edges(id)
             .iter()
-            .filter(|e| e.child != NONE)
-            .map(|e| self.tree.node(e.child))
+            .filter(|e| e.child() != NONE)
+            .map(|e| self.tree.node(e.child()))
             .filter(|c| self.known_value(c, m) == Some(value))
-            .map(|c| c.proof_plies);
+            .map(|c| c.proof_plies());
         let best = if value == WIN {
             children.min()
         } else {
@@ -321,10 +322,10 @@ impl<G: Game, const P: usize> Search<G, P> {
     pub(super) fn known_value(&self, n: &Node<P>, p: usize) -> Option<i8> {
         if self.params.algorithm == super::Algorithm::PnMcts {
             if n.is_terminal() || (self.params.draw_layer && n.bounds_solved()) {
-                return Some(n.lo[p]);
+                return Some(n.lo()[p]);
             }
             // Only a proof is exact: a disproof may be a draw or a loss.
-            let proof_player_wins = n.pn[super::pnmcts::PROOF] == 0;
+            let proof_player_wins = n.pn()[super::pnmcts::PROOF] == 0;
             return proof_player_wins.then_some(if p == self.proof_player as usize {
                 WIN
             } else {
@@ -332,13 +333,13 @@ impl<G: Game, const P: usize> Search<G, P> {
             });
         }
         if n.is_terminal() || (self.params.algorithm.uses_bounds() && n.bounds_solved()) {
-            return Some(n.lo[p]);
+            return Some(n.lo()[p]);
         }
         if self.params.algorithm.uses_proof_numbers() && P == 2 {
-            if n.pn[p] == 0 {
+            if n.pn()[p] == 0 {
                 return Some(WIN);
             }
-            if n.pn[1 - p] == 0 {
+            if n.pn()[1 - p] == 0 {
                 return Some(LOSS);
             }
         }

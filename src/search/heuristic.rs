@@ -18,9 +18,9 @@ impl<G: Game, const P: usize> Search<G, P> {
         }
         let first = if n.is_terminal() || (self.params.algorithm.uses_bounds() && n.bounds_solved())
         {
-            from_bound(n.lo[0])
+            from_bound(n.lo()[0])
         } else {
-            n.im as f32 / IM_SCALE
+            n.im() as f32 / IM_SCALE
         };
         if p == 0 {
             first
@@ -41,8 +41,8 @@ impl<G: Game, const P: usize> Search<G, P> {
             let m = node.mover as usize;
             let mut best = f32::NEG_INFINITY;
             for edge in self.tree.edges(id) {
-                if edge.child != NONE {
-                    best = best.max(self.minimax_value(self.tree.node(edge.child), m));
+                if edge.child() != NONE {
+                    best = best.max(self.minimax_value(self.tree.node(edge.child()), m));
                 }
             }
             if best == f32::NEG_INFINITY {
@@ -50,10 +50,10 @@ impl<G: Game, const P: usize> Search<G, P> {
             }
             let first = if m == 0 { best } else { -best };
             let im = super::node::to_im(first);
-            if im == node.im {
+            if im == node.im() {
                 return;
             }
-            self.tree.node_mut(id).im = im;
+            self.tree.node_mut(id).im.set(im);
             id = node.parent;
         }
     }

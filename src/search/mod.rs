@@ -323,11 +323,11 @@ impl<G: Game, const P: usize> Search<G, P> {
                 .edges(ROOT)
                 .iter()
                 .find(|e| e.mv == m)
-                .map_or(NONE, |e| e.child)
+                .map_or(NONE, |e| e.child())
         };
         self.frozen = false;
         // A node the threat search proved has no searched children to show its proof with.
-        if child == NONE || self.tree.node(child).flags & THREAT != 0 {
+        if child == NONE || self.tree.node(child).flags() & THREAT != 0 {
             self.tree.clear();
             false
         } else {
@@ -535,7 +535,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         } else if self.params.algorithm.uses_bounds() {
             n.bounds_solved()
         } else if self.params.algorithm.uses_proof_numbers() && P == 2 {
-            n.pn.contains(&0)
+            n.pn().contains(&0)
         } else {
             n.is_terminal()
         }
@@ -545,10 +545,10 @@ impl<G: Game, const P: usize> Search<G, P> {
     #[inline]
     fn solved_utilities(&self, n: &Node<P>) -> [f32; P] {
         if n.is_terminal() || self.params.algorithm.uses_bounds() {
-            n.lo.map(node::from_bound)
+            n.lo().map(node::from_bound)
         } else {
             // GPN, two players: the player with proof number 0 wins.
-            let winner = n.pn.iter().position(|&p| p == 0).unwrap_or(0);
+            let winner = n.pn().iter().position(|&p| p == 0).unwrap_or(0);
             std::array::from_fn(|p| if p == winner { 1.0 } else { -1.0 })
         }
     }
@@ -599,28 +599,28 @@ impl<G: Game, const P: usize> Search<G, P> {
                 if depth > 0 && n.visits.get() == u32::from(virtual_loss) {
                     break None;
                 }
-                if self.tree.edges(id).iter().any(|e| e.child == NONE) {
+                if self.tree.edges(id).iter().any(|e| e.child() == NONE) {
                     created = true;
                     if !self.expand_all(id, &position) {
                         break None;
                     }
                 }
                 let i = self.select_pn_mcts(id);
-                let edge = self.tree.edges(id)[i];
+                let edge = &self.tree.edges(id)[i];
                 if depth == 0 {
                     root_edge = i as u16;
                 }
                 position.play(edge.mv);
                 Self::enter(&mut self.history, &position);
                 depth += 1;
-                id = edge.child;
+                id = edge.child();
                 if virtual_loss {
                     self.add_virtual_loss(id, n.mover);
                 }
                 continue;
             }
             let i = self.select(id);
-            let edge = self.tree.edges(id)[i];
+            let edge = &self.tree.edges(id)[i];
             if depth == 0 {
                 root_edge = i as u16;
             }
@@ -629,9 +629,9 @@ impl<G: Game, const P: usize> Search<G, P> {
             }
             position.play(edge.mv);
             depth += 1;
-            if edge.child != NONE {
+            if edge.child() != NONE {
                 Self::enter(&mut self.history, &position);
-                id = edge.child;
+                id = edge.child();
                 if virtual_loss {
                     self.add_virtual_loss(id, n.mover);
                 }
@@ -640,7 +640,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             let end = Self::history_end(&mut self.history, &position);
             match self.create_node(id, &position, end) {
                 Some(child) => {
-                    self.tree.edges_mut(id)[i].child = child;
+                    self.tree.edges_mut(id)[i].child.set(child);
                     created = true;
                     id = child;
                     if virtual_loss {
@@ -651,7 +651,7 @@ impl<G: Game, const P: usize> Search<G, P> {
                         Some(self.solved_utilities(n))
                     } else if self.params.uses_network() {
                         // The network's value of the new node replaces its playout.
-                        Some(NetLeaf::utilities(from_im(n.im)))
+                        Some(NetLeaf::utilities(from_im(n.im())))
                     } else {
                         None
                     };
@@ -800,21 +800,21 @@ impl<G: Game, const P: usize> Search<G, P> {
             let outcome = moves.is_empty().then(end);
             Self::pn_mcts_init(proof_player, &mut node, outcome);
             if let Some(outcome) = outcome {
-                node.flags = TERMINAL;
+                node.flags.set(TERMINAL);
                 for p in 0..P {
-                    node.lo[p] = to_bound(outcome.utility(crate::game::Player(p as u8)));
-                    node.hi[p] = node.lo[p];
+                    node.lo[p].set(to_bound(outcome.utility(crate::game::Player(p as u8))));
+                    node.hi[p].set(node.lo()[p]);
                 }
             }
         } else if moves.is_empty() {
-            node.flags = TERMINAL;
+            node.flags.set(TERMINAL);
             let outcome = end();
             for p in 0..P {
                 let u = outcome.utility(crate::game::Player(p as u8));
-                node.lo[p] = to_bound(u);
-                node.hi[p] = node.lo[p];
+                node.lo[p].set(to_bound(u));
+                node.hi[p].set(node.lo()[p]);
                 // Only a sole first place proves the target rank; a draw proves nothing.
-                node.pn[p] = if u >= 1.0 - 1e-6 { 0 } else { PN_INF };
+                node.pn[p].set(if u >= 1.0 - 1e-6 { 0 } else { PN_INF });
             }
         }
         // Not at the root, which must be searched to show its proof.
@@ -828,7 +828,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         let mut costs = None;
         if P == 2 && (params.uses_node_evaluation() || params.uses_network()) {
             if node.known_at_creation() {
-                node.im = to_im(node::from_bound(node.lo[0]));
+                node.im.set(to_im(node::from_bound(node.lo()[0])));
             } else {
                 let value = match params.network.as_ref().filter(|_| params.uses_network()) {
                     Some(file) => {
@@ -860,7 +860,7 @@ impl<G: Game, const P: usize> Search<G, P> {
                     }
                     None => position.evaluate(crate::game::Player(0)),
                 };
-                node.im = to_im(value);
+                node.im.set(to_im(value));
                 // Node priors (not at the root, whose value selects nothing; not in PN-MCTS,
                 // where a node's first visit is its playout).
                 let np = params.np;
@@ -894,20 +894,21 @@ impl<G: Game, const P: usize> Search<G, P> {
             let mover = node.mover as usize;
             for (p, (edge, node_pn)) in unvisited_pn.iter_mut().zip(&mut node.pn).enumerate() {
                 if p == mover {
-                    (*edge, *node_pn) = (pn(own), pn(own));
+                    *edge = pn(own);
+                    node_pn.set(pn(own));
                 } else {
                     *edge = pn(other / b);
-                    *node_pn = edge.saturating_mul(moves.len() as u32).min(PN_INF - 1);
+                    node_pn.set(edge.saturating_mul(moves.len() as u32).min(PN_INF - 1));
                 }
             }
         } else if open && params.mobility_init {
             let mobility = moves.len() as u32;
             for p in 0..P {
-                node.pn[p] = if p == node.mover as usize {
+                node.pn[p].set(if p == node.mover as usize {
                     1
                 } else {
                     mobility
-                };
+                });
             }
         }
         (node, unvisited_pn)
@@ -922,12 +923,12 @@ impl<G: Game, const P: usize> Search<G, P> {
         };
         for p in 0..P {
             let won = p == winner;
-            node.lo[p] = if won { WIN } else { LOSS };
-            node.hi[p] = node.lo[p];
-            node.pn[p] = if won { 0 } else { PN_INF };
+            node.lo[p].set(if won { WIN } else { LOSS });
+            node.hi[p].set(node.lo()[p]);
+            node.pn[p].set(if won { 0 } else { PN_INF });
         }
-        node.proof_plies = plies;
-        node.flags |= THREAT;
+        node.proof_plies.set(plies);
+        node.mark(THREAT);
     }
 }
 

@@ -5,7 +5,7 @@
 //! only when the edge is first selected. An edge whose child does not exist yet counts as proof
 //! number 1 and bounds [loss, win], as in the GPN reference.
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicI16, AtomicI8, AtomicU16, AtomicU32, AtomicU8, Ordering};
 
 use crate::game::Move;
 
@@ -148,8 +148,90 @@ impl Clone for Sum {
     }
 }
 
+/// Declares a relaxed atomic cell over an integer: a field that threads may read while another
+/// writes it. Every access is relaxed (on x86 a plain load or store), so the single-threaded
+/// search pays nothing; what a multi-field value needs (a proof never taken back, bounds that
+/// only tighten) is kept by the writers, as [`Node`] says.
+macro_rules! relaxed_cell {
+    ($(#[$doc:meta])* $name:ident, $atomic:ty, $int:ty) => {
+        $(#[$doc])*
+        #[derive(Debug, Default)]
+        #[repr(transparent)]
+        pub struct $name($atomic);
+
+        impl $name {
+            pub const fn new(v: $int) -> $name {
+                $name(<$atomic>::new(v))
+            }
+
+            #[inline]
+            pub fn get(&self) -> $int {
+                self.0.load(Ordering::Relaxed)
+            }
+
+            /// Stores `v` (a relaxed store: safe beside readers in other threads).
+            #[inline]
+            pub fn set(&self, v: $int) {
+                self.0.store(v, Ordering::Relaxed)
+            }
+
+            #[inline]
+            pub fn get_mut(&mut self) -> &mut $int {
+                self.0.get_mut()
+            }
+
+            /// The atomic itself, for read-modify-write operations.
+            #[inline]
+            pub fn atomic(&self) -> &$atomic {
+                &self.0
+            }
+        }
+
+        impl Clone for $name {
+            fn clone(&self) -> $name {
+                $name::new(self.get())
+            }
+        }
+    };
+}
+
+relaxed_cell!(
+    /// A proof number that threads may read while another thread writes it.
+    PnCell, AtomicU32, Pn
+);
+relaxed_cell!(
+    /// A score bound that threads may read while another thread writes it.
+    BoundCell, AtomicI8, i8
+);
+relaxed_cell!(
+    /// A node's flags, read and written like [`PnCell`].
+    FlagCell, AtomicU8, u8
+);
+relaxed_cell!(
+    /// A quantised minimax value, read and written like [`PnCell`].
+    ImCell, AtomicI16, i16
+);
+relaxed_cell!(
+    /// A small count (a proof's plies, an edge's bias term), read and written like [`PnCell`].
+    U16Cell, AtomicU16, u16
+);
+relaxed_cell!(
+    /// A node index (an edge's child), read and written like [`PnCell`].
+    IdCell, AtomicU32, NodeId
+);
+
 /// One position in the tree, for a game of `P` players (36-40 bytes for two players).
-#[derive(Clone, Debug)]
+///
+/// Thread safety: every field a search changes after the node's creation is a relaxed atomic
+/// cell, so threads may read a node while another writes it. What each cell holds stays true
+/// under such races because writers keep the facts monotone: a proof number of 0 or
+/// [`PN_INF`] is never changed back, a pessimistic bound only rises and an optimistic one only
+/// falls (a bound computed from children read mid-update is still a bound, only looser), and
+/// readers that need several fields at once (a solved node's value) read facts that can only
+/// have accumulated. The rest (`first_edge`, `parent`, `num_edges`, `mover`) is written before
+/// the node is published through its parent's edge and only by code holding the tree
+/// exclusively afterwards (compaction).
+#[derive(Debug)]
 #[repr(C)]
 pub struct Node<const P: usize> {
     /// First of this node's `num_edges` edges in the edge arena.
@@ -161,23 +243,42 @@ pub struct Node<const P: usize> {
     /// Number of legal moves (0 for a terminal node).
     pub num_edges: u16,
     /// Plies to the end of the game when the node is solved (0 at a terminal node).
-    pub proof_plies: u16,
+    pub proof_plies: U16Cell,
     /// Sum of playout utilities per player.
     pub total: [Sum; P],
     /// Proof number per player: the leaves still to prove for that player to reach the best
     /// available rank (0 = proven, [`PN_INF`] = disproven).
-    pub pn: [Pn; P],
+    pub pn: [PnCell; P],
     /// Pessimistic score bound per player (quantised utility).
-    pub lo: [i8; P],
+    pub lo: [BoundCell; P],
     /// Optimistic score bound per player.
-    pub hi: [i8; P],
+    pub hi: [BoundCell; P],
     /// The player to move in this position.
     pub mover: u8,
     /// [`TERMINAL`], [`PN_DIRTY`], [`CHILDREN_DROPPED`], [`THREAT`].
-    pub flags: u8,
+    pub flags: FlagCell,
     /// Implicit minimax value for the first player (two-player games), quantised by
     /// [`IM_SCALE`]: the evaluation of a new leaf, then the minimax of its created children.
-    pub im: i16,
+    pub im: ImCell,
+}
+
+impl<const P: usize> Clone for Node<P> {
+    fn clone(&self) -> Node<P> {
+        Node {
+            first_edge: self.first_edge,
+            parent: self.parent,
+            visits: self.visits.clone(),
+            num_edges: self.num_edges,
+            proof_plies: self.proof_plies.clone(),
+            total: self.total.clone(),
+            pn: self.pn.clone(),
+            lo: self.lo.clone(),
+            hi: self.hi.clone(),
+            mover: self.mover,
+            flags: self.flags.clone(),
+            im: self.im.clone(),
+        }
+    }
 }
 
 /// The scale of [`Node::im`]: 32767 is utility 1.
@@ -209,33 +310,99 @@ impl<const P: usize> Node<P> {
             parent,
             visits: Count::new(0),
             num_edges: 0,
-            proof_plies: 0,
+            proof_plies: U16Cell::new(0),
             total: std::array::from_fn(|_| Sum::new(0.0)),
-            pn: [1; P],
-            lo: [LOSS; P],
-            hi: [WIN; P],
+            pn: std::array::from_fn(|_| PnCell::new(1)),
+            lo: std::array::from_fn(|_| BoundCell::new(LOSS)),
+            hi: std::array::from_fn(|_| BoundCell::new(WIN)),
             mover,
-            flags: 0,
-            im: 0,
+            flags: FlagCell::new(0),
+            im: ImCell::new(0),
+        }
+    }
+
+    /// The proof numbers, one per player.
+    #[inline]
+    pub fn pn(&self) -> [Pn; P] {
+        std::array::from_fn(|p| self.pn[p].get())
+    }
+
+    /// The pessimistic bounds, one per player.
+    #[inline]
+    pub fn lo(&self) -> [i8; P] {
+        std::array::from_fn(|p| self.lo[p].get())
+    }
+
+    /// The optimistic bounds, one per player.
+    #[inline]
+    pub fn hi(&self) -> [i8; P] {
+        std::array::from_fn(|p| self.hi[p].get())
+    }
+
+    #[inline]
+    pub fn set_pn(&self, pn: [Pn; P]) {
+        for (cell, v) in self.pn.iter().zip(pn) {
+            cell.set(v);
         }
     }
 
     #[inline]
+    pub fn set_lo(&self, lo: [i8; P]) {
+        for (cell, v) in self.lo.iter().zip(lo) {
+            cell.set(v);
+        }
+    }
+
+    #[inline]
+    pub fn set_hi(&self, hi: [i8; P]) {
+        for (cell, v) in self.hi.iter().zip(hi) {
+            cell.set(v);
+        }
+    }
+
+    #[inline]
+    pub fn flags(&self) -> u8 {
+        self.flags.get()
+    }
+
+    /// Sets `flag` (with the node held exclusively: a plain or).
+    #[inline]
+    pub fn mark(&mut self, flag: u8) {
+        *self.flags.get_mut() |= flag;
+    }
+
+    /// Clears `flag`, likewise.
+    #[inline]
+    pub fn unmark(&mut self, flag: u8) {
+        *self.flags.get_mut() &= !flag;
+    }
+
+    #[inline]
+    pub fn im(&self) -> i16 {
+        self.im.get()
+    }
+
+    #[inline]
+    pub fn proof_plies(&self) -> u16 {
+        self.proof_plies.get()
+    }
+
+    #[inline]
     pub fn is_terminal(&self) -> bool {
-        self.flags & TERMINAL != 0
+        self.flags() & TERMINAL != 0
     }
 
     /// Whether the node's value was known when it was created: the rules ended the game there,
     /// or the threat search proved it.
     #[inline]
     pub fn known_at_creation(&self) -> bool {
-        self.flags & (TERMINAL | THREAT) != 0
+        self.flags() & (TERMINAL | THREAT) != 0
     }
 
     /// True when the score bounds have met for every player: the exact value is known.
     #[inline]
     pub fn bounds_solved(&self) -> bool {
-        self.lo == self.hi
+        self.lo() == self.hi()
     }
 
     /// The mean utility for player `p` (0 without visits).
@@ -251,30 +418,52 @@ impl<const P: usize> Node<P> {
 }
 
 /// A legal move of a node, with the child behind it and the cached proof-number bias term.
-#[derive(Clone, Copy, Debug)]
+/// Thread safety: `child` and `term` are relaxed cells, like a [`Node`]'s values.
+#[derive(Debug)]
 #[repr(C)]
 pub struct Edge {
     pub mv: Move,
     /// The cached proof-number bias of this child, read through [`Edge::bias`]: for the rank
     /// bias the number of siblings with a smaller proof number (an integer the backup can adjust
     /// in place), for max and sum the term quantised to 0..=65535 for [0, 1].
-    pub term: u16,
-    pub child: NodeId,
+    pub term: U16Cell,
+    pub child: IdCell,
+}
+
+impl Clone for Edge {
+    fn clone(&self) -> Edge {
+        Edge {
+            mv: self.mv,
+            term: self.term.clone(),
+            child: self.child.clone(),
+        }
+    }
 }
 
 impl Edge {
     pub fn new(mv: Move) -> Edge {
         Edge {
             mv,
-            term: 0,
-            child: NONE,
+            term: U16Cell::new(0),
+            child: IdCell::new(NONE),
         }
+    }
+
+    /// The node behind this edge ([`NONE`]: none yet).
+    #[inline]
+    pub fn child(&self) -> NodeId {
+        self.child.get()
+    }
+
+    #[inline]
+    pub fn term(&self) -> u16 {
+        self.term.get()
     }
 
     /// The bias term in [0, 1] of this edge among `n` edges.
     #[inline]
     pub fn bias(&self, rank: bool, n: usize) -> f32 {
-        Edge::term_bias(self.term, rank, n)
+        Edge::term_bias(self.term(), rank, n)
     }
 
     /// The bias in [0, 1] that the cached term `term` stands for, among `n` edges.

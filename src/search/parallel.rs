@@ -270,7 +270,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             let i = loop {
                 let i =
                     self.select_shared(id, rng, stale.then_some(terms.as_slice()), &scratch.here);
-                if self.tree.edges(id)[i].child != NONE
+                if self.tree.edges(id)[i].child() != NONE
                     || scratch.here.iter().any(|&(e, _)| e as usize == i)
                 {
                     break i;
@@ -283,10 +283,10 @@ impl<G: Game, const P: usize> Search<G, P> {
                 }
             };
             scratch.path.push((id, i as u16));
-            let edge = self.tree.edges(id)[i];
+            let edge = &self.tree.edges(id)[i];
             position.play(edge.mv);
             depth += 1;
-            if edge.child == NONE {
+            if edge.child() == NONE {
                 opening.open(id, i);
                 return Flight {
                     node: id,
@@ -300,7 +300,7 @@ impl<G: Game, const P: usize> Search<G, P> {
                 };
             }
             Self::enter(&mut scratch.history, &position);
-            id = edge.child;
+            id = edge.child();
             // Other threads see this flight at once, and spread out.
             self.tree.add_virtual_visits(id, 1);
         }
@@ -361,7 +361,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         let mut leaf = flight.node;
         let mut created = false;
         if let (Some(i), Some(new_node)) = (flight.open_edge, flight.new_node.take()) {
-            let child = self.tree.edges(leaf)[i].child;
+            let child = self.tree.edges(leaf)[i].child();
             if child != NONE {
                 // Another thread created it: this playout went through it all the same.
                 self.stats.collisions += 1;
@@ -371,7 +371,7 @@ impl<G: Game, const P: usize> Search<G, P> {
                     .add(new_node.0, moves.as_slice(), priors, new_node.1)
             {
                 self.stats.created += 1;
-                self.tree.edges_mut(leaf)[i].child = child;
+                self.tree.edges_mut(leaf)[i].child.set(child);
                 leaf = child;
                 created = true;
             }
@@ -817,10 +817,10 @@ fn work<G: Game, const P: usize, F>(
                 );
                 std::mem::swap(&mut priors[i], &mut rollout.net.priors);
                 if node.known_at_creation() {
-                    flight.utilities = Some(node.lo.map(super::node::from_bound));
+                    flight.utilities = Some(node.lo().map(super::node::from_bound));
                 } else if params.uses_network() {
                     // The network's value of the new node replaces its playout.
-                    flight.utilities = Some(NetLeaf::utilities(from_im(node.im)));
+                    flight.utilities = Some(NetLeaf::utilities(from_im(node.im())));
                 }
                 flight.new_node = Some((node, unvisited_pn));
             }

@@ -29,11 +29,11 @@ impl<G: Game, const P: usize> Search<G, P> {
         node: &mut Node<P>,
         outcome: Option<crate::game::Outcome>,
     ) {
-        node.pn = [1; P];
+        node.set_pn([1; P]);
         if let Some(outcome) = outcome {
             let proved = outcome.utility(Player(proof_player)) >= 1.0 - 1e-6;
-            node.pn[PROOF] = if proved { 0 } else { PN_INF };
-            node.pn[DISPROOF] = if proved { PN_INF } else { 0 };
+            node.pn[PROOF].set(if proved { 0 } else { PN_INF });
+            node.pn[DISPROOF].set(if proved { PN_INF } else { 0 });
         }
     }
 
@@ -41,14 +41,14 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// the tree ran out of memory part-way (the remaining edges stay without nodes).
     pub(super) fn expand_all(&mut self, id: NodeId, position: &G) -> bool {
         for i in 0..self.tree.edges(id).len() {
-            if self.tree.edges(id)[i].child != NONE {
+            if self.tree.edges(id)[i].child() != NONE {
                 continue;
             }
             let mut child_position = position.clone();
             child_position.play(self.tree.edges(id)[i].mv);
             let end = Self::history_end(&mut self.history, &child_position);
             match self.create_node(id, &child_position, end) {
-                Some(child) => self.tree.edges_mut(id)[i].child = child,
+                Some(child) => self.tree.edges_mut(id)[i].child.set(child),
                 None => return false,
             }
         }
@@ -62,26 +62,26 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// than `solver_visits` visits (S).
     pub(super) fn select_pn_mcts(&mut self, id: NodeId) -> usize {
         let flags = self.params.pn_flags;
-        if flags.uct_pn && self.tree.node(id).flags & PN_DIRTY != 0 {
+        if flags.uct_pn && self.tree.node(id).flags() & PN_DIRTY != 0 {
             self.rebuild_bias_terms(id);
-            self.tree.node_mut(id).flags &= !PN_DIRTY;
+            self.tree.node_mut(id).unmark(PN_DIRTY);
         }
         let node = self.tree.node(id).clone();
         let edges = self.tree.edges(id);
         let unvisited = edges
             .iter()
             .filter(|e| {
-                e.child != NONE
+                e.child() != NONE
                     && self.allowed(id, e.mv)
-                    && self.tree.node(e.child).visits.get() == 0
+                    && self.tree.node(e.child()).visits.get() == 0
             })
             .count() as u32;
         if unvisited > 0 {
             let mut k = self.rollout.rng.below(unvisited);
             for (i, e) in edges.iter().enumerate() {
-                if e.child != NONE
+                if e.child() != NONE
                     && self.allowed(id, e.mv)
-                    && self.tree.node(e.child).visits.get() == 0
+                    && self.tree.node(e.child()).visits.get() == 0
                 {
                     if k == 0 {
                         return i;
@@ -98,9 +98,9 @@ impl<G: Game, const P: usize> Search<G, P> {
         // bounds) or "cannot win" (dn 0).
         let decided = |n: &Node<P>| {
             if draw_layer {
-                n.lo[pp] >= 0 || n.pn[DISPROOF] == 0
+                n.lo()[pp] >= 0 || n.pn()[DISPROOF] == 0
             } else {
-                n.pn[PROOF] == 0 || n.pn[DISPROOF] == 0
+                n.pn()[PROOF] == 0 || n.pn()[DISPROOF] == 0
             }
         };
         let node_unsolved = !decided(&node);
@@ -109,10 +109,10 @@ impl<G: Game, const P: usize> Search<G, P> {
         let mut best = f32::NEG_INFINITY;
         let (mut pick, mut ties) = (usize::MAX, 0u32);
         for (i, e) in edges.iter().enumerate() {
-            if e.child == NONE || !self.allowed(id, e.mv) {
+            if e.child() == NONE || !self.allowed(id, e.mv) {
                 continue;
             }
-            let c = self.tree.node(e.child);
+            let c = self.tree.node(e.child());
             if flags.solver
                 && node_unsolved
                 && decided(c)
@@ -134,7 +134,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         }
         if pick == usize::MAX {
             // Only edges without nodes are left (the tree was full): take the first one.
-            pick = edges.iter().position(|e| e.child == NONE).unwrap_or(0);
+            pick = edges.iter().position(|e| e.child() == NONE).unwrap_or(0);
         }
         pick
     }
@@ -143,7 +143,7 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// whether the numbers changed. A node without children keeps its own numbers.
     pub(super) fn recompute_pn_mcts(&mut self, id: NodeId) -> bool {
         let node = self.tree.node(id).clone();
-        if node.is_terminal() || self.tree.edges(id).iter().all(|e| e.child == NONE) {
+        if node.is_terminal() || self.tree.edges(id).iter().all(|e| e.child() == NONE) {
             return false;
         }
         let or = self.is_or_node(&node);
@@ -154,24 +154,24 @@ impl<G: Game, const P: usize> Search<G, P> {
             (DISPROOF, PROOF)
         };
         for e in self.tree.edges(id) {
-            let c_pn = if e.child == NONE {
+            let c_pn = if e.child() == NONE {
                 [1; P]
             } else {
-                self.tree.node(e.child).pn
+                self.tree.node(e.child()).pn()
             };
             min = min.min(c_pn[min_i]);
             sum = pn_add(sum, c_pn[sum_i]);
         }
-        let mut pn = node.pn;
+        let mut pn = node.pn();
         // A proof or disproof stays, also when recycling dropped the children behind it.
-        if !node.pn.contains(&0) {
+        if !node.pn().contains(&0) {
             pn[min_i] = min;
             pn[sum_i] = sum;
         }
         let n = self.tree.node_mut(id);
-        n.flags |= PN_DIRTY;
-        let changed = pn != n.pn;
-        n.pn = pn;
+        n.mark(PN_DIRTY);
+        let changed = pn != n.pn();
+        n.set_pn(pn);
         changed
     }
 
@@ -180,9 +180,9 @@ impl<G: Game, const P: usize> Search<G, P> {
     #[inline]
     pub(super) fn pn_mcts_rank_key(&self, parent: &Node<P>, child: &Node<P>) -> Pn {
         if self.is_or_node(parent) {
-            child.pn[PROOF]
+            child.pn()[PROOF]
         } else {
-            child.pn[DISPROOF]
+            child.pn()[DISPROOF]
         }
     }
 
@@ -191,12 +191,11 @@ impl<G: Game, const P: usize> Search<G, P> {
     pub(super) fn best_edge_pn_mcts(&self, id: NodeId) -> Option<usize> {
         let node = self.tree.node(id);
         let edges = self.tree.edges(id);
-        let child = |e: &super::node::Edge| (e.child != NONE).then(|| self.tree.node(e.child));
-        if self.params.pn_flags.final_move && node.pn[PROOF] == 0 && self.is_or_node(node) {
-            if let Some(i) = edges
-                .iter()
-                .position(|e| self.allowed(id, e.mv) && child(e).is_some_and(|c| c.pn[PROOF] == 0))
-            {
+        let child = |e: &super::node::Edge| (e.child() != NONE).then(|| self.tree.node(e.child()));
+        if self.params.pn_flags.final_move && node.pn()[PROOF] == 0 && self.is_or_node(node) {
+            if let Some(i) = edges.iter().position(|e| {
+                self.allowed(id, e.mv) && child(e).is_some_and(|c| c.pn()[PROOF] == 0)
+            }) {
                 return Some(i);
             }
         }

@@ -23,7 +23,7 @@ const BUCKETS: usize = EXACT_VISITS as usize + 4 * 32 + 1;
 /// also covers PN-MCTS's proof and disproof). Such nodes survive whenever their parent does.
 #[inline]
 pub(super) fn settled<const P: usize>(n: &Node<P>) -> bool {
-    n.is_terminal() || n.bounds_solved() || n.pn.contains(&0)
+    n.is_terminal() || n.bounds_solved() || n.pn().contains(&0)
 }
 
 /// The priority bucket of a node: its visits on a log scale, solved nodes above all.
@@ -71,12 +71,13 @@ impl<G: Game, const P: usize> Search<G, P> {
         let rank_terms = self.maintains_rank_terms();
         for id in 0..self.tree.len() as u32 {
             let node = self.tree.node_mut(id);
-            if node.flags & CHILDREN_DROPPED == 0 {
+            if node.flags() & CHILDREN_DROPPED == 0 {
                 continue;
             }
             // The node keeps its own statistics, proofs and bounds (the backup only tightens
             // them); its children's terms now count the dropped ones as new edges.
-            node.flags = (node.flags & !CHILDREN_DROPPED) | PN_DIRTY;
+            node.flags
+                .set((node.flags() & !CHILDREN_DROPPED) | PN_DIRTY);
             if rank_terms {
                 self.rebuild_bias_terms(id);
             }
@@ -104,8 +105,8 @@ mod tests {
             assert!(b >= last && b < BUCKETS - 1, "{v}: {b}");
             last = b;
         }
-        n.lo = [60, -60];
-        n.hi = [60, -60];
+        n.set_lo([60, -60]);
+        n.set_hi([60, -60]);
         assert_eq!(bucket(&n), BUCKETS - 1);
     }
 

@@ -83,12 +83,12 @@ impl<G: Game, const P: usize> Search<G, P> {
             return None;
         }
         let i = self.best_edge(ROOT)?;
-        let edge = self.tree.edges(ROOT)[i];
-        if edge.child == NONE {
+        let edge = &self.tree.edges(ROOT)[i];
+        if edge.child() == NONE {
             return Some((edge.mv, 0.0));
         }
         let mover = self.tree.node(ROOT).mover as usize;
-        let child = self.tree.node(edge.child);
+        let child = self.tree.node(edge.child());
         let value = self
             .known_value(child, mover)
             .map_or(child.mean(mover), super::node::from_bound);
@@ -112,16 +112,16 @@ impl<G: Game, const P: usize> Search<G, P> {
             .enumerate()
             .filter(|(_, e)| self.allowed(id, e.mv));
         let stats = allowed.map(|(i, e)| {
-            if e.child == NONE {
+            if e.child() == NONE {
                 (i, None, 0, f32::NEG_INFINITY, 0)
             } else {
-                let c = self.tree.node(e.child);
+                let c = self.tree.node(e.child());
                 (
                     i,
                     self.known_value(c, m),
                     c.visits.get(),
                     c.mean(m),
-                    c.proof_plies,
+                    c.proof_plies(),
                 )
             }
         });
@@ -176,17 +176,17 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// Appends the best line below node `id` to `pv` (at most 64 moves in all).
     fn extend_pv(&self, mut id: NodeId, pv: &mut Vec<Move>) {
         while let Some(i) = self.best_edge(id) {
-            let edge = self.tree.edges(id)[i];
+            let edge = &self.tree.edges(id)[i];
             // A move never searched is no part of the line (it would only be the first of
             // the node's moves: analysis GUIs showed every unexplored line ending in A1).
-            if edge.child == NONE {
+            if edge.child() == NONE {
                 break;
             }
             pv.push(edge.mv);
             if pv.len() >= 64 {
                 break;
             }
-            id = edge.child;
+            id = edge.child();
         }
     }
 
@@ -199,8 +199,8 @@ impl<G: Game, const P: usize> Search<G, P> {
         let mean = c.mean(m) * n / (n + 1.0);
         if self.params.algorithm.uses_bounds() {
             mean.clamp(
-                super::node::from_bound(c.lo[m]),
-                super::node::from_bound(c.hi[m]),
+                super::node::from_bound(c.lo()[m]),
+                super::node::from_bound(c.hi()[m]),
             )
         } else {
             mean
@@ -244,7 +244,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             (Some(v), _) => super::node::from_bound(v),
             (None, Some(_)) => {
                 let i = self.best_edge(ROOT).unwrap_or(0);
-                let child = self.tree.edges(ROOT)[i].child;
+                let child = self.tree.edges(ROOT)[i].child();
                 let c = if child == NONE {
                     &root
                 } else {
@@ -254,7 +254,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             }
             (None, None) => root.mean(m),
         };
-        let plies = root.proof_plies as u32;
+        let plies = root.proof_plies() as u32;
         report.proven = known.map(|v| match v {
             WIN => Proven::Win { plies },
             LOSS => Proven::Loss { plies },
@@ -352,8 +352,9 @@ impl<G: Game, const P: usize> Search<G, P> {
             PriorSource::Visits
         };
         let edges = self.tree.edges(ROOT);
-        let child_visits =
-            |e: &super::node::Edge| (e.child != NONE).then(|| self.tree.node(e.child).visits.get());
+        let child_visits = |e: &super::node::Edge| {
+            (e.child() != NONE).then(|| self.tree.node(e.child()).visits.get())
+        };
         let visits_sum: u64 = edges
             .iter()
             .filter_map(|e| child_visits(e).map(u64::from))
@@ -371,7 +372,7 @@ impl<G: Game, const P: usize> Search<G, P> {
                         child_visits(e).unwrap_or(0) as f32 / visits_sum.max(1) as f32
                     }
                 };
-                let line = if e.child == NONE {
+                let line = if e.child() == NONE {
                     RootLine {
                         mv: e.mv,
                         pv,
@@ -384,10 +385,10 @@ impl<G: Game, const P: usize> Search<G, P> {
                         index: i,
                     }
                 } else {
-                    let c = self.tree.node(e.child);
-                    self.extend_pv(e.child, &mut pv);
+                    let c = self.tree.node(e.child());
+                    self.extend_pv(e.child(), &mut pv);
                     let known = self.known_value(c, m);
-                    let plies = c.proof_plies as u32 + 1;
+                    let plies = c.proof_plies() as u32 + 1;
                     let value =
                         known.map_or_else(|| self.bounded_mean(c, m), super::node::from_bound);
                     let visits = c.visits.get();
@@ -428,10 +429,10 @@ impl<G: Game, const P: usize> Search<G, P> {
         }
         let mut top = (0, 0);
         for e in self.tree.edges(ROOT) {
-            if e.child == NONE || !self.allowed(ROOT, e.mv) {
+            if e.child() == NONE || !self.allowed(ROOT, e.mv) {
                 continue;
             }
-            let v = self.tree.node(e.child).visits.get();
+            let v = self.tree.node(e.child()).visits.get();
             if v > top.0 {
                 top = (v, top.0);
             } else if v > top.1 {

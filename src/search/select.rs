@@ -41,7 +41,7 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// Whether node `id`'s cached bias terms must be rebuilt before selection reads them.
     #[inline]
     pub(super) fn bias_terms_stale(&self, id: NodeId) -> bool {
-        self.lazy_bias_terms() && self.tree.node(id).flags & PN_DIRTY != 0
+        self.lazy_bias_terms() && self.tree.node(id).flags() & PN_DIRTY != 0
     }
 
     /// Rebuilds node `id`'s cached bias terms in the tree if they are stale.
@@ -49,7 +49,7 @@ impl<G: Game, const P: usize> Search<G, P> {
     pub(super) fn refresh_bias_terms(&mut self, id: NodeId) {
         if self.bias_terms_stale(id) {
             self.rebuild_bias_terms(id);
-            self.tree.node_mut(id).flags &= !PN_DIRTY;
+            self.tree.node_mut(id).unmark(PN_DIRTY);
         }
     }
 
@@ -154,7 +154,8 @@ impl<G: Game, const P: usize> Search<G, P> {
         let mut ties = 0u32;
         let restricted = id == super::ROOT && !self.root_moves.is_empty();
         for (i, edge) in self.tree.edges(id).iter().enumerate() {
-            if (restricted && !self.allowed(id, edge.mv)) || (EXISTING_ONLY && edge.child == NONE) {
+            if (restricted && !self.allowed(id, edge.mv)) || (EXISTING_ONLY && edge.child() == NONE)
+            {
                 continue;
             }
             let flights = if pending.is_empty() {
@@ -166,86 +167,87 @@ impl<G: Game, const P: usize> Search<G, P> {
                     .map_or(0, |&(_, k)| k as u32)
             };
             // `in_flight`: the child's visits that are other flights' virtual ones.
-            let (exploit, explore, child_visits, in_flight) = if edge.child == NONE && flights == 0
-            {
-                let known = if knowledge {
-                    let (prior, stats) = edge_knowledge(i);
-                    self.knowledge_value(None, m, prior, stats)
-                } else {
-                    None
-                };
-                (known.unwrap_or(fpu), ln_n.sqrt(), 0, 0)
-            } else if edge.child == NONE {
-                // An earlier flight of the batch opened this edge: its node-to-be holds that
-                // flight's virtual loss.
-                (-1.0, (ln_n / flights as f32).sqrt(), flights, flights)
-            } else {
-                let stored = self.tree.node(edge.child);
-                let adjusted;
-                let flights = if virtual_visits {
-                    self.tree.virtual_visits(edge.child)
-                } else {
-                    0
-                };
-                let child = if flights == 0 {
-                    stored
-                } else {
-                    adjusted = with_virtual_loss(stored.clone(), flights, node.mover);
-                    &adjusted
-                };
-                let explore = (ln_n / child.visits.get().max(1) as f32).sqrt();
-                // Proven values take precedence; otherwise the mean, mixed with the minimax
-                // value when implicit minimax is on (and kept within the score bounds).
-                let estimate = || {
-                    if knowledge {
+            let (exploit, explore, child_visits, in_flight) =
+                if edge.child() == NONE && flights == 0 {
+                    let known = if knowledge {
                         let (prior, stats) = edge_knowledge(i);
-                        self.knowledge_value(Some(child), m, prior, stats)
-                            .unwrap_or_else(|| child.mean(m))
-                    } else if im > 0.0 {
-                        (1.0 - im) * child.mean(m) + im * self.minimax_value(child, m)
+                        self.knowledge_value(None, m, prior, stats)
                     } else {
-                        child.mean(m)
-                    }
-                };
-                // A child that cannot improve on what the chooser already has: for the mover,
-                // one whose best is no better than the node's worst; against the root player,
-                // one that leaves the root player at least the node's best for it.
-                let useless = if against_root {
-                    child.lo[m] >= node.hi[m]
+                        None
+                    };
+                    (known.unwrap_or(fpu), ln_n.sqrt(), 0, 0)
+                } else if edge.child() == NONE {
+                    // An earlier flight of the batch opened this edge: its node-to-be holds that
+                    // flight's virtual loss.
+                    (-1.0, (ln_n / flights as f32).sqrt(), flights, flights)
                 } else {
-                    child.hi[m] <= node.lo[m]
-                };
-                // The value for player `m`, then turned to the chooser's view by `sign`.
-                let exploit = if bounds {
-                    if useless && node.lo[m] < node.hi[m] {
-                        PRUNED
-                    } else if child.bounds_solved() {
-                        sign * from_bound(child.lo[m])
-                    } else if clip {
-                        sign * estimate().clamp(from_bound(child.lo[m]), from_bound(child.hi[m]))
+                    let stored = self.tree.node(edge.child());
+                    let adjusted;
+                    let flights = if virtual_visits {
+                        self.tree.virtual_visits(edge.child())
+                    } else {
+                        0
+                    };
+                    let child = if flights == 0 {
+                        stored
+                    } else {
+                        adjusted = with_virtual_loss(stored.clone(), flights, node.mover);
+                        &adjusted
+                    };
+                    let explore = (ln_n / child.visits.get().max(1) as f32).sqrt();
+                    // Proven values take precedence; otherwise the mean, mixed with the minimax
+                    // value when implicit minimax is on (and kept within the score bounds).
+                    let estimate = || {
+                        if knowledge {
+                            let (prior, stats) = edge_knowledge(i);
+                            self.knowledge_value(Some(child), m, prior, stats)
+                                .unwrap_or_else(|| child.mean(m))
+                        } else if im > 0.0 {
+                            (1.0 - im) * child.mean(m) + im * self.minimax_value(child, m)
+                        } else {
+                            child.mean(m)
+                        }
+                    };
+                    // A child that cannot improve on what the chooser already has: for the mover,
+                    // one whose best is no better than the node's worst; against the root player,
+                    // one that leaves the root player at least the node's best for it.
+                    let useless = if against_root {
+                        child.lo()[m] >= node.hi()[m]
+                    } else {
+                        child.hi()[m] <= node.lo()[m]
+                    };
+                    // The value for player `m`, then turned to the chooser's view by `sign`.
+                    let exploit = if bounds {
+                        if useless && node.lo()[m] < node.hi()[m] {
+                            PRUNED
+                        } else if child.bounds_solved() {
+                            sign * from_bound(child.lo()[m])
+                        } else if clip {
+                            sign * estimate()
+                                .clamp(from_bound(child.lo()[m]), from_bound(child.hi()[m]))
+                        } else {
+                            sign * estimate()
+                        }
+                    } else if use_pn && child.pn()[m] == 0 {
+                        sign
+                    } else if child.is_terminal() {
+                        sign * from_bound(child.lo()[m])
                     } else {
                         sign * estimate()
-                    }
-                } else if use_pn && child.pn[m] == 0 {
-                    sign
-                } else if child.is_terminal() {
-                    sign * from_bound(child.lo[m])
-                } else {
-                    sign * estimate()
+                    };
+                    let progressive = if pb > 0.0 {
+                        sign * pb * self.minimax_value(child, m) / (child.visits.get() as f32 + 1.0)
+                    } else {
+                        0.0
+                    };
+                    (exploit + progressive, explore, child.visits.get(), flights)
                 };
-                let progressive = if pb > 0.0 {
-                    sign * pb * self.minimax_value(child, m) / (child.visits.get() as f32 + 1.0)
-                } else {
-                    0.0
-                };
-                (exploit + progressive, explore, child.visits.get(), flights)
-            };
             let explore = if puct {
                 priors[i] as f32 * (1.0 / PRIOR_ONE as f32) * sqrt_n / (1 + child_visits) as f32
             } else {
                 explore
             };
-            let term = terms.map_or(edge.term, |t| t[i]);
+            let term = terms.map_or(edge.term(), |t| t[i]);
             let mut bonus = c_pn * self.pn_weight(child_visits) * Edge::term_bias(term, rank, n);
             if in_flight > 0 {
                 // The proof-number bonus is the same for every thread, so a strong one (c_pn 2)
@@ -291,7 +293,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         let mut xs = std::mem::take(&mut self.scratch);
         let bias = self.bias_keys(id, &mut xs);
         let edges = self.tree.edges_mut(id);
-        compute_bias_terms(bias, &mut xs, |i, term| edges[i].term = term);
+        compute_bias_terms(bias, &mut xs, |i, term| edges[i].term.set(term));
         self.scratch = xs;
     }
 
@@ -319,12 +321,12 @@ impl<G: Game, const P: usize> Search<G, P> {
         let unvisited = self.tree.unvisited_pn(id)[m];
         xs.clear();
         for (i, edge) in self.tree.edges(id).iter().enumerate() {
-            let x = if edge.child == NONE {
+            let x = if edge.child() == NONE {
                 unvisited
             } else if pn_mcts {
-                self.pn_mcts_rank_key(&parent, self.tree.node(edge.child))
+                self.pn_mcts_rank_key(&parent, self.tree.node(edge.child()))
             } else {
-                self.tree.node(edge.child).pn[m]
+                self.tree.node(edge.child()).pn()[m]
             };
             xs.push((x, i as u16));
         }

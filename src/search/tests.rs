@@ -39,7 +39,7 @@ pub(super) fn expand(s: &mut Search<TreeGame, 2>, id: NodeId, i: usize, u: [f32;
             .tree
             .edges(parent)
             .iter()
-            .position(|e| e.child == n)
+            .position(|e| e.child() == n)
             .unwrap();
         path.push(s.tree.edges(parent)[k].mv);
         n = parent;
@@ -49,7 +49,7 @@ pub(super) fn expand(s: &mut Search<TreeGame, 2>, id: NodeId, i: usize, u: [f32;
     }
     pos.play(s.tree.edges(id)[i].mv);
     let child = s.create_node(id, &pos, None).unwrap();
-    s.tree.edges_mut(id)[i].child = child;
+    s.tree.edges_mut(id)[i].child.set(child);
     s.backup(child, Some(&u), true);
     child
 }
@@ -70,9 +70,9 @@ fn vector_1_new_node_gets_mobility_proof_numbers() {
     let mut s = search_tree("gpn", VECTOR_TREE);
     assert!(s.ensure_root());
     let x = s.tree.node(ROOT);
-    assert_eq!(x.pn, [1, 3]);
-    assert_eq!(x.flags & PN_DIRTY, 0);
-    assert!(s.tree.edges(ROOT).iter().all(|e| e.term == 0));
+    assert_eq!(x.pn(), [1, 3]);
+    assert_eq!(x.flags() & PN_DIRTY, 0);
+    assert!(s.tree.edges(ROOT).iter().all(|e| e.term() == 0));
 }
 
 #[test]
@@ -80,10 +80,10 @@ fn vector_2_expansion_and_rank_terms() {
     let mut s = search_tree("gpn bias=rank", VECTOR_TREE);
     s.ensure_root();
     let c0 = expand(&mut s, ROOT, 0, [0.0, 0.0]);
-    assert_eq!(s.tree.node(c0).pn, [4, 1]);
+    assert_eq!(s.tree.node(c0).pn(), [4, 1]);
     let x = s.tree.node(ROOT).clone();
-    assert_eq!(x.pn, [1, 3], "min(4,1,1) and 1+1+1");
-    assert_ne!(x.flags & PN_DIRTY, 0);
+    assert_eq!(x.pn(), [1, 3], "min(4,1,1) and 1+1+1");
+    assert_ne!(x.flags() & PN_DIRTY, 0);
     let terms = |s: &Search<TreeGame, 2>| -> Vec<f32> {
         s.tree.edges(ROOT).iter().map(|e| e.bias(true, 3)).collect()
     };
@@ -105,8 +105,8 @@ fn vector_3_terminal_win_proves_the_parent() {
     s.ensure_root();
     expand(&mut s, ROOT, 0, [0.0, 0.0]);
     let c1 = expand(&mut s, ROOT, 1, [1.0, -1.0]);
-    assert_eq!(s.tree.node(c1).pn, [0, PN_INF]);
-    assert_eq!(s.tree.node(ROOT).pn, [0, PN_INF]);
+    assert_eq!(s.tree.node(c1).pn(), [0, PN_INF]);
+    assert_eq!(s.tree.node(ROOT).pn(), [0, PN_INF]);
     assert_eq!(
         s.best_move(),
         Some(Move(1)),
@@ -122,18 +122,18 @@ fn vector_4_a_draw_proves_nothing_for_anybody() {
     s.ensure_root();
     let c2 = expand(&mut s, ROOT, 2, [0.0, 0.0]);
     let draw = expand(&mut s, c2, 0, [0.0, 0.0]);
-    assert_eq!(s.tree.node(draw).pn, [PN_INF, PN_INF]);
+    assert_eq!(s.tree.node(draw).pn(), [PN_INF, PN_INF]);
     // At c2 (B to move) the draw child adds nothing to B's minimum (the other child is 1) and
     // makes A's sum infinite.
-    assert_eq!(s.tree.node(c2).pn, [PN_INF, 1]);
+    assert_eq!(s.tree.node(c2).pn(), [PN_INF, 1]);
 }
 
 #[test]
 fn vector_5_bias_formulas() {
     let run = |bias, xs: &[u32]| {
         let mut v: Vec<(u32, u16)> = xs.iter().enumerate().map(|(i, &x)| (x, i as u16)).collect();
-        let mut edges = vec![node::Edge::new(Move(0)); xs.len()];
-        compute_bias_terms(bias, &mut v, |i, t| edges[i].term = t);
+        let edges = vec![node::Edge::new(Move(0)); xs.len()];
+        compute_bias_terms(bias, &mut v, |i, t| edges[i].term.set(t));
         edges
             .iter()
             .map(|e| (e.bias(bias == Bias::Rank, xs.len()) * 1000.0).round() / 1000.0)
@@ -476,21 +476,22 @@ fn tree_reuse_keeps_the_subtree() {
         .iter()
         .find(|e| e.mv == first)
         .unwrap()
-        .child;
+        .child();
     let child_visits = s.tree.node(child).visits.get();
-    let reply_edge = *s
+    let reply_edge = s
         .tree
         .edges(child)
         .iter()
         .max_by_key(|e| {
-            if e.child == NONE {
+            if e.child() == NONE {
                 0
             } else {
-                s.tree.node(e.child).visits.get()
+                s.tree.node(e.child()).visits.get()
             }
         })
-        .unwrap();
-    let reply_visits = s.tree.node(reply_edge.child).visits.get();
+        .unwrap()
+        .clone();
+    let reply_visits = s.tree.node(reply_edge.child()).visits.get();
     assert!(s.advance(first));
     assert_eq!(s.root_visits(), child_visits);
     assert!(s.advance(reply_edge.mv));
@@ -543,10 +544,10 @@ fn one_thread_and_a_seed_give_identical_searches() {
             .edges(ROOT)
             .iter()
             .map(|e| {
-                if e.child == NONE {
+                if e.child() == NONE {
                     0
                 } else {
-                    s.tree.node(e.child).visits.get()
+                    s.tree.node(e.child()).visits.get()
                 }
             })
             .collect();
@@ -597,7 +598,7 @@ fn pn_mcts_proves_a_win_and_plays_it_with_f() {
         ..Limits::default()
     });
     assert_eq!(
-        s.tree.node(ROOT).pn,
+        s.tree.node(ROOT).pn(),
         [0, PN_INF],
         "proof and disproof numbers of the root"
     );
@@ -609,7 +610,7 @@ fn pn_mcts_proves_a_win_and_plays_it_with_f() {
         iterations: Some(100),
         ..Limits::default()
     });
-    assert_eq!(d.tree.node(ROOT).pn, [PN_INF, 0]);
+    assert_eq!(d.tree.node(ROOT).pn(), [PN_INF, 0]);
     assert_eq!(d.report().proven, None);
 }
 
@@ -621,7 +622,7 @@ fn pn_mcts_expands_every_child_at_once_and_visits_each_first() {
         ..Limits::default()
     });
     assert!(
-        s.tree.edges(ROOT).iter().all(|e| e.child != NONE),
+        s.tree.edges(ROOT).iter().all(|e| e.child() != NONE),
         "root fully expanded"
     );
     s.run(&Limits {
@@ -632,7 +633,7 @@ fn pn_mcts_expands_every_child_at_once_and_visits_each_first() {
         .tree
         .edges(ROOT)
         .iter()
-        .filter(|e| s.tree.node(e.child).visits.get() > 0)
+        .filter(|e| s.tree.node(e.child()).visits.get() > 0)
         .count();
     assert_eq!(
         visited, 3,
@@ -690,7 +691,7 @@ fn pn_mcts_draw_layer_proves_not_losing_and_takes_the_draw_with_contempt() {
         iterations: Some(100),
         ..Limits::default()
     });
-    assert!(s.tree.node(ROOT).lo[0] >= 0, "not-a-loss proven");
+    assert!(s.tree.node(ROOT).lo()[0] >= 0, "not-a-loss proven");
     assert_eq!(r.proven, Some(Proven::Draw { plies: 1 }));
     assert_eq!(r.best_move, Some(Move(0)));
     assert!(
@@ -712,10 +713,10 @@ fn assert_proof_numbers_consistent<G: Game>(s: &Search<G, 2>) {
         let mut expected = [0u32; 2];
         expected[m] = PN_INF;
         for e in s.tree.edges(id) {
-            let c = if e.child == NONE {
+            let c = if e.child() == NONE {
                 [1, 1]
             } else {
-                s.tree.node(e.child).pn
+                s.tree.node(e.child()).pn()
             };
             for p in 0..2 {
                 expected[p] = if p == m {
@@ -728,7 +729,7 @@ fn assert_proof_numbers_consistent<G: Game>(s: &Search<G, 2>) {
         if let Some(w) = expected.iter().position(|&x| x == 0) {
             expected[1 - w] = PN_INF;
         }
-        assert_eq!(n.pn, expected, "node {id}");
+        assert_eq!(n.pn(), expected, "node {id}");
     }
 }
 
@@ -738,9 +739,9 @@ fn assert_rank_terms_current<G: Game>(s: &mut Search<G, 2>) {
         if s.tree.node(id).is_terminal() {
             continue;
         }
-        let kept: Vec<u16> = s.tree.edges(id).iter().map(|e| e.term).collect();
+        let kept: Vec<u16> = s.tree.edges(id).iter().map(|e| e.term()).collect();
         s.rebuild_bias_terms(id);
-        let fresh: Vec<u16> = s.tree.edges(id).iter().map(|e| e.term).collect();
+        let fresh: Vec<u16> = s.tree.edges(id).iter().map(|e| e.term()).collect();
         assert_eq!(kept, fresh, "node {id}");
     }
 }
@@ -781,12 +782,16 @@ pub(super) fn assert_tree_consistent<G: Game>(s: &Search<G, 2>) {
     assert_eq!(tree.node(ROOT).parent, NONE);
     while let Some(id) = stack.pop() {
         for e in tree.edges(id) {
-            if e.child != NONE {
-                assert!(!seen[e.child as usize], "node {} reached twice", e.child);
-                seen[e.child as usize] = true;
-                assert_eq!(tree.node(e.child).parent, id);
-                assert!(e.child > id, "a child before its parent");
-                stack.push(e.child);
+            if e.child() != NONE {
+                assert!(
+                    !seen[e.child() as usize],
+                    "node {} reached twice",
+                    e.child()
+                );
+                seen[e.child() as usize] = true;
+                assert_eq!(tree.node(e.child()).parent, id);
+                assert!(e.child() > id, "a child before its parent");
+                stack.push(e.child());
             }
         }
     }

@@ -44,10 +44,10 @@ fn tree_minimax(s: &Search<TreeGame, 2>, id: NodeId, pos: &TreeGame) -> f32 {
     }
     let mut values = Vec::new();
     for e in s.tree.edges(id) {
-        if e.child != NONE {
+        if e.child() != NONE {
             let mut next = pos.clone();
             next.play(e.mv);
-            values.push(tree_minimax(s, e.child, &next));
+            values.push(tree_minimax(s, e.child(), &next));
         }
     }
     if values.is_empty() {
@@ -61,17 +61,17 @@ fn tree_minimax(s: &Search<TreeGame, 2>, id: NodeId, pos: &TreeGame) -> f32 {
 
 fn assert_minimax_values(s: &Search<TreeGame, 2>, id: NodeId, pos: &TreeGame) {
     let want = tree_minimax(s, id, pos);
-    let got = s.tree.node(id).im as f32 / node::IM_SCALE;
+    let got = s.tree.node(id).im() as f32 / node::IM_SCALE;
     assert!(
         (got - want).abs() < 1e-4,
         "node {}: im {got}, minimax {want}",
         pos.0
     );
     for e in s.tree.edges(id) {
-        if e.child != NONE {
+        if e.child() != NONE {
             let mut next = pos.clone();
             next.play(e.mv);
-            assert_minimax_values(s, e.child, &next);
+            assert_minimax_values(s, e.child(), &next);
         }
     }
 }
@@ -105,21 +105,21 @@ fn partial_trees_back_up_evaluations_by_hand() {
     s.ensure_root();
     let n1 = expand(&mut s, ROOT, 0, [0.0, 0.0]);
     s.backup_minimax(n1);
-    assert_eq!(s.tree.node(n1).im, node::to_im(0.3));
-    assert_eq!(s.tree.node(ROOT).im, node::to_im(0.3));
+    assert_eq!(s.tree.node(n1).im(), node::to_im(0.3));
+    assert_eq!(s.tree.node(ROOT).im(), node::to_im(0.3));
     let n3 = expand(&mut s, n1, 0, [0.0, 0.0]);
     s.backup_minimax(n3);
-    assert_eq!(s.tree.node(n1).im, node::to_im(0.5));
-    assert_eq!(s.tree.node(ROOT).im, node::to_im(0.5));
+    assert_eq!(s.tree.node(n1).im(), node::to_im(0.5));
+    assert_eq!(s.tree.node(ROOT).im(), node::to_im(0.5));
     // 4 evaluates -0.1: B prefers it, so 1 becomes -0.1; the root has only child 1: -0.1.
     let n4 = expand(&mut s, n1, 1, [0.0, 0.0]);
     s.backup_minimax(n4);
-    assert_eq!(s.tree.node(n1).im, node::to_im(-0.1));
-    assert_eq!(s.tree.node(ROOT).im, node::to_im(-0.1));
+    assert_eq!(s.tree.node(n1).im(), node::to_im(-0.1));
+    assert_eq!(s.tree.node(ROOT).im(), node::to_im(-0.1));
     // 2 evaluates -0.2 and the root (A) keeps the better -0.1.
     let n2 = expand(&mut s, ROOT, 1, [0.0, 0.0]);
     s.backup_minimax(n2);
-    assert_eq!(s.tree.node(ROOT).im, node::to_im(-0.1));
+    assert_eq!(s.tree.node(ROOT).im(), node::to_im(-0.1));
 }
 
 #[test]
@@ -138,7 +138,7 @@ fn implicit_minimax_steers_selection_towards_the_better_evaluation() {
         .edges(ROOT)
         .iter()
         .map(|e| {
-            let c = s.tree.node(e.child);
+            let c = s.tree.node(e.child());
             (c.visits.get(), s.minimax_value(c, 0))
         })
         .collect();
@@ -237,9 +237,9 @@ fn node_priors_start_a_new_node_at_its_evaluation() {
         pn.iterate();
     }
     for e in pn.tree.edges(ROOT) {
-        if e.child != NONE {
+        if e.child() != NONE {
             assert!(
-                pn.tree.node(e.child).visits.get() < 10,
+                pn.tree.node(e.child()).visits.get() < 10,
                 "a prior in PN-MCTS"
             );
         }
@@ -410,10 +410,10 @@ fn rave_counts_every_move_the_mover_played_first() {
         for (edge, amaf) in s.tree.edges(ROOT).iter().zip(s.tree.amaf(ROOT)) {
             amaf_visits += amaf.visits;
             assert!(amaf.mean().abs() <= 1.0);
-            if edge.child != NONE && crate::game::go::Go9::amaf_index(edge.mv).is_some() {
+            if edge.child() != NONE && crate::game::go::Go9::amaf_index(edge.mv).is_some() {
                 // Each iteration through the edge played its move at the root (the pass has
                 // no AMAF statistics).
-                let child = s.tree.node(edge.child).visits.get();
+                let child = s.tree.node(edge.child()).visits.get();
                 assert!(
                     amaf.visits >= child,
                     "{spec}: {amaf:?} against {child} visits"
@@ -636,8 +636,8 @@ fn without_clipping_selection_reads_the_raw_mean_as_ludiis_score_bounded_mcts() 
             set_mean(&mut s, id, 10, mean);
         }
         let n = s.tree.node_mut(drawn_at_worst);
-        n.lo[0] = node::to_bound(0.0);
-        n.hi[1] = node::to_bound(0.0);
+        n.lo[0].set(node::to_bound(0.0));
+        n.hi[1].set(node::to_bound(0.0));
         *s.tree.node_mut(ROOT).visits.get_mut() = 20;
         s.select(ROOT)
     };

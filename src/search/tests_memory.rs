@@ -18,10 +18,10 @@ fn root_shares<G: Game>(s: &Search<G, 2>) -> Vec<f64> {
         .edges(ROOT)
         .iter()
         .map(|e| {
-            if e.child == NONE {
+            if e.child() == NONE {
                 0.0
             } else {
-                s.tree.node(e.child).visits.get() as f64 / root
+                s.tree.node(e.child()).visits.get() as f64 / root
             }
         })
         .collect()
@@ -104,7 +104,7 @@ pub(super) fn assert_tree_values_exact<G: Game>(
         let node = s.tree.node(id).clone();
         let m = node.mover as usize;
         let truth = minimax(&pos, memo);
-        let (lo, hi) = (from_bound(node.lo[m]), from_bound(node.hi[m]));
+        let (lo, hi) = (from_bound(node.lo()[m]), from_bound(node.hi()[m]));
         let text = pos.to_position();
         assert!(
             lo <= truth as f32 && truth as f32 <= hi,
@@ -115,10 +115,10 @@ pub(super) fn assert_tree_values_exact<G: Game>(
             known += 1;
         }
         for e in s.tree.edges(id) {
-            if e.child != NONE {
+            if e.child() != NONE {
                 let mut child = pos.clone();
                 child.play(e.mv);
-                stack.push((e.child, child));
+                stack.push((e.child(), child));
             }
         }
     }
@@ -206,8 +206,8 @@ fn a_frozen_tree_records_every_visit_on_its_path() {
     let mut s: Search<Breakthrough<8>, 2> =
         Search::new(params("sb-uct hash=1"), Breakthrough::start());
     let children_visits = |s: &Search<Breakthrough<8>, 2>| -> u32 {
-        let edges = s.tree.edges(ROOT).iter().filter(|e| e.child != NONE);
-        edges.map(|e| s.tree.node(e.child).visits.get()).sum()
+        let edges = s.tree.edges(ROOT).iter().filter(|e| e.child() != NONE);
+        edges.map(|e| s.tree.node(e.child()).visits.get()).sum()
     };
     // Fill the tree, then freeze it as a recycling that cannot make room would.
     while s.tree.used_bytes() < s.tree.budget_bytes() * 9 / 10 {

@@ -58,14 +58,14 @@ fn paranoid_proof_numbers_of_three_players_on_a_hand_built_tree() {
     for spec in ["gpn", "sb-gpn"] {
         let s = run_tree(spec, 0);
         let root = s.tree.node(ROOT);
-        assert_eq!(root.pn, [0, PN_INF, PN_INF], "{spec}");
+        assert_eq!(root.pn(), [0, PN_INF, PN_INF], "{spec}");
         // Node 1, where p1 moves, is p0's proof: both its moves leave p0 first alone.
-        let one = s.tree.edges(ROOT)[0].child;
-        assert_eq!(s.tree.node(one).pn, [0, PN_INF, PN_INF], "{spec}");
+        let one = s.tree.edges(ROOT)[0].child();
+        assert_eq!(s.tree.node(one).pn(), [0, PN_INF, PN_INF], "{spec}");
         assert_eq!(s.best_move(), Some(Move(0)), "{spec}");
         // From node 2 nobody can force a sole first place.
         let s = run_tree(spec, 2);
-        assert_eq!(s.tree.node(ROOT).pn, [PN_INF; 3], "{spec}");
+        assert_eq!(s.tree.node(ROOT).pn(), [PN_INF; 3], "{spec}");
     }
 }
 
@@ -75,15 +75,15 @@ fn score_bounds_of_three_players_on_a_hand_built_tree() {
     for spec in ["sb-gpn", "sb-uct"] {
         let s = run_tree(spec, 2);
         let root = s.tree.node(ROOT);
-        assert_eq!(root.lo, [b(0.0), b(0.5), b(-1.0)], "{spec}");
-        assert_eq!(root.hi, [b(0.5), b(1.0), b(-1.0)], "{spec}");
-        let six = s.tree.edges(ROOT)[1].child;
-        assert_eq!(s.tree.node(six).lo, [b(0.5), b(0.5), b(-1.0)], "{spec}");
-        assert_eq!(s.tree.node(six).hi, s.tree.node(six).lo, "{spec}");
+        assert_eq!(root.lo(), [b(0.0), b(0.5), b(-1.0)], "{spec}");
+        assert_eq!(root.hi(), [b(0.5), b(1.0), b(-1.0)], "{spec}");
+        let six = s.tree.edges(ROOT)[1].child();
+        assert_eq!(s.tree.node(six).lo(), [b(0.5), b(0.5), b(-1.0)], "{spec}");
+        assert_eq!(s.tree.node(six).hi(), s.tree.node(six).lo(), "{spec}");
         // From the root p0 is first alone: its bounds meet at a win.
         let s = run_tree(spec, 0);
         let root = s.tree.node(ROOT);
-        assert_eq!((root.lo[0], root.hi[0]), (b(1.0), b(1.0)), "{spec}");
+        assert_eq!((root.lo()[0], root.hi()[0]), (b(1.0), b(1.0)), "{spec}");
     }
 }
 
@@ -126,23 +126,23 @@ fn solve_rolit<const N: usize, const P: usize>(
         let m = me.index();
         let text = pos.to_position();
         assert!(
-            from_bound(root.lo[m]) <= truth + 1e-6,
+            from_bound(root.lo()[m]) <= truth + 1e-6,
             "{text}: lo above {truth}"
         );
         assert!(
-            from_bound(root.hi[m]) >= truth - 1e-6,
+            from_bound(root.hi()[m]) >= truth - 1e-6,
             "{text}: hi below {truth}"
         );
-        if root.lo[m] == root.hi[m] {
-            assert!((from_bound(root.lo[m]) - truth).abs() < 1e-6, "{text}");
+        if root.lo()[m] == root.hi()[m] {
+            assert!((from_bound(root.lo()[m]) - truth).abs() < 1e-6, "{text}");
             exact += 1;
         }
         // A proof (pn 0) is a paranoid win, a disproof (infinite pn) rules one out.
-        if root.pn[m] == 0 {
+        if root.pn()[m] == 0 {
             assert!(truth > 0.99, "{text}: proved a win worth {truth}");
             proved += 1;
         }
-        if root.pn[m] == PN_INF {
+        if root.pn()[m] == PN_INF {
             assert!(truth < 0.99, "{text}: disproved a win");
         }
     }
@@ -251,16 +251,16 @@ fn paranoid_play_chooses_against_the_root_player() {
             });
             assert_eq!(s.best_move(), Some(want), "{spec}");
             // p1's choice at node 1: the child it visited most.
-            let one = s.tree.edges(ROOT)[0].child;
+            let one = s.tree.edges(ROOT)[0].child();
             let visits: Vec<u32> = s
                 .tree
                 .edges(one)
                 .iter()
                 .map(|e| {
-                    if e.child == node::NONE {
+                    if e.child() == node::NONE {
                         0
                     } else {
-                        s.tree.node(e.child).visits.get()
+                        s.tree.node(e.child()).visits.get()
                     }
                 })
                 .collect();
@@ -279,9 +279,9 @@ fn paranoid_play_chooses_against_the_root_player() {
                 } else {
                     (b(-0.5), b(0.0))
                 };
-                assert_eq!((root.lo[0], root.hi[0]), want, "{spec}");
+                assert_eq!((root.lo()[0], root.hi()[0]), want, "{spec}");
                 assert_eq!(
-                    s.tree.node(one).hi[0],
+                    s.tree.node(one).hi()[0],
                     if paranoid { b(-1.0) } else { b(0.0) },
                     "{spec}"
                 );

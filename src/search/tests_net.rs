@@ -67,7 +67,7 @@ fn puct_follows_a_confident_policy() {
         .edges(ROOT)
         .iter()
         .find(|e| e.mv.0 == 5)
-        .map(|e| s.tree.node(e.child).visits.get())
+        .map(|e| s.tree.node(e.child()).visits.get())
         .unwrap();
     assert!(col5 > 190, "column 5 got {col5} of 200 visits");
     assert_eq!(report.best_move.map(|m| m.0), Some(5));
@@ -81,7 +81,7 @@ fn puct_follows_a_confident_policy() {
         .tree
         .edges(ROOT)
         .iter()
-        .all(|e| plain.tree.node(e.child).visits.get() < 100));
+        .all(|e| plain.tree.node(e.child()).visits.get() < 100));
 }
 
 #[test]
@@ -102,7 +102,7 @@ fn the_network_value_replaces_the_playout_and_is_the_node_evaluation() {
             .tree
             .edges(ROOT)
             .iter()
-            .find(|e| e.child != node::NONE)
+            .find(|e| e.child() != node::NONE)
             .unwrap();
         let mut after = ConnectFour::start();
         after.play(edge.mv);
@@ -115,9 +115,9 @@ fn the_network_value_replaces_the_playout_and_is_the_node_evaluation() {
         );
         // Each node's evaluation is the network's value of its position, for the first player.
         let start = leaf.value(net.net(), &ConnectFour::start());
-        assert!((node::from_im(root.im) - start).abs() < 1e-3, "{spec}");
-        let child = s.tree.node(edge.child);
-        assert!((node::from_im(child.im) - v).abs() < 1e-3, "{spec}");
+        assert!((node::from_im(root.im()) - start).abs() < 1e-3, "{spec}");
+        let child = s.tree.node(edge.child());
+        assert!((node::from_im(child.im()) - v).abs() < 1e-3, "{spec}");
     }
 }
 
@@ -347,13 +347,13 @@ fn proof_costs_set_new_nodes_their_unvisited_edges_and_their_values() {
             let edges = s.tree.edges(id);
             let n = edges.len() as u32;
             for e in edges {
-                if e.child != node::NONE {
+                if e.child() != node::NONE {
                     let mut child = pos.clone();
                     child.play(e.mv);
-                    stack.push((e.child, child));
+                    stack.push((e.child(), child));
                 }
             }
-            if node.is_terminal() || node.pn.contains(&0) || node.pn.contains(&node::PN_INF) {
+            if node.is_terminal() || node.pn().contains(&0) || node.pn().contains(&node::PN_INF) {
                 continue;
             }
             // The network's costs for this position, spread over its edges as the paper does.
@@ -368,13 +368,13 @@ fn proof_costs_set_new_nodes_their_unvisited_edges_and_their_values() {
             let v = crate::nn::pcn::cost_value(own, other);
             let v = if m == 0 { v } else { -v };
             assert!(
-                (node::from_im(node.im) - v).abs() < 1e-3
-                    || edges.iter().any(|e| e.child != node::NONE)
+                (node::from_im(node.im()) - v).abs() < 1e-3
+                    || edges.iter().any(|e| e.child() != node::NONE)
             );
-            if edges.iter().all(|e| e.child == node::NONE) {
+            if edges.iter().all(|e| e.child() == node::NONE) {
                 // A leaf: its numbers are its costs (the minimum and the sum of its edges).
                 leaves += 1;
-                assert_eq!(node.pn, {
+                assert_eq!(node.pn(), {
                     let mut pn = [0; 2];
                     pn[m] = unvisited[m];
                     pn[1 - m] = unvisited[1 - m] * n;
@@ -385,16 +385,16 @@ fn proof_costs_set_new_nodes_their_unvisited_edges_and_their_values() {
                 let mut min = node::PN_INF;
                 let mut sum = 0;
                 for e in edges {
-                    let c = if e.child == node::NONE {
+                    let c = if e.child() == node::NONE {
                         unvisited
                     } else {
-                        s.tree.node(e.child).pn
+                        s.tree.node(e.child()).pn()
                     };
                     min = min.min(c[m]);
                     sum = node::pn_add(sum, c[1 - m]);
                 }
                 assert_eq!(
-                    (node.pn[m], node.pn[1 - m]),
+                    (node.pn()[m], node.pn()[1 - m]),
                     (min, sum),
                     "{}",
                     pos.to_position()

@@ -26,8 +26,8 @@ fn assert_visits_consistent<G: Game>(s: &Search<G, 2>) {
             .tree
             .edges(id as NodeId)
             .iter()
-            .filter(|e| e.child != NONE)
-            .map(|e| u64::from(s.tree.node(e.child).visits.get()))
+            .filter(|e| e.child() != NONE)
+            .map(|e| u64::from(s.tree.node(e.child()).visits.get()))
             .sum();
         assert!(
             u64::from(node.visits.get()) >= children,
@@ -266,7 +266,7 @@ fn selection_sees_the_flights_in_the_air() {
     });
     let mut rng = crate::rng::Rng::new(3);
     let first = s.select_shared(ROOT, &mut rng, None, &[]);
-    let child = s.tree.edges(ROOT)[first].child;
+    let child = s.tree.edges(ROOT)[first].child();
     assert_ne!(child, NONE);
     // As many flights in the air as the child has real visits: its mean drops below zero.
     let visits = s.tree.node(child).visits.get();
@@ -297,10 +297,10 @@ fn flights_in_the_air_dilute_the_proof_number_bonus() {
     // Give one child the whole bonus and the others none: it is chosen.
     let favoured = 3;
     for (i, edge) in s.tree.edges_mut(ROOT).iter_mut().enumerate() {
-        edge.term = if i == favoured { u16::MAX } else { 0 };
+        edge.term.set(if i == favoured { u16::MAX } else { 0 });
     }
     assert_eq!(s.select_shared(ROOT, &mut rng, None, &[]), favoured);
-    let child = s.tree.edges(ROOT)[favoured].child;
+    let child = s.tree.edges(ROOT)[favoured].child();
     assert_ne!(child, NONE);
     // Three flights in the air for each real visit: a quarter of the bonus is left.
     let visits = s.tree.node(child).visits.get();
@@ -326,7 +326,7 @@ fn a_batch_sees_the_edges_its_earlier_flights_opened() {
     let mut rng = crate::rng::Rng::new(3);
     let first = s.select_shared(ROOT, &mut rng, None, &[]);
     assert_eq!(
-        s.tree.edges(ROOT)[first].child,
+        s.tree.edges(ROOT)[first].child(),
         NONE,
         "an unvisited move first"
     );

@@ -565,8 +565,14 @@ impl<const P: usize> Tree<P> {
             };
             let from = node.first_edge as usize;
             let count = node.num_edges as usize;
-            // Survivors keep their order, so blocks only move down: copy_within is safe.
-            self.edges.copy_within(from..from + count, edge_top);
+            // Survivors keep their order, so blocks only move down: copy_within is safe, and
+            // so is swapping each edge down in increasing order (edges hold atomic cells, which
+            // are not `Copy`; what is swapped up lies in dropped space).
+            if from != edge_top {
+                for k in 0..count {
+                    self.edges.swap(edge_top + k, from + k);
+                }
+            }
             if self.with_priors {
                 self.priors.copy_within(from..from + count, edge_top);
             }
@@ -574,14 +580,14 @@ impl<const P: usize> Tree<P> {
                 self.amaf.copy_within(from..from + count, edge_top);
             }
             for edge in &mut self.edges[edge_top..edge_top + count] {
-                if edge.child == NONE {
+                if edge.child() == NONE {
                     continue;
                 }
-                if alive.get(edge.child as usize) {
-                    edge.child = alive.new_index(edge.child as usize);
+                if alive.get(edge.child() as usize) {
+                    edge.child.set(alive.new_index(edge.child() as usize));
                 } else {
-                    edge.child = NONE;
-                    node.flags |= CHILDREN_DROPPED;
+                    edge.child.set(NONE);
+                    node.mark(CHILDREN_DROPPED);
                 }
             }
             node.first_edge = edge_top as u32;
@@ -630,8 +636,8 @@ mod tests {
         let b = tree
             .add(Node::new(root, 1), &moves(1), &[], [1; 2])
             .unwrap();
-        tree.edges_mut(root)[0].child = a;
-        tree.edges_mut(root)[1].child = b;
+        tree.edges_mut(root)[0].child.set(a);
+        tree.edges_mut(root)[1].child.set(b);
         (root, a, b)
     }
 
@@ -663,18 +669,18 @@ mod tests {
         let b = tree
             .add(Node::new(root, 1), &moves(2), &[], [1; 2])
             .unwrap();
-        tree.edges_mut(root)[0].child = a;
-        tree.edges_mut(root)[2].child = b;
+        tree.edges_mut(root)[0].child.set(a);
+        tree.edges_mut(root)[2].child.set(b);
         let a0 = tree.add(Node::new(a, 0), &moves(1), &[], [1; 2]).unwrap();
-        tree.edges_mut(a)[1].child = a0;
+        tree.edges_mut(a)[1].child.set(a0);
         *tree.node_mut(a).visits.get_mut() = 7;
         *tree.node_mut(a0).visits.get_mut() = 3;
         tree.reroot(a);
         assert_eq!(tree.len(), 2);
         assert_eq!(tree.node(0).visits.get(), 7);
         assert_eq!(tree.node(0).parent, NONE);
-        let child = tree.edges(0)[1].child;
-        assert_eq!(tree.edges(0)[0].child, NONE);
+        let child = tree.edges(0)[1].child();
+        assert_eq!(tree.edges(0)[0].child(), NONE);
         assert_eq!(tree.node(child).visits.get(), 3);
         assert_eq!(tree.node(child).parent, 0);
         assert_eq!(tree.edges(0)[1].mv, Move(1));
@@ -698,8 +704,8 @@ mod tests {
         let b = tree
             .add(Node::new(root, 1), &moves(3), &[3, 4, 5], [1; 2])
             .unwrap();
-        tree.edges_mut(root)[0].child = a;
-        tree.edges_mut(root)[1].child = b;
+        tree.edges_mut(root)[0].child.set(a);
+        tree.edges_mut(root)[1].child.set(b);
         assert_eq!(
             tree.used_bytes(),
             3 * Tree::<2>::NODE_BYTES + 7 * (Tree::<2>::EDGE_BYTES + 2)
@@ -727,8 +733,8 @@ mod tests {
         let b = tree
             .add(Node::new(root, 1), &moves(3), &[], [1; 2])
             .unwrap();
-        tree.edges_mut(root)[0].child = a;
-        tree.edges_mut(root)[1].child = b;
+        tree.edges_mut(root)[0].child.set(a);
+        tree.edges_mut(root)[1].child.set(b);
         for (k, stat) in tree.amaf_mut(b).iter_mut().enumerate() {
             *stat = Amaf {
                 visits: k as u32 + 1,
@@ -762,8 +768,8 @@ mod tests {
         let b = tree
             .add(Node::new(root, 1), &moves(3), &[], [11, 2])
             .unwrap();
-        tree.edges_mut(root)[0].child = a;
-        tree.edges_mut(root)[1].child = b;
+        tree.edges_mut(root)[0].child.set(a);
+        tree.edges_mut(root)[1].child.set(b);
         assert_eq!(tree.unvisited_pn(a), [5, 9]);
         assert_eq!(tree.node_bytes(), Tree::<2>::NODE_BYTES + 8);
         assert_eq!(
@@ -815,8 +821,8 @@ mod tests {
         let (root, a, b) = root_with_two_children(&mut tree);
         let a0 = tree.add(Node::new(a, 0), &moves(3), &[], [1; 2]).unwrap();
         let b0 = tree.add(Node::new(b, 0), &moves(4), &[], [1; 2]).unwrap();
-        tree.edges_mut(a)[0].child = a0;
-        tree.edges_mut(b)[0].child = b0;
+        tree.edges_mut(a)[0].child.set(a0);
+        tree.edges_mut(b)[0].child.set(b0);
         for (id, v) in [(root, 10), (a, 6), (b, 1), (a0, 5), (b0, 9)] {
             *tree.node_mut(id).visits.get_mut() = v;
         }
@@ -824,14 +830,14 @@ mod tests {
         let dropped = tree.compact(root, |n| n.visits.get() >= 5);
         assert_eq!(dropped, 2);
         assert_eq!(tree.len(), 3);
-        assert_eq!(tree.node(0).flags & CHILDREN_DROPPED, CHILDREN_DROPPED);
-        assert_eq!(tree.edges(0)[1].child, NONE);
-        let a = tree.edges(0)[0].child;
+        assert_eq!(tree.node(0).flags() & CHILDREN_DROPPED, CHILDREN_DROPPED);
+        assert_eq!(tree.edges(0)[1].child(), NONE);
+        let a = tree.edges(0)[0].child();
         assert_eq!((tree.node(a).visits.get(), tree.node(a).parent), (6, 0));
-        let a0 = tree.edges(a)[0].child;
+        let a0 = tree.edges(a)[0].child();
         assert_eq!((tree.node(a0).visits.get(), tree.node(a0).parent), (5, a));
         assert_eq!(tree.edges(a0).len(), 3);
-        assert_eq!(tree.node(a).flags & CHILDREN_DROPPED, 0);
+        assert_eq!(tree.node(a).flags() & CHILDREN_DROPPED, 0);
         assert_eq!(
             tree.used_bytes(),
             3 * Tree::<2>::NODE_BYTES + 6 * Tree::<2>::EDGE_BYTES
