@@ -7,14 +7,14 @@ use crate::game::Game;
 
 /// The values a child contributes to its parent's recomputation.
 #[derive(Clone, Copy)]
-struct Values<const P: usize> {
-    pn: [Pn; P],
-    lo: [i8; P],
-    hi: [i8; P],
+pub(super) struct Values<const P: usize> {
+    pub(super) pn: [Pn; P],
+    pub(super) lo: [i8; P],
+    pub(super) hi: [i8; P],
 }
 
 impl<const P: usize> Values<P> {
-    fn of(n: &Node<P>) -> Values<P> {
+    pub(super) fn of(n: &Node<P>) -> Values<P> {
         Values {
             pn: n.pn(),
             lo: n.lo(),
@@ -92,7 +92,9 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// Whether the rank bias terms are kept current by the backup ([`Search::update_rank_terms`])
     /// rather than rebuilt lazily by selection.
     pub(super) fn maintains_rank_terms(&self) -> bool {
-        self.params.algorithm.uses_proof_numbers() && self.params.bias == super::Bias::Rank
+        self.params.algorithm.uses_proof_numbers()
+            && self.params.bias == super::Bias::Rank
+            && !self.concurrent
     }
 
     /// Child `child` of node `id` changed its proof number for `id`'s mover from `old` to `new`:
@@ -209,8 +211,38 @@ impl<G: Game, const P: usize> Search<G, P> {
         if !use_pn && !use_bounds {
             return false;
         }
-        let node = self.tree.node(id).clone();
-        let m = node.mover as usize;
+        let before = Values::of(self.tree.node(id));
+        let v = self.derive_values(id, &before, use_bounds);
+        let changed = (use_pn && v.pn != before.pn)
+            || (use_bounds && (v.lo != before.lo || v.hi != before.hi));
+        let n = self.tree.node_mut(id);
+        if use_pn {
+            n.set_pn(v.pn);
+            n.mark(PN_DIRTY);
+        }
+        if use_bounds {
+            n.set_lo(v.lo);
+            n.set_hi(v.hi);
+        }
+        if changed {
+            let plies = self.proof_plies(id);
+            self.tree.node_mut(id).proof_plies.set(plies);
+        }
+        changed
+    }
+
+    /// Node `id`'s proof numbers (OR for the mover, AND for the others) and score bounds from its
+    /// children as they are now, merged with the facts the node already holds (`before`, its
+    /// values): a node keeps its proofs, disproofs and bounds even when the children that gave
+    /// them were recycled (without recycling this changes nothing, since the children's facts
+    /// only accumulate too).
+    pub(super) fn derive_values(
+        &self,
+        id: NodeId,
+        before: &Values<P>,
+        use_bounds: bool,
+    ) -> Values<P> {
+        let m = self.tree.node(id).mover as usize;
         let mut pn: [Pn; P] = [0; P];
         pn[m] = PN_INF;
         let (mut lo, mut hi) = ([WIN; P], [LOSS; P]);
@@ -251,20 +283,17 @@ impl<G: Game, const P: usize> Search<G, P> {
             lo[q] = -hi[m];
             hi[q] = -lo[m];
         }
-        // Facts only accumulate: a node keeps its proofs, disproofs and bounds even when the
-        // children that gave them were recycled (without recycling this changes nothing, since
-        // the children's facts only accumulate too).
         if use_bounds {
             for p in 0..P {
-                lo[p] = lo[p].max(node.lo()[p]);
-                hi[p] = hi[p].min(node.hi()[p]);
+                lo[p] = lo[p].max(before.lo[p]);
+                hi[p] = hi[p].min(before.hi[p]);
                 debug_assert!(lo[p] <= hi[p], "contradictory bounds at node {id}");
             }
         }
-        if node.pn().contains(&0) {
-            pn = node.pn();
+        if before.pn.contains(&0) {
+            pn = before.pn;
         }
-        for (x, &old) in pn.iter_mut().zip(&node.pn()) {
+        for (x, &old) in pn.iter_mut().zip(&before.pn) {
             if old == PN_INF {
                 *x = PN_INF;
             }
@@ -276,20 +305,81 @@ impl<G: Game, const P: usize> Search<G, P> {
                 }
             }
         }
-        let changed =
-            (use_pn && pn != node.pn()) || (use_bounds && (lo != node.lo() || hi != node.hi()));
-        let n = self.tree.node_mut(id);
+        Values { pn, lo, hi }
+    }
+
+    /// The threaded form of [`Search::backup`] for a node `leaf` just created, run side by side
+    /// with other threads' selections and backups: proof numbers and bounds recomputed upwards
+    /// from `leaf`'s parent while they change, each merged into the node so that what other
+    /// threads wrote meanwhile is kept where it is a fact ([`Search::recompute_shared`]).
+    ///
+    /// Why no fact is lost: a thread that changes a node always recomputes its parent after
+    /// the change, from children read after it. Two threads that change two children of one
+    /// node at once each write their child, then read the siblings; the fence between makes at
+    /// least one of them read the other's write, so the one that reads both derives what needs
+    /// both (a node lost once its last two children are proven). Heuristic proof numbers can
+    /// be left stale by such a race (the later write wins, from an older view) until the next
+    /// backup through the node; selection only reads them as a bias.
+    pub(super) fn backup_shared(&self, leaf: NodeId) {
+        let mut id = self.tree.node(leaf).parent;
+        while id != NONE {
+            std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+            if !self.recompute_shared(id) {
+                return;
+            }
+            id = self.tree.node(id).parent;
+        }
+    }
+
+    /// [`Search::recompute_values`] for threads that back up side by side: each proof number
+    /// is written by a compare-and-swap that never replaces a proof (0) or a disproof
+    /// ([`PN_INF`]), and each bound by an atomic maximum (pessimistic) or minimum (optimistic),
+    /// so that a bound derived from children read mid-update, which is a valid but looser
+    /// bound, never loosens one another thread wrote. Returns whether anything changed.
+    pub(super) fn recompute_shared(&self, id: NodeId) -> bool {
+        use std::sync::atomic::Ordering::Relaxed;
+        let algorithm = self.params.algorithm;
+        let (use_pn, use_bounds) = (algorithm.uses_proof_numbers(), algorithm.uses_bounds());
+        if !use_pn && !use_bounds {
+            return false;
+        }
+        let node = self.tree.node(id);
+        let before = Values::of(node);
+        let v = self.derive_values(id, &before, use_bounds);
+        let mut changed = false;
         if use_pn {
-            n.set_pn(pn);
-            n.mark(PN_DIRTY);
+            // A child's proof numbers changed: the node's bias terms are stale.
+            if node.flags() & PN_DIRTY == 0 {
+                node.flags.atomic().fetch_or(PN_DIRTY, Relaxed);
+            }
+            for (cell, &x) in node.pn.iter().zip(&v.pn) {
+                let atomic = cell.atomic();
+                let mut old = atomic.load(Relaxed);
+                while old != x && old != 0 && old != PN_INF {
+                    match atomic.compare_exchange_weak(old, x, Relaxed, Relaxed) {
+                        Ok(_) => {
+                            changed = true;
+                            break;
+                        }
+                        Err(now) => old = now,
+                    }
+                }
+            }
         }
         if use_bounds {
-            n.set_lo(lo);
-            n.set_hi(hi);
+            for p in 0..P {
+                if v.lo[p] > node.lo[p].get() {
+                    node.lo[p].atomic().fetch_max(v.lo[p], Relaxed);
+                    changed = true;
+                }
+                if v.hi[p] < node.hi[p].get() {
+                    node.hi[p].atomic().fetch_min(v.hi[p], Relaxed);
+                    changed = true;
+                }
+            }
         }
         if changed {
-            let plies = self.proof_plies(id);
-            self.tree.node_mut(id).proof_plies.set(plies);
+            node.proof_plies.set(self.proof_plies(id));
         }
         changed
     }

@@ -31,7 +31,7 @@ impl<G: Game, const P: usize> Search<G, P> {
 
     /// After a new node `leaf`: each ancestor's implicit minimax value becomes the best of its
     /// created children for its mover, up the path while something changes.
-    pub(super) fn backup_minimax(&mut self, leaf: NodeId) {
+    pub(super) fn backup_minimax(&self, leaf: NodeId) {
         if P != 2 {
             return;
         }
@@ -53,7 +53,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             if im == node.im() {
                 return;
             }
-            self.tree.node_mut(id).im.set(im);
+            self.tree.node(id).im.set(im);
             id = node.parent;
         }
     }

@@ -26,6 +26,15 @@
 //! virtual visits feed selection only, never a proof, a bound or a report. What threads change is
 //! only *which* iterations run.
 //!
+//! From `shared_stats` threads on, less is left to the exclusive lock: each playout's visit and
+//! utilities go up the path in step 1, with atomic additions, and so do the proof numbers,
+//! bounds and minimax values a new node changes, at the thread's next shared hold
+//! ([`Search::back_up_created`], [`Search::backup_shared`]): each is merged into its node so that
+//! no proof and no bound is lost to a race (a proof number of 0 or infinity is never replaced,
+//! a bound only tightens), and step 2 keeps only the new nodes, their own statistics and the
+//! iteration counts. Not with PN-MCTS (above) or RAVE (whose statistics are plain); recycling
+//! waits for these backups as it waits for iterations in flight.
+//!
 //! The iteration limit is exact: a thread claims each iteration (an atomic count of iterations
 //! in flight) before it selects it, and no iteration completes while any thread selects. The node
 //! limit is exact too: an iteration that would create a node is counted before it runs.
@@ -97,6 +106,10 @@ struct Shared<'a> {
     done: AtomicBool,
     /// Iterations claimed and not yet backed up (all threads).
     in_flight: AtomicU32,
+    /// Nodes created whose proof numbers, bounds and minimax values are still to be backed up
+    /// under the shared lock (all threads; see [`Search::backup_shared`]): recycling, which
+    /// renumbers nodes, waits for them as it waits for iterations in flight.
+    backups_due: AtomicU32,
     /// Of those, the ones that will try to create a node (for the node limit).
     creating: AtomicU64,
     /// A thread found the tree full: no thread selects until it has been recycled.
@@ -173,6 +186,18 @@ impl<G: Game, const P: usize> Search<G, P> {
         F: FnMut(&Self, &Progress) -> bool,
     {
         let threads = self.params.threads.max(1);
+        // Proof numbers, bounds and minimax values backed up beside the selections, with the
+        // statistics (from `shared_stats` threads on), except for PN-MCTS, which selects under
+        // the exclusive lock, and RAVE, whose statistics are plain.
+        self.concurrent = threads >= self.params.shared_stats
+            && self.params.algorithm != Algorithm::PnMcts
+            && !self.knowledge.rave;
+        if !self.concurrent
+            && std::mem::take(&mut self.rank_terms_stale)
+            && self.maintains_rank_terms()
+        {
+            self.rebuild_stale_bias_terms();
+        }
         // Fresh streams every run, drawn from the search's own: the moves of a game do not
         // replay the same playouts.
         let seed = self.rollout.rng.next_u64();
@@ -180,6 +205,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             limits,
             done: AtomicBool::new(false),
             in_flight: AtomicU32::new(0),
+            backups_due: AtomicU32::new(0),
             creating: AtomicU64::new(0),
             recycle_wanted: AtomicBool::new(false),
             nodes_at_start: (self.tree.len() as u64).saturating_sub(self.stats.created),
@@ -224,6 +250,10 @@ impl<G: Game, const P: usize> Search<G, P> {
             self.stats.iterations
         );
         self.stats.lock = Some(profile);
+        if self.concurrent && self.params.bias == super::Bias::Rank {
+            self.rank_terms_stale = true;
+        }
+        self.concurrent = false;
     }
 
     /// Step 1 of a threaded iteration: selection from the root, changing nothing, to the first
@@ -344,15 +374,16 @@ impl<G: Game, const P: usize> Search<G, P> {
 
     /// Step 2, after the flight's virtual visits came off: creates the flight's new node (unless
     /// another thread created it meanwhile, or the tree is full) with its edges' `moves` and
-    /// `priors`, counts the iteration, and backs it up as the one-thread search does: its visit
-    /// and utilities on the path (unless [`Self::take_flight_off`] put them on the path above
-    /// the new node already: `statistics_landed`), then what the new node changes (proof numbers,
-    /// bounds, rank terms, minimax values); with RAVE, along the flight's selected `path` and
-    /// its playout's `trace`.
+    /// `priors`, counts the iteration, and backs up what `backup` says, as the one-thread
+    /// search does: its visit and utilities on the path (unless [`Self::take_flight_off`] put
+    /// them on the path above the new node already), then what the new node changes (proof
+    /// numbers, bounds, rank terms, minimax values; or the node goes to a list for
+    /// [`Self::back_up_created`] under the shared lock); with RAVE, along the flight's selected
+    /// `path` and its playout's `trace`.
     fn land(
         &mut self,
         flight: &mut Flight<G, P>,
-        statistics_landed: bool,
+        backup: Backup,
         moves: &MoveList,
         priors: &[u16],
         path: &[(NodeId, u16)],
@@ -385,6 +416,11 @@ impl<G: Game, const P: usize> Search<G, P> {
             depth: flight.depth,
             root_edge: flight.root_edge,
         };
+        let (statistics_landed, mut deferred) = match backup {
+            Backup::Whole => (false, None),
+            Backup::Rest => (true, None),
+            Backup::Deferred(created) => (true, Some(created)),
+        };
         if !statistics_landed {
             self.finish(&descent, &utilities, false);
         } else {
@@ -398,19 +434,25 @@ impl<G: Game, const P: usize> Search<G, P> {
                 }
             }
             self.count_iteration(&descent, &utilities);
-            if created {
-                self.backup(leaf, None, true);
-                if self.params.uses_node_evaluation() {
-                    self.backup_minimax(leaf);
+            match deferred.as_mut() {
+                Some(deferred) if created => deferred.push(leaf),
+                Some(_) => {}
+                None if created => {
+                    self.backup(leaf, None, true);
+                    if self.params.uses_node_evaluation() {
+                        self.backup_minimax(leaf);
+                    }
                 }
+                None => {}
             }
         }
         if self.knowledge.rave {
             self.backup_amaf(path, trace, &utilities);
         }
         // The bias terms the backup made stale are rebuilt now, while the lock is exclusive, so
-        // that selecting threads rarely have to compute them for themselves.
-        if self.lazy_bias_terms() {
+        // that selecting threads rarely have to compute them for themselves (a deferred backup
+        // rebuilds them after it has run).
+        if self.lazy_bias_terms() && deferred.is_none() {
             let mut id = leaf;
             while id != NONE {
                 self.refresh_bias_terms(id);
@@ -418,6 +460,57 @@ impl<G: Game, const P: usize> Search<G, P> {
             }
         }
     }
+
+    /// Backs up what the nodes in `created` change (proof numbers, bounds, minimax values) and
+    /// rebuilds the bias terms this makes stale on their paths, side by side with the other
+    /// threads' selections and backups ([`Search::backup_shared`]); `xs` is scratch.
+    fn back_up_created(&self, created: &[NodeId], xs: &mut Vec<(u32, u16)>) {
+        let minimax = self.params.uses_node_evaluation();
+        let lazy = self.lazy_bias_terms();
+        for &leaf in created {
+            self.backup_shared(leaf);
+            if minimax {
+                self.backup_minimax(leaf);
+            }
+            if lazy {
+                let mut id = leaf;
+                while id != NONE {
+                    self.refresh_bias_terms_shared(id, xs);
+                    id = self.tree.node(id).parent;
+                }
+            }
+        }
+    }
+}
+
+/// Runs [`Search::back_up_created`] for the nodes a thread created and empties the list,
+/// counting them off the backups the tree waits for.
+fn flush_created<G: Game, const P: usize>(
+    s: &Search<G, P>,
+    shared: &Shared,
+    created: &mut Vec<NodeId>,
+    xs: &mut Vec<(u32, u16)>,
+) {
+    if created.is_empty() {
+        return;
+    }
+    s.back_up_created(created, xs);
+    shared
+        .backups_due
+        .fetch_sub(created.len() as u32, Ordering::AcqRel);
+    created.clear();
+}
+
+/// What [`Search::land`] backs up under the exclusive lock.
+enum Backup<'a> {
+    /// The whole iteration.
+    Whole,
+    /// All but the statistics above the new node, which step 1 backed up.
+    Rest,
+    /// Only the new node's statistics: the rest (proof numbers, bounds, minimax values) is
+    /// left to [`Search::back_up_created`] at the thread's next shared hold, and the new node
+    /// is added to this list for it.
+    Deferred(&'a mut Vec<NodeId>),
 }
 
 /// One thread's scratch for selecting a flight.
@@ -601,12 +694,15 @@ fn work<G: Game, const P: usize, F>(
 ) where
     F: FnMut(&Search<G, P>, &Progress) -> bool,
 {
-    let (params, proof_player) = {
+    let (params, proof_player, concurrent) = {
         let s = read(tree);
-        (s.params.clone(), s.proof_player)
+        (s.params.clone(), s.proof_player, s.concurrent)
     };
     let exclusive = params.algorithm == Algorithm::PnMcts;
     let shared_statistics = params.threads >= params.shared_stats;
+    // The nodes this thread created at its last exclusive hold, whose proof numbers, bounds and
+    // minimax values it backs up at its next shared hold (`concurrent`).
+    let mut created: Vec<NodeId> = Vec::with_capacity(MAX_BATCH);
     // The batch selected last, waiting for its playouts (step 3), then for its backup (the next
     // step 2); each flight's new node's moves in the list of the same index.
     let mut flights: Vec<Flight<G, P>> = Vec::with_capacity(MAX_BATCH);
@@ -658,6 +754,7 @@ fn work<G: Game, const P: usize, F>(
             // threads its visits and utilities go on), side by side with the other threads.
             s.take_batch_off(&flights, shared_statistics);
             landed_in_step_1 = true;
+            flush_created(s, shared, &mut created, &mut xs);
             if must_stop(s, shared) {
                 shared.done.store(true, Ordering::Relaxed);
             } else {
@@ -701,7 +798,8 @@ fn work<G: Game, const P: usize, F>(
         let hook_now = matches!(tick, Tick::Hook(_));
         // The last iterations in flight may be this thread's: it then recycles after them.
         let recycle_due = shared.recycle_wanted.load(Ordering::Relaxed)
-            && shared.in_flight.load(Ordering::Acquire) as usize == flights.len();
+            && (shared.in_flight.load(Ordering::Acquire) as usize == flights.len()
+                || !created.is_empty());
         if exclusive || !flights.is_empty() || !selected.is_empty() || hook_now || recycle_due {
             let mut guard = write(tree);
             let held = Instant::now();
@@ -710,15 +808,23 @@ fn work<G: Game, const P: usize, F>(
             let s = &mut **guard;
             if !landed_in_step_1 {
                 s.take_batch_off(&flights, shared_statistics);
+                flush_created(s, shared, &mut created, &mut xs);
             }
             let landed = (flights.len() + exclusive_flights.len()) as u32;
             let mut creating = 0;
             for (i, mut flight) in flights.drain(..).enumerate() {
                 // The edge has its node now (or never will: a full tree), under this lock.
                 shared.opening.landed(&flight);
+                let backup = if concurrent {
+                    Backup::Deferred(&mut created)
+                } else if shared_statistics {
+                    Backup::Rest
+                } else {
+                    Backup::Whole
+                };
                 s.land(
                     &mut flight,
-                    shared_statistics,
+                    backup,
                     &moves[i],
                     &priors[i],
                     &paths[i],
@@ -729,15 +835,27 @@ fn work<G: Game, const P: usize, F>(
             for flight in exclusive_flights.drain(..) {
                 s.finish(&flight.descent, &flight.utilities, true);
             }
+            if !created.is_empty() {
+                shared
+                    .backups_due
+                    .fetch_add(created.len() as u32, Ordering::AcqRel);
+            }
             if landed > 0 {
                 shared.in_flight.fetch_sub(landed, Ordering::AcqRel);
             }
             if creating > 0 && shared.limits.nodes.is_some() {
                 shared.creating.fetch_sub(creating, Ordering::AcqRel);
             }
+            if s.needs_recycling() || shared.recycle_wanted.load(Ordering::Relaxed) {
+                // The backups recycling waits for: this thread's, now.
+                flush_created(s, shared, &mut created, &mut xs);
+            }
             if s.needs_recycling() {
-                // Recycling renumbers nodes: only with no iteration in flight anywhere.
-                if shared.in_flight.load(Ordering::Acquire) == 0 {
+                // Recycling renumbers nodes: only with no iteration in flight anywhere, and
+                // no backup due.
+                if shared.in_flight.load(Ordering::Acquire) == 0
+                    && shared.backups_due.load(Ordering::Acquire) == 0
+                {
                     s.recycle();
                     shared.recycle_wanted.store(false, Ordering::Relaxed);
                 } else {
@@ -843,6 +961,9 @@ fn work<G: Game, const P: usize, F>(
         }
         if shared.done.load(Ordering::Relaxed) && flights.is_empty() && exclusive_flights.is_empty()
         {
+            if !created.is_empty() {
+                flush_created(&read(tree), shared, &mut created, &mut xs);
+            }
             let locked = profile.shared_wait
                 + profile.shared_hold
                 + profile.exclusive_wait

@@ -35,7 +35,7 @@ impl<G: Game, const P: usize> Search<G, P> {
     pub(super) fn lazy_bias_terms(&self) -> bool {
         self.params.algorithm.uses_proof_numbers()
             && self.params.c_pn != 0.0
-            && self.params.bias != Bias::Rank
+            && (self.params.bias != Bias::Rank || self.concurrent)
     }
 
     /// Whether node `id`'s cached bias terms must be rebuilt before selection reads them.
@@ -50,6 +50,33 @@ impl<G: Game, const P: usize> Search<G, P> {
         if self.bias_terms_stale(id) {
             self.rebuild_bias_terms(id);
             self.tree.node_mut(id).unmark(PN_DIRTY);
+        }
+    }
+
+    /// Rebuilds the bias terms of every node marked stale (after a threaded run, before a
+    /// one-thread run adjusts rank terms in place).
+    pub(super) fn rebuild_stale_bias_terms(&mut self) {
+        for id in 0..self.tree.len() as NodeId {
+            if self.tree.node(id).flags() & PN_DIRTY != 0 {
+                self.rebuild_bias_terms(id);
+                self.tree.node_mut(id).unmark(PN_DIRTY);
+            }
+        }
+    }
+
+    /// [`Search::refresh_bias_terms`] for threads that back up side by side: the stale mark
+    /// comes off before the children are read, so that a change made meanwhile marks the terms
+    /// stale again; two threads that rebuild one node's terms at once each write terms of a
+    /// recent view (a bias, not a proof). `xs` is scratch.
+    pub(super) fn refresh_bias_terms_shared(&self, id: NodeId, xs: &mut Vec<(u32, u16)>) {
+        if self.bias_terms_stale(id) {
+            let node = self.tree.node(id);
+            node.flags
+                .atomic()
+                .fetch_and(!PN_DIRTY, std::sync::atomic::Ordering::Relaxed);
+            let bias = self.bias_keys(id, xs);
+            let edges = self.tree.edges(id);
+            compute_bias_terms(bias, xs, |i, term| edges[i].term.set(term));
         }
     }
 

@@ -5,7 +5,7 @@
 use crate::game::Rules;
 use std::collections::HashMap;
 
-use super::node::NONE;
+use super::node::{NONE, PN_INF};
 use super::tests::{assert_tree_consistent, minimax, params, proven_value, value_after};
 use super::tests_memory::{assert_tree_values_exact, solved_connect_four};
 use super::*;
@@ -45,6 +45,39 @@ fn assert_visits_consistent<G: Game>(s: &Search<G, 2>) {
     }
 }
 
+/// Every fact the children give a node is in the node: recomputing any node from its children
+/// proves, disproves or tightens nothing more. Threads that back up side by side must not lose
+/// a proof or a bound to a race (heuristic proof numbers may lag; they are not checked).
+fn assert_facts_complete<G: Game>(s: &Search<G, 2>) {
+    let algorithm = s.params.algorithm;
+    let (use_pn, use_bounds) = (algorithm.uses_proof_numbers(), algorithm.uses_bounds());
+    for id in 0..s.tree.len() as NodeId {
+        let node = s.tree.node(id);
+        if node.known_at_creation() || (id != ROOT && node.parent == NONE) {
+            continue;
+        }
+        let before = super::backup::Values::of(node);
+        let derived = s.derive_values(id, &before, use_bounds);
+        if use_bounds {
+            assert_eq!(
+                (derived.lo, derived.hi),
+                (before.lo, before.hi),
+                "node {id}: bounds not backed up"
+            );
+        }
+        if use_pn {
+            for p in 0..2 {
+                if derived.pn[p] == 0 || derived.pn[p] == PN_INF {
+                    assert_eq!(
+                        before.pn[p], derived.pn[p],
+                        "node {id}: proof for player {p} not backed up"
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// Solves `pos` with `threads` threads (seed `seed`) and checks the proven value, the move and
 /// every node of the tree against minimax.
 fn assert_threaded_solve<G: Game>(
@@ -70,6 +103,7 @@ fn assert_threaded_solve<G: Game>(
     assert_eq!(u64::from(s.root_visits()), report.iterations, "{spec}");
     assert_tree_consistent(&s);
     assert_visits_consistent(&s);
+    assert_facts_complete(&s);
     assert!(assert_tree_values_exact(&s, memo) > 0);
 }
 
@@ -84,19 +118,31 @@ fn threaded_searches_prove_exact_values_in_connect_four_and_breakthrough() {
         "6/3p2/1p4/2P3/6/6 w",
     ];
     let mut memo6 = HashMap::new();
-    for threads in [2, 4, 8] {
-        for seed in 1..=8 {
+    // Below `shared_stats` threads (4 by default) proofs and bounds are backed up under the
+    // exclusive lock; from it on, side by side (`shared_stats=2`: with two threads too).
+    for (threads, design, seeds) in [
+        (2, "", 8),
+        (2, " shared_stats=2", 8),
+        (4, "", 8),
+        (8, "", 8),
+        (16, "", 3),
+    ] {
+        for seed in 1..=seeds {
             for (pos, value) in cfour.iter().take(4) {
                 assert_eq!(minimax(pos, &mut memo), *value);
-                assert_threaded_solve(pos, threads, seed, "sb-gpn", &mut memo);
+                let algo = format!("sb-gpn{design}");
+                assert_threaded_solve(pos, threads, seed, &algo, &mut memo);
             }
             for text in bt6 {
                 let pos = Breakthrough::<6>::parse_position(text).unwrap();
-                assert_threaded_solve(&pos, threads, seed, "sb-gpn", &mut memo6);
+                let algo = format!("sb-gpn{design}");
+                assert_threaded_solve(&pos, threads, seed, &algo, &mut memo6);
             }
         }
         let (pos, _) = &cfour[0];
-        assert_threaded_solve(pos, threads, 9, "sb-uct", &mut memo);
+        for algo in ["sb-uct", "sb-gpn bias=rank c_pn=2", "sb-gpn im=0.5"] {
+            assert_threaded_solve(pos, threads, 9, &format!("{algo}{design}"), &mut memo);
+        }
     }
 }
 
@@ -124,6 +170,9 @@ fn threaded_recycling_keeps_every_proof_bound_and_visit() {
                     assert_visits_consistent(&s);
                 }
                 assert_tree_values_exact(&s, &mut memo);
+                if algo != "pn-mcts" {
+                    assert_facts_complete(&s);
+                }
             }
         }
     }
