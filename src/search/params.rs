@@ -141,7 +141,7 @@ pub struct SearchParams {
     /// than they save on two cores (2-thread speed-up reversi 1.50x -> 1.28x, cfour 1.11x ->
     /// 0.91x, breakthrough 1.33x -> 1.39x, same runs). Hence 4 by default. From the same
     /// number of threads on, proof numbers, bounds and minimax values are backed up beside the
-    /// selections too ([`super::Search::backup_shared`]), except with PN-MCTS or RAVE.
+    /// selections too (`Search::backup_shared`), except with PN-MCTS or RAVE.
     pub shared_stats: usize,
     /// PN-MCTS enhancements: F (final move: a proven win at once), S (solver: skip solved
     /// children with more than `solver_visits` visits), U (the proof-number term in selection).
