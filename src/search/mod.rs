@@ -12,6 +12,7 @@ mod heuristic;
 mod knowledge;
 mod netleaf;
 pub mod node;
+mod opening;
 mod parallel;
 pub mod params;
 mod pnmcts;

@@ -57,6 +57,7 @@ use parking_lot::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use super::netleaf::NetLeaf;
 use super::node::{from_im, Node, NodeId, Pn, NONE};
+use super::opening::OpeningEdges;
 use super::rollout::Rollout;
 use super::scaling::LockProfile;
 use super::{Algorithm, Descent, Limits, Progress, Search, CHECK_PERIOD, NO_EDGE, ROOT};
@@ -120,62 +121,6 @@ struct Shared<'a> {
     profile: parking_lot::Mutex<LockProfile>,
     /// The edges without a node that flights in the air are opening.
     opening: OpeningEdges,
-}
-
-/// The edges without a node that flights in the air will create nodes behind, counted in a
-/// table hashed by (node, edge index). A flight's virtual visits mark its path as soon as it
-/// selects it, except on the node it will create, which does not exist until the flight lands:
-/// without this table every thread took the same best unvisited move of a node and evaluated
-/// the same position (with a network, two threads on Reversi spent 41 % of their iterations on
-/// such duplicates). A thread about to open an edge that others are opening counts those flights
-/// as lost visits of the node-to-be, as selection does for a node's virtual visits, and chooses
-/// again.
-///
-/// Thread safety: counts are added by a selecting thread (shared lock) and taken off under the
-/// exclusive lock once the flight's node is in the tree, so that a count is never off while the
-/// edge still has no node. Distinct edges can share a count (the table is hashed, not keyed):
-/// with at most a few hundred flights in the air, one free edge in a few hundred is then taken
-/// for a busy one, which only makes a thread choose another move.
-struct OpeningEdges {
-    counts: Box<[AtomicU32]>,
-}
-
-impl OpeningEdges {
-    /// Slots: far more than the flights in the air (threads x [`MAX_BATCH`]).
-    const SLOTS: usize = 1 << 15;
-
-    fn new() -> Self {
-        Self {
-            counts: (0..Self::SLOTS).map(|_| AtomicU32::new(0)).collect(),
-        }
-    }
-
-    #[inline]
-    fn slot(&self, node: NodeId, edge: usize) -> &AtomicU32 {
-        let key = (u64::from(node) << 16) ^ edge as u64;
-        &self.counts[crate::rng::mix64(key) as usize & (Self::SLOTS - 1)]
-    }
-
-    /// The flights in the air opening `edge` of `node`.
-    #[inline]
-    fn count(&self, node: NodeId, edge: usize) -> u32 {
-        self.slot(node, edge).load(Ordering::Relaxed)
-    }
-
-    fn open(&self, node: NodeId, edge: usize) {
-        self.slot(node, edge).fetch_add(1, Ordering::Relaxed);
-    }
-
-    fn close(&self, node: NodeId, edge: usize) {
-        self.slot(node, edge).fetch_sub(1, Ordering::Relaxed);
-    }
-
-    /// Takes off `flight`'s mark, if it opened an edge.
-    fn landed<G, const P: usize>(&self, flight: &Flight<G, P>) {
-        if let Some(edge) = flight.open_edge {
-            self.close(flight.node, edge);
-        }
-    }
 }
 
 impl<G: Game, const P: usize> Search<G, P> {
@@ -771,7 +716,7 @@ fn work<G: Game, const P: usize, F>(
                     if node_limited && flight.open_edge.is_some() && !claim_node(s, shared) {
                         // No room under the node limit until the flights in the air have landed.
                         s.take_flight_off(flight.node, None);
-                        shared.opening.landed(&flight);
+                        shared.opening.landed(flight.node, flight.open_edge);
                         break;
                     }
                     if rave {
@@ -814,7 +759,7 @@ fn work<G: Game, const P: usize, F>(
             let mut creating = 0;
             for (i, mut flight) in flights.drain(..).enumerate() {
                 // The edge has its node now (or never will: a full tree), under this lock.
-                shared.opening.landed(&flight);
+                shared.opening.landed(flight.node, flight.open_edge);
                 let backup = if concurrent {
                     Backup::Deferred(&mut created)
                 } else if shared_statistics {
