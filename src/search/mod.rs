@@ -143,13 +143,11 @@ pub struct Search<G: Game, const P: usize> {
     amaf_seen: Vec<u8>,
     /// The spread of each root move's values, for the lower confidence bounds of analysis.
     spread: RootSpread,
-    /// A threaded run is backing up proof numbers and bounds side by side
-    /// ([`Search::backup_shared`]): the rank bias terms are then rebuilt lazily, like the
-    /// others, instead of adjusted in place by each backup.
+    /// Threaded runs back up proof numbers and bounds side by side ([`Search::backup_shared`]):
+    /// the rank bias terms are then rebuilt lazily, like the others, instead of adjusted in
+    /// place by each backup. Fixed by the parameters, which a search keeps for life (new
+    /// parameters make a new search), so one tree is always backed up the same way.
     concurrent: bool,
-    /// A threaded run left rank bias terms to be rebuilt lazily: a one-thread run rebuilds
-    /// them before it adjusts them in place.
-    rank_terms_stale: bool,
 }
 
 /// What a descent found: where the iteration's backup starts, and the exact utilities when it
@@ -202,6 +200,13 @@ impl<G: Game, const P: usize> Search<G, P> {
         }
         let mut rollout = Rollout::new(params.seed);
         rollout.set_tracing(knowledge.rave);
+        // Proofs and bounds backed up beside the selections, with the statistics (from
+        // `shared_stats` threads on), except for PN-MCTS, which selects under the exclusive
+        // lock, and RAVE, whose statistics are plain.
+        let concurrent = params.threads > 1
+            && params.threads >= params.shared_stats
+            && params.algorithm != Algorithm::PnMcts
+            && !knowledge.rave;
         Search {
             rollout,
             tree,
@@ -209,8 +214,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             path: Vec::new(),
             amaf_seen: Vec::new(),
             spread: RootSpread::default(),
-            concurrent: false,
-            rank_terms_stale: false,
+            concurrent,
             params,
             root_position: root,
             moves: MoveList::new(),
@@ -406,9 +410,6 @@ impl<G: Game, const P: usize> Search<G, P> {
             self.run_threads(limits, &mut hook, start);
             self.stats.elapsed = start.elapsed();
             return self.report();
-        }
-        if std::mem::take(&mut self.rank_terms_stale) && self.maintains_rank_terms() {
-            self.rebuild_stale_bias_terms();
         }
         // A time past what an `Instant` can hold is no deadline at all.
         let deadline = limits.time.and_then(|t| start.checked_add(t));

@@ -131,18 +131,6 @@ impl<G: Game, const P: usize> Search<G, P> {
         F: FnMut(&Self, &Progress) -> bool,
     {
         let threads = self.params.threads.max(1);
-        // Proof numbers, bounds and minimax values backed up beside the selections, with the
-        // statistics (from `shared_stats` threads on), except for PN-MCTS, which selects under
-        // the exclusive lock, and RAVE, whose statistics are plain.
-        self.concurrent = threads >= self.params.shared_stats
-            && self.params.algorithm != Algorithm::PnMcts
-            && !self.knowledge.rave;
-        if !self.concurrent
-            && std::mem::take(&mut self.rank_terms_stale)
-            && self.maintains_rank_terms()
-        {
-            self.rebuild_stale_bias_terms();
-        }
         // Fresh streams every run, drawn from the search's own: the moves of a game do not
         // replay the same playouts.
         let seed = self.rollout.rng.next_u64();
@@ -195,10 +183,6 @@ impl<G: Game, const P: usize> Search<G, P> {
             self.stats.iterations
         );
         self.stats.lock = Some(profile);
-        if self.concurrent && self.params.bias == super::Bias::Rank {
-            self.rank_terms_stale = true;
-        }
-        self.concurrent = false;
     }
 
     /// Step 1 of a threaded iteration: selection from the root, changing nothing, to the first

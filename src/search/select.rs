@@ -53,17 +53,6 @@ impl<G: Game, const P: usize> Search<G, P> {
         }
     }
 
-    /// Rebuilds the bias terms of every node marked stale (after a threaded run, before a
-    /// one-thread run adjusts rank terms in place).
-    pub(super) fn rebuild_stale_bias_terms(&mut self) {
-        for id in 0..self.tree.len() as NodeId {
-            if self.tree.node(id).flags() & PN_DIRTY != 0 {
-                self.rebuild_bias_terms(id);
-                self.tree.node_mut(id).unmark(PN_DIRTY);
-            }
-        }
-    }
-
     /// [`Search::refresh_bias_terms`] for threads that back up side by side: the stale mark
     /// comes off before the children are read, so that a change made meanwhile marks the terms
     /// stale again; two threads that rebuild one node's terms at once each write terms of a
