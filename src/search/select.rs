@@ -63,9 +63,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             node.flags
                 .atomic()
                 .fetch_and(!PN_DIRTY, std::sync::atomic::Ordering::Relaxed);
-            let bias = self.bias_keys(id, xs);
-            let edges = self.tree.edges(id);
-            compute_bias_terms(bias, xs, |i, term| edges[i].term.set(term));
+            self.write_bias_terms(id, xs);
         }
     }
 
@@ -307,10 +305,16 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// for the node's mover (an edge without a child counts as proof number 1).
     pub(super) fn rebuild_bias_terms(&mut self, id: NodeId) {
         let mut xs = std::mem::take(&mut self.scratch);
-        let bias = self.bias_keys(id, &mut xs);
-        let edges = self.tree.edges_mut(id);
-        compute_bias_terms(bias, &mut xs, |i, term| edges[i].term.set(term));
+        self.write_bias_terms(id, &mut xs);
         self.scratch = xs;
+    }
+
+    /// Computes node `id`'s bias terms from its children as they are now and stores them in
+    /// its edges (relaxed cells, so threads may do it side by side); `xs` is scratch.
+    fn write_bias_terms(&self, id: NodeId, xs: &mut Vec<(u32, u16)>) {
+        let bias = self.bias_keys(id, xs);
+        let edges = self.tree.edges(id);
+        compute_bias_terms(bias, xs, |i, term| edges[i].term.set(term));
     }
 
     /// The bias terms of node `id`'s edges computed from its children as they are now, into
