@@ -22,6 +22,7 @@ mod report;
 mod rollout;
 pub mod scaling;
 mod select;
+mod slots;
 mod spread;
 pub mod threat;
 pub mod tree;
@@ -102,9 +103,10 @@ struct RunStats {
 /// A search over game `G` with `P` players (`P` must equal `G::NUM_PLAYERS`).
 ///
 /// Thread safety: a threaded run (`parallel.rs`) puts the whole search behind one readers-writer
-/// lock: every field below is written only under the exclusive lock, and read under either (the
-/// threads select side by side under the shared lock, changing nothing). Each thread's playouts
-/// and selection tie-breaks use their own `Rollout`, never `rollout` below.
+/// lock: every field below is written only under the exclusive lock, and read under either,
+/// except what threads change side by side under the shared lock through atomics: the tree's
+/// node values and virtual visits, new nodes (`Tree::add_shared`), and `spread`. Each thread's
+/// playouts and selection tie-breaks use their own `Rollout`, never `rollout` below.
 pub struct Search<G: Game, const P: usize> {
     params: SearchParams,
     tree: Tree<P>,
@@ -143,9 +145,9 @@ pub struct Search<G: Game, const P: usize> {
     amaf_seen: Vec<u8>,
     /// The spread of each root move's values, for the lower confidence bounds of analysis.
     spread: RootSpread,
-    /// Threaded runs back up proof numbers and bounds side by side ([`Search::backup_shared`]):
-    /// the rank bias terms are then rebuilt lazily, like the others, instead of adjusted in
-    /// place by each backup. Fixed by the parameters, which a search keeps for life (new
+    /// Threaded runs create nodes and back up proof numbers and bounds side by side
+    /// ([`Search::backup_shared`]): the rank bias terms are then rebuilt lazily, like the
+    /// others, instead of adjusted in place by each backup. Fixed by the parameters, which a search keeps for life (new
     /// parameters make a new search), so one tree is always backed up the same way.
     concurrent: bool,
 }
@@ -738,12 +740,10 @@ impl<G: Game, const P: usize> Search<G, P> {
         }
         if descent.root_edge != NO_EDGE {
             let root = self.tree.node(ROOT);
-            self.spread.record(
-                self.tree.generation(),
-                root.num_edges as usize,
-                descent.root_edge as usize,
-                utilities[root.mover as usize],
-            );
+            self.spread
+                .prepare(self.tree.generation(), root.num_edges as usize);
+            self.spread
+                .record(descent.root_edge as usize, utilities[root.mover as usize]);
         }
     }
 

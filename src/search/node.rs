@@ -13,6 +13,9 @@ use crate::game::Move;
 pub type NodeId = u32;
 /// The absent node.
 pub const NONE: NodeId = u32::MAX;
+/// In an edge's child: a thread is creating the node (see [`ChildCell::claim`]); read as
+/// [`NONE`]. Never a node's index.
+pub const BUSY: NodeId = u32::MAX - 1;
 
 /// A proof number: the number of leaves still to prove, saturating; [`PN_INF`] = disproven.
 pub type Pn = u32;
@@ -215,10 +218,63 @@ relaxed_cell!(
     /// A small count (a proof's plies, an edge's bias term), read and written like [`PnCell`].
     U16Cell, AtomicU16, u16
 );
-relaxed_cell!(
-    /// A node index (an edge's child), read and written like [`PnCell`].
-    IdCell, AtomicU32, NodeId
-);
+/// An edge's child: the node's index, [`NONE`], or [`BUSY`] while a thread creates it.
+///
+/// Thread safety: the index is stored with release ordering and loaded with acquire, so that a
+/// thread that finds a child also finds the node and its edges written whole (a node is written
+/// into its slots before its index is stored here; on x86 both orderings are plain moves). Of the
+/// threads that land on an edge without a child at once, the one whose [`ChildCell::claim`]
+/// succeeds creates the node; the others wait for it in [`ChildCell::wait`].
+#[derive(Debug)]
+#[repr(transparent)]
+pub struct ChildCell(AtomicU32);
+
+impl ChildCell {
+    pub const fn new(id: NodeId) -> ChildCell {
+        ChildCell(AtomicU32::new(id))
+    }
+
+    /// The child ([`NONE`] while there is none, or while it is being created).
+    #[inline]
+    pub fn get(&self) -> NodeId {
+        match self.0.load(Ordering::Acquire) {
+            BUSY => NONE,
+            id => id,
+        }
+    }
+
+    /// Stores (publishes) the child.
+    #[inline]
+    pub fn set(&self, id: NodeId) {
+        self.0.store(id, Ordering::Release)
+    }
+
+    /// Claims the creation of the child: true if the edge had none and this thread now alone
+    /// creates it (it then stores the child, or [`NONE`] if it could not create one).
+    #[inline]
+    pub fn claim(&self) -> bool {
+        self.0
+            .compare_exchange(NONE, BUSY, Ordering::Acquire, Ordering::Relaxed)
+            .is_ok()
+    }
+
+    /// The child another thread is creating, once it is there ([`NONE`] if it could not be
+    /// created); does not wait when no thread is creating one.
+    pub fn wait(&self) -> NodeId {
+        loop {
+            match self.0.load(Ordering::Acquire) {
+                BUSY => std::hint::spin_loop(),
+                id => return id,
+            }
+        }
+    }
+}
+
+impl Clone for ChildCell {
+    fn clone(&self) -> ChildCell {
+        ChildCell::new(self.get())
+    }
+}
 
 /// One position in the tree, for a game of `P` players (36-40 bytes for two players).
 ///
@@ -427,7 +483,7 @@ pub struct Edge {
     /// bias the number of siblings with a smaller proof number (an integer the backup can adjust
     /// in place), for max and sum the term quantised to 0..=65535 for [0, 1].
     pub term: U16Cell,
-    pub child: IdCell,
+    pub child: ChildCell,
 }
 
 impl Clone for Edge {
@@ -445,7 +501,7 @@ impl Edge {
         Edge {
             mv,
             term: U16Cell::new(0),
-            child: IdCell::new(NONE),
+            child: ChildCell::new(NONE),
         }
     }
 

@@ -19,29 +19,35 @@
 //! 3. **Outside the lock**: it prepares each new node (legal moves, terminal value, evaluation)
 //!    and runs the playouts, with its own random stream and move buffers ([`Rollout`]).
 //!
-//! So every change to the tree but the virtual visits is made under the exclusive lock, exactly
-//! as in the one-thread search, in some order: a proof or a bound can never be lost or
+//! So below `shared_stats` threads every change to the tree but the virtual visits is made under
+//! the exclusive lock, exactly as in the one-thread search, in some order: a proof or a bound can never be lost or
 //! contradicted, a child is never created twice (a thread that finds its edge's node created
 //! meanwhile backs its playout up through that node), and visit counts equal iterations. The
 //! virtual visits feed selection only, never a proof, a bound or a report. What threads change is
 //! only *which* iterations run.
 //!
-//! From `shared_stats` threads on, less is left to the exclusive lock: each playout's visit and
-//! utilities go up the path in step 1, with atomic additions, and so do the proof numbers,
-//! bounds and minimax values a new node changes, at the thread's next shared hold
-//! ([`Search::back_up_created`], [`Search::backup_shared`]): each is merged into its node so that
-//! no proof and no bound is lost to a race (a proof number of 0 or infinity is never replaced,
-//! a bound only tightens), and step 2 keeps only the new nodes, their own statistics and the
-//! iteration counts. Not with PN-MCTS (above) or RAVE (whose statistics are plain); recycling
-//! waits for these backups as it waits for iterations in flight.
+//! From `shared_stats` threads on (not with PN-MCTS, below, or RAVE, whose statistics are
+//! plain), step 2 goes: a thread lands its last batch at the start of step 1, side by side with
+//! the other threads ([`land_batch`]). Each playout's visit and utilities go up the path with
+//! atomic additions; the new node is created through a shared reference
+//! ([`super::tree::Tree::add_shared`]): the thread claims the edge
+//! ([`super::node::ChildCell::claim`]), claims the node's slots in the arenas with one
+//! compare-and-swap, writes the node whole and publishes it through the edge, and a thread that
+//! lands on the same edge meanwhile waits for it and goes through it. The proof numbers, bounds
+//! and minimax values the node changes are then backed up ([`Search::back_up_created`],
+//! [`Search::backup_shared`]), each merged into its node so that no proof and no bound is lost to
+//! a race (a proof number of 0 or infinity is never replaced, a bound only tightens). Each
+//! thread adds the iterations and nodes it landed to shared atomic counts once a batch
+//! ([`Tally`]). The exclusive lock is left to the hook, recycling and the arenas' growth.
 //!
 //! The iteration limit is exact: a thread claims each iteration (an atomic count of iterations
-//! in flight) before it selects it, and no iteration completes while any thread selects. The node
-//! limit is exact too: an iteration that would create a node is counted before it runs.
+//! in flight) before it selects it, and an iteration is counted done before it leaves the count
+//! in flight, so a claim never sees too few. The node limit is exact too: an iteration that
+//! would create a node is counted before it runs.
 //!
 //! Recycling renumbers nodes, so it runs only when no iteration is in flight: a thread that finds
-//! the tree full asks for it, no thread selects until it has happened, and the thread that backs
-//! up the last iteration in flight recycles.
+//! the tree full asks for it, no thread selects until it has happened, and the thread that sees
+//! the last iteration in flight backed up recycles.
 //!
 //! PN-MCTS expands a node's children during selection, so it selects under the exclusive lock
 //! (with the node creation in the same hold, and its virtual loss put on the nodes' own visits
@@ -60,6 +66,7 @@ use super::node::{from_im, Node, NodeId, Pn, NONE};
 use super::opening::OpeningEdges;
 use super::rollout::Rollout;
 use super::scaling::LockProfile;
+use super::tree::Refused;
 use super::{Algorithm, Descent, Limits, Progress, Search, CHECK_PERIOD, NO_EDGE, ROOT};
 use crate::game::record::Seen;
 use crate::game::{Game, Move, MoveList, Outcome};
@@ -107,10 +114,12 @@ struct Shared<'a> {
     done: AtomicBool,
     /// Iterations claimed and not yet backed up (all threads).
     in_flight: AtomicU32,
-    /// Nodes created whose proof numbers, bounds and minimax values are still to be backed up
-    /// under the shared lock (all threads; see [`Search::backup_shared`]): recycling, which
-    /// renumbers nodes, waits for them as it waits for iterations in flight.
-    backups_due: AtomicU32,
+    /// The counts of the iterations landed under the shared lock, not yet moved into the
+    /// search's statistics (which change only under the exclusive lock).
+    tally: SharedTally,
+    /// A thread found the arenas without room (their reservation was refused up front): the
+    /// next exclusive hold grows them.
+    grow_wanted: AtomicBool,
     /// Of those, the ones that will try to create a node (for the node limit).
     creating: AtomicU64,
     /// A thread found the tree full: no thread selects until it has been recycled.
@@ -138,7 +147,8 @@ impl<G: Game, const P: usize> Search<G, P> {
             limits,
             done: AtomicBool::new(false),
             in_flight: AtomicU32::new(0),
-            backups_due: AtomicU32::new(0),
+            tally: SharedTally::default(),
+            grow_wanted: AtomicBool::new(false),
             creating: AtomicU64::new(0),
             recycle_wanted: AtomicBool::new(false),
             nodes_at_start: (self.tree.len() as u64).saturating_sub(self.stats.created),
@@ -147,6 +157,9 @@ impl<G: Game, const P: usize> Search<G, P> {
         };
         // A time past what an `Instant` can hold is no deadline at all.
         let deadline = limits.time.and_then(|t| start.checked_add(t));
+        // The root keeps its index (recycling keeps node 0) and its generation for the run.
+        let root_edges = self.tree.node(ROOT).num_edges as usize;
+        self.spread.prepare(self.tree.generation(), root_edges);
         let tree = RwLock::new(&mut *self);
         std::thread::scope(|scope| {
             for k in 1..threads {
@@ -172,6 +185,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             };
             work(&tree, &shared, &mut rollout, Some(&mut clock));
         });
+        shared.tally.drain_into(&mut self.stats);
         let profile = shared.profile.into_inner();
         log::debug!(
             "search: {} threads, serial fraction {:.1} %, waiting {:.1} % of the time, \
@@ -301,14 +315,14 @@ impl<G: Game, const P: usize> Search<G, P> {
         }
     }
 
-    /// Step 2, after the flight's virtual visits came off: creates the flight's new node (unless
-    /// another thread created it meanwhile, or the tree is full) with its edges' `moves` and
-    /// `priors`, counts the iteration, and backs up what `backup` says, as the one-thread
-    /// search does: its visit and utilities on the path (unless [`Self::take_flight_off`] put
-    /// them on the path above the new node already), then what the new node changes (proof
-    /// numbers, bounds, rank terms, minimax values; or the node goes to a list for
-    /// [`Self::back_up_created`] under the shared lock); with RAVE, along the flight's selected
-    /// `path` and its playout's `trace`.
+    /// Step 2 (below `shared_stats` threads, with PN-MCTS or RAVE), after the flight's virtual
+    /// visits came off: creates the flight's new node (unless another thread created it
+    /// meanwhile, or the tree is full) with its edges' `moves` and `priors`, counts the
+    /// iteration, and backs up what `backup` says, as the one-thread search does: its visit and
+    /// utilities on the path (unless [`Self::take_flight_off`] put them on the path above the
+    /// new node already), then what the new node changes (proof numbers, bounds, rank terms,
+    /// minimax values); with RAVE, along the flight's selected `path` and its playout's
+    /// `trace`.
     fn land(
         &mut self,
         flight: &mut Flight<G, P>,
@@ -345,12 +359,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             depth: flight.depth,
             root_edge: flight.root_edge,
         };
-        let (statistics_landed, mut deferred) = match backup {
-            Backup::Whole => (false, None),
-            Backup::Rest => (true, None),
-            Backup::Deferred(created) => (true, Some(created)),
-        };
-        if !statistics_landed {
+        if backup == Backup::Whole {
             self.finish(&descent, &utilities, false);
         } else {
             if leaf != flight.node {
@@ -363,25 +372,19 @@ impl<G: Game, const P: usize> Search<G, P> {
                 }
             }
             self.count_iteration(&descent, &utilities);
-            match deferred.as_mut() {
-                Some(deferred) if created => deferred.push(leaf),
-                Some(_) => {}
-                None if created => {
-                    self.backup(leaf, None, true);
-                    if self.params.uses_node_evaluation() {
-                        self.backup_minimax(leaf);
-                    }
+            if created {
+                self.backup(leaf, None, true);
+                if self.params.uses_node_evaluation() {
+                    self.backup_minimax(leaf);
                 }
-                None => {}
             }
         }
         if self.knowledge.rave {
             self.backup_amaf(path, trace, &utilities);
         }
         // The bias terms the backup made stale are rebuilt now, while the lock is exclusive, so
-        // that selecting threads rarely have to compute them for themselves (a deferred backup
-        // rebuilds them after it has run).
-        if self.lazy_bias_terms() && deferred.is_none() {
+        // that selecting threads rarely have to compute them for themselves.
+        if self.lazy_bias_terms() {
             let mut id = leaf;
             while id != NONE {
                 self.refresh_bias_terms(id);
@@ -390,56 +393,185 @@ impl<G: Game, const P: usize> Search<G, P> {
         }
     }
 
-    /// Backs up what the nodes in `created` change (proof numbers, bounds, minimax values) and
-    /// rebuilds the bias terms this makes stale on their paths, side by side with the other
-    /// threads' selections and backups ([`Search::backup_shared`]); `xs` is scratch.
-    fn back_up_created(&self, created: &[NodeId], xs: &mut Vec<(u32, u16)>) {
-        let minimax = self.params.uses_node_evaluation();
-        let lazy = self.lazy_bias_terms();
-        for &leaf in created {
-            self.backup_shared(leaf);
-            if minimax {
-                self.backup_minimax(leaf);
-            }
-            if lazy {
-                let mut id = leaf;
-                while id != NONE {
-                    self.refresh_bias_terms_shared(id, xs);
-                    id = self.tree.node(id).parent;
+    /// From `shared_stats` threads on (but not with PN-MCTS or RAVE), under the shared lock,
+    /// after the flight's virtual visits came off and its statistics went up the path: creates
+    /// the flight's new node, as [`Self::land`] does, and backs up what it changes side by side
+    /// with the other threads ([`Self::back_up_created`]); counts the iteration in `tally`.
+    /// Returns why the tree refused the node, if it did (the playout still counts, as in a
+    /// full tree). `xs` is scratch.
+    fn land_shared(
+        &self,
+        flight: &mut Flight<G, P>,
+        moves: &MoveList,
+        priors: &[u16],
+        tally: &mut Tally,
+        xs: &mut Vec<(u32, u16)>,
+    ) -> Option<Refused> {
+        let utilities = flight.utilities.unwrap_or([0.0; P]);
+        let mut refused = None;
+        if let (Some(i), Some((mut node, unvisited_pn))) =
+            (flight.open_edge, flight.new_node.take())
+        {
+            let edge = &self.tree.edges(flight.node)[i];
+            if edge.child.claim() {
+                // The node is born with this iteration's visit, before any thread can see it.
+                *node.visits.get_mut() = 1;
+                for (total, &u) in node.total.iter_mut().zip(&utilities) {
+                    total.add_mut(u);
                 }
+                // SAFETY: the node is reached only through this edge, whose claim this thread
+                // holds until it stores the node's index (threads never walk the arena by
+                // index while they add nodes).
+                match unsafe {
+                    self.tree
+                        .add_shared(node, moves.as_slice(), priors, unvisited_pn)
+                } {
+                    Ok(child) => {
+                        edge.child.set(child);
+                        tally.created += 1;
+                        self.back_up_created(child, xs);
+                    }
+                    Err(why) => {
+                        edge.child.set(NONE);
+                        refused = Some(why);
+                    }
+                }
+            } else {
+                let child = edge.child.wait();
+                if child != NONE {
+                    // Another thread created it: this playout went through it all the same.
+                    tally.collisions += 1;
+                    let node = self.tree.node(child);
+                    node.visits.add(1);
+                    for (total, &u) in node.total.iter().zip(&utilities) {
+                        total.add(u);
+                    }
+                }
+            }
+        }
+        tally.count(flight.depth, &utilities);
+        if flight.root_edge != NO_EDGE {
+            let mover = self.tree.node(ROOT).mover as usize;
+            self.spread
+                .record(flight.root_edge as usize, utilities[mover]);
+        }
+        refused
+    }
+
+    /// Backs up what the new node `leaf` changes (proof numbers, bounds, minimax values) and
+    /// rebuilds the bias terms this makes stale on its path, side by side with the other
+    /// threads' selections and backups ([`Search::backup_shared`]); `xs` is scratch.
+    fn back_up_created(&self, leaf: NodeId, xs: &mut Vec<(u32, u16)>) {
+        self.backup_shared(leaf);
+        if self.params.uses_node_evaluation() {
+            self.backup_minimax(leaf);
+        }
+        if self.lazy_bias_terms() {
+            let mut id = leaf;
+            while id != NONE {
+                self.refresh_bias_terms_shared(id, xs);
+                id = self.tree.node(id).parent;
             }
         }
     }
 }
 
-/// Runs [`Search::back_up_created`] for the nodes a thread created and empties the list,
-/// counting them off the backups the tree waits for.
-fn flush_created<G: Game, const P: usize>(
-    s: &Search<G, P>,
-    shared: &Shared,
-    created: &mut Vec<NodeId>,
-    xs: &mut Vec<(u32, u16)>,
-) {
-    if created.is_empty() {
-        return;
+/// One thread's counts of the iterations it landed under the shared lock, added to
+/// [`SharedTally`] once a batch (one atomic addition a count, not one an iteration).
+#[derive(Default)]
+struct Tally {
+    iterations: u64,
+    created: u64,
+    collisions: u64,
+    draws: u64,
+    depth_sum: u64,
+    max_depth: u32,
+}
+
+impl Tally {
+    /// Counts an iteration `depth` plies deep that ended in `utilities`.
+    fn count<const P: usize>(&mut self, depth: u32, utilities: &[f32; P]) {
+        self.iterations += 1;
+        self.depth_sum += u64::from(depth);
+        self.max_depth = self.max_depth.max(depth);
+        if utilities.iter().all(|&u| u == 0.0) {
+            self.draws += 1;
+        }
     }
-    s.back_up_created(created, xs);
-    shared
-        .backups_due
-        .fetch_sub(created.len() as u32, Ordering::AcqRel);
-    created.clear();
+
+    /// Adds the counts to `shared` and starts afresh. The iterations are added before the
+    /// caller takes them off the count in flight, so that a claim never sees fewer iterations
+    /// done or in flight than there are (the iteration limit stays exact).
+    fn flush(&mut self, shared: &SharedTally) {
+        if self.iterations == 0 {
+            return;
+        }
+        shared
+            .iterations
+            .fetch_add(self.iterations, Ordering::AcqRel);
+        shared
+            .depth_sum
+            .fetch_add(self.depth_sum, Ordering::Relaxed);
+        shared
+            .max_depth
+            .fetch_max(self.max_depth, Ordering::Relaxed);
+        for (count, mine) in [
+            (&shared.created, self.created),
+            (&shared.collisions, self.collisions),
+            (&shared.draws, self.draws),
+        ] {
+            if mine > 0 {
+                count.fetch_add(mine, Ordering::AcqRel);
+            }
+        }
+        *self = Tally::default();
+    }
+}
+
+/// The threads' [`Tally`]s, summed; moved into the search's statistics under the exclusive lock
+/// ([`SharedTally::drain_into`]).
+#[derive(Default)]
+struct SharedTally {
+    iterations: AtomicU64,
+    created: AtomicU64,
+    collisions: AtomicU64,
+    draws: AtomicU64,
+    depth_sum: AtomicU64,
+    max_depth: AtomicU32,
+}
+
+impl SharedTally {
+    /// Moves the counts into `stats`. Under the exclusive lock (no thread lands meanwhile), so
+    /// that the iterations and nodes counted in both places never change under a reader.
+    fn drain_into(&self, stats: &mut super::RunStats) {
+        stats.iterations += self.iterations.swap(0, Ordering::AcqRel);
+        stats.created += self.created.swap(0, Ordering::AcqRel);
+        stats.collisions += self.collisions.swap(0, Ordering::AcqRel);
+        stats.draws += self.draws.swap(0, Ordering::AcqRel);
+        stats.depth_sum += self.depth_sum.swap(0, Ordering::AcqRel);
+        stats.max_depth = stats
+            .max_depth
+            .max(self.max_depth.swap(0, Ordering::AcqRel));
+    }
+}
+
+/// The iterations done in this search, those landed under the shared lock included.
+fn iterations_done<G: Game, const P: usize>(s: &Search<G, P>, shared: &Shared) -> u64 {
+    s.stats.iterations + shared.tally.iterations.load(Ordering::Acquire)
+}
+
+/// The nodes created in this search, those created under the shared lock included.
+fn nodes_created<G: Game, const P: usize>(s: &Search<G, P>, shared: &Shared) -> u64 {
+    s.stats.created + shared.tally.created.load(Ordering::Acquire)
 }
 
 /// What [`Search::land`] backs up under the exclusive lock.
-enum Backup<'a> {
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Backup {
     /// The whole iteration.
     Whole,
     /// All but the statistics above the new node, which step 1 backed up.
     Rest,
-    /// Only the new node's statistics: the rest (proof numbers, bounds, minimax values) is
-    /// left to [`Search::back_up_created`] at the thread's next shared hold, and the new node
-    /// is added to this list for it.
-    Deferred(&'a mut Vec<NodeId>),
 }
 
 /// One thread's scratch for selecting a flight.
@@ -562,6 +694,38 @@ fn smooth(mean: u64, sample: u64) -> u64 {
     }
 }
 
+/// Lands a thread's batch under the shared lock (`concurrent`): each flight's node and backup
+/// ([`Search::land_shared`]), then the batch's counts, done before they leave the count in
+/// flight. A tree found full asks for recycling; arenas found without room, for growth.
+fn land_batch<G: Game, const P: usize>(
+    s: &Search<G, P>,
+    shared: &Shared,
+    flights: &mut Vec<Flight<G, P>>,
+    moves: &[MoveList],
+    priors: &[Vec<u16>],
+    tally: &mut Tally,
+    xs: &mut Vec<(u32, u16)>,
+) {
+    let landed = flights.len() as u32;
+    let mut creating = 0;
+    for (i, mut flight) in flights.drain(..).enumerate() {
+        if s.land_shared(&mut flight, &moves[i], &priors[i], tally, xs) == Some(Refused::Room) {
+            shared.grow_wanted.store(true, Ordering::Relaxed);
+        }
+        // The edge has its node now (or never will: a full tree).
+        shared.opening.landed(flight.node, flight.open_edge);
+        creating += u64::from(flight.open_edge.is_some());
+    }
+    tally.flush(&shared.tally);
+    shared.in_flight.fetch_sub(landed, Ordering::AcqRel);
+    if creating > 0 && shared.limits.nodes.is_some() {
+        shared.creating.fetch_sub(creating, Ordering::AcqRel);
+    }
+    if s.needs_recycling() {
+        shared.recycle_wanted.store(true, Ordering::Relaxed);
+    }
+}
+
 /// Whether the run must end now (a stop that does not wait for iterations in flight).
 fn must_stop<G: Game, const P: usize>(s: &Search<G, P>, shared: &Shared) -> bool {
     let limits = shared.limits;
@@ -572,22 +736,23 @@ fn must_stop<G: Game, const P: usize>(s: &Search<G, P>, shared: &Shared) -> bool
             .is_some_and(|f| f.load(Ordering::Relaxed))
         || limits
             .iterations
-            .is_some_and(|max| s.stats.iterations >= max)
+            .is_some_and(|max| iterations_done(s, shared) >= max)
         || limits
             .nodes
-            .is_some_and(|n| shared.nodes_at_start + s.stats.created >= n)
+            .is_some_and(|n| shared.nodes_at_start + nodes_created(s, shared) >= n)
         || (limits.stop_when_solved && s.root_solved())
 }
 
 /// Claims up to `want` iterations as the limits allow, counting them in flight; returns how
-/// many. Called under the shared lock, so the count of completed iterations cannot change
-/// meanwhile; two threads claiming at once get distinct slots.
+/// many. Called under the shared lock: iterations that complete meanwhile are counted done
+/// before they leave the count in flight ([`Tally::flush`]), so the claim may undercount the
+/// room, never overcount it; two threads claiming at once get distinct slots.
 fn claim<G: Game, const P: usize>(s: &Search<G, P>, shared: &Shared, want: usize) -> usize {
     let before = shared.in_flight.fetch_add(want as u32, Ordering::AcqRel);
     let Some(max) = shared.limits.iterations else {
         return want;
     };
-    let room = max.saturating_sub(s.stats.iterations + u64::from(before));
+    let room = max.saturating_sub(iterations_done(s, shared) + u64::from(before));
     let granted = room.min(want as u64) as usize;
     if granted < want {
         shared
@@ -604,7 +769,7 @@ fn claim_node<G: Game, const P: usize>(s: &Search<G, P>, shared: &Shared) -> boo
     if shared
         .limits
         .nodes
-        .is_some_and(|n| shared.nodes_at_start + s.stats.created + before >= n)
+        .is_some_and(|n| shared.nodes_at_start + nodes_created(s, shared) + before >= n)
     {
         shared.creating.fetch_sub(1, Ordering::AcqRel);
         return false;
@@ -629,9 +794,8 @@ fn work<G: Game, const P: usize, F>(
     };
     let exclusive = params.algorithm == Algorithm::PnMcts;
     let shared_statistics = params.threads >= params.shared_stats;
-    // The nodes this thread created at its last exclusive hold, whose proof numbers, bounds and
-    // minimax values it backs up at its next shared hold (`concurrent`).
-    let mut created: Vec<NodeId> = Vec::with_capacity(MAX_BATCH);
+    // The iterations this thread landed under the shared lock (`concurrent`), not yet counted.
+    let mut tally = Tally::default();
     // The batch selected last, waiting for its playouts (step 3), then for its backup (the next
     // step 2); each flight's new node's moves in the list of the same index.
     let mut flights: Vec<Flight<G, P>> = Vec::with_capacity(MAX_BATCH);
@@ -668,9 +832,14 @@ fn work<G: Game, const P: usize, F>(
         let want = batch_size(playout_nanos, descent_nanos);
         // Whether step 1 took the last batch's virtual visits off (and put its statistics on).
         let mut landed_in_step_1 = false;
-        // Step 1: select the next batch side by side with the other threads.
+        // Step 1: select the next batch side by side with the other threads (and with
+        // `concurrent`, land the last one first, also side by side). While the tree waits to
+        // be recycled, nothing is selected, but what is in the air lands.
         let selecting = Instant::now();
-        if !exclusive && !shared.recycle_wanted.load(Ordering::Relaxed) {
+        if !exclusive
+            && (!shared.recycle_wanted.load(Ordering::Relaxed)
+                || (concurrent && !flights.is_empty()))
+        {
             // One hold of the shared lock per batch, and one claim: each atomic operation on a
             // shared counter or lock moves a cache line between cores, which costs as much as a
             // fast game's whole iteration.
@@ -683,10 +852,20 @@ fn work<G: Game, const P: usize, F>(
             // threads its visits and utilities go on), side by side with the other threads.
             s.take_batch_off(&flights, shared_statistics);
             landed_in_step_1 = true;
-            flush_created(s, shared, &mut created, &mut xs);
+            if concurrent && !flights.is_empty() {
+                land_batch(
+                    s,
+                    shared,
+                    &mut flights,
+                    &moves,
+                    &priors,
+                    &mut tally,
+                    &mut xs,
+                );
+            }
             if must_stop(s, shared) {
                 shared.done.store(true, Ordering::Relaxed);
-            } else {
+            } else if !shared.recycle_wanted.load(Ordering::Relaxed) {
                 let granted = claim(s, shared, want);
                 let node_limited = shared.limits.nodes.is_some();
                 while selected.len() < granted {
@@ -727,9 +906,12 @@ fn work<G: Game, const P: usize, F>(
         let hook_now = matches!(tick, Tick::Hook(_));
         // The last iterations in flight may be this thread's: it then recycles after them.
         let recycle_due = shared.recycle_wanted.load(Ordering::Relaxed)
-            && (shared.in_flight.load(Ordering::Acquire) as usize == flights.len()
-                || !created.is_empty());
-        if exclusive || !flights.is_empty() || !selected.is_empty() || hook_now || recycle_due {
+            && shared.in_flight.load(Ordering::Acquire) as usize == flights.len();
+        let grow_due = shared.grow_wanted.load(Ordering::Relaxed);
+        // With `concurrent`, the batches landed in step 1: the exclusive lock only for the
+        // hook, recycling and growth.
+        let landing = !concurrent && (!flights.is_empty() || !selected.is_empty());
+        if exclusive || landing || hook_now || recycle_due || grow_due {
             let mut guard = write(tree);
             let held = Instant::now();
             profile.exclusive_wait += nanos_between(selected_at, held);
@@ -737,16 +919,13 @@ fn work<G: Game, const P: usize, F>(
             let s = &mut **guard;
             if !landed_in_step_1 {
                 s.take_batch_off(&flights, shared_statistics);
-                flush_created(s, shared, &mut created, &mut xs);
             }
             let landed = (flights.len() + exclusive_flights.len()) as u32;
             let mut creating = 0;
             for (i, mut flight) in flights.drain(..).enumerate() {
                 // The edge has its node now (or never will: a full tree), under this lock.
                 shared.opening.landed(flight.node, flight.open_edge);
-                let backup = if concurrent {
-                    Backup::Deferred(&mut created)
-                } else if shared_statistics {
+                let backup = if shared_statistics {
                     Backup::Rest
                 } else {
                     Backup::Whole
@@ -764,27 +943,21 @@ fn work<G: Game, const P: usize, F>(
             for flight in exclusive_flights.drain(..) {
                 s.finish(&flight.descent, &flight.utilities, true);
             }
-            if !created.is_empty() {
-                shared
-                    .backups_due
-                    .fetch_add(created.len() as u32, Ordering::AcqRel);
-            }
             if landed > 0 {
                 shared.in_flight.fetch_sub(landed, Ordering::AcqRel);
             }
             if creating > 0 && shared.limits.nodes.is_some() {
                 shared.creating.fetch_sub(creating, Ordering::AcqRel);
             }
-            if s.needs_recycling() || shared.recycle_wanted.load(Ordering::Relaxed) {
-                // The backups recycling waits for: this thread's, now.
-                flush_created(s, shared, &mut created, &mut xs);
+            if shared.grow_wanted.swap(false, Ordering::Relaxed) {
+                // Growth moves the arenas but renumbers nothing: flights in the air keep their
+                // nodes. If nothing can grow, the tree counts as full.
+                s.tree.grow();
             }
             if s.needs_recycling() {
-                // Recycling renumbers nodes: only with no iteration in flight anywhere, and
-                // no backup due.
-                if shared.in_flight.load(Ordering::Acquire) == 0
-                    && shared.backups_due.load(Ordering::Acquire) == 0
-                {
+                // Recycling renumbers nodes: only with no iteration in flight anywhere.
+                if shared.in_flight.load(Ordering::Acquire) == 0 {
+                    shared.tally.drain_into(&mut s.stats);
                     s.recycle();
                     shared.recycle_wanted.store(false, Ordering::Relaxed);
                 } else {
@@ -794,6 +967,7 @@ fn work<G: Game, const P: usize, F>(
                 shared.recycle_wanted.store(false, Ordering::Relaxed);
             }
             if let (Tick::Hook(elapsed), Some(c)) = (&tick, clock.as_mut()) {
+                shared.tally.drain_into(&mut s.stats);
                 let progress = Progress {
                     iterations: s.stats.iterations,
                     elapsed: *elapsed,
@@ -890,9 +1064,6 @@ fn work<G: Game, const P: usize, F>(
         }
         if shared.done.load(Ordering::Relaxed) && flights.is_empty() && exclusive_flights.is_empty()
         {
-            if !created.is_empty() {
-                flush_created(&read(tree), shared, &mut created, &mut xs);
-            }
             let locked = profile.shared_wait
                 + profile.shared_hold
                 + profile.exclusive_wait

@@ -43,7 +43,7 @@ fn bucket<const P: usize>(n: &Node<P>) -> usize {
 
 /// The lowest bucket that may be kept so that the nodes of that bucket and above take at most
 /// `target` bytes (an upper bound on what survives: a node also needs its parent kept).
-fn threshold<const P: usize>(tree: &Tree<P>, target: usize) -> usize {
+fn threshold<const P: usize>(tree: &mut Tree<P>, target: usize) -> usize {
     let mut bytes = [0usize; BUCKETS];
     let (node_bytes, edge_bytes) = (tree.node_bytes(), tree.edge_bytes());
     for n in tree.nodes() {
@@ -64,7 +64,7 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// that lost children. Freezes the tree when that frees too little.
     pub(super) fn recycle(&mut self) {
         let budget = self.tree.budget_bytes();
-        let lowest = threshold(&self.tree, (budget as f64 * KEEP_SHARE) as usize);
+        let lowest = threshold(&mut self.tree, (budget as f64 * KEEP_SHARE) as usize);
         let dropped = self.tree.compact(ROOT, |n| bucket(n) >= lowest);
         self.stats.recycles += 1;
         self.stats.recycled_nodes += dropped as u64;
@@ -121,7 +121,7 @@ mod tests {
             parent = tree.add(n, &moves, &[], [1; 2]).unwrap();
         }
         let per = Tree::<2>::NODE_BYTES + 4 * Tree::<2>::EDGE_BYTES;
-        let lowest = threshold(&tree, 30 * per);
+        let lowest = threshold(&mut tree, 30 * per);
         let kept = tree.nodes().iter().filter(|n| bucket(n) >= lowest).count();
         assert!((15..=30).contains(&kept), "{kept}");
     }

@@ -8,20 +8,31 @@
 //! them from the largest a mean allows (1 - mean², a value in [-1, 1]), which widens the bound,
 //! never narrows it.
 
+use std::sync::atomic::{AtomicI64, AtomicU32, Ordering};
+
 /// Per root edge: the values recorded for the side to move at the root.
-#[derive(Clone, Debug, Default)]
+///
+/// Thread safety: the threads of a run record side by side through `&self`, with atomic
+/// additions (sums in fixed point, so that they add exactly in any order); the edges are laid
+/// out through `&mut self` before the run ([`RootSpread::prepare`]).
+#[derive(Debug, Default)]
 pub(super) struct RootSpread {
     /// The tree generation the records belong to ([`super::tree::Tree::generation`]).
     generation: u64,
     samples: Vec<Samples>,
 }
 
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Debug, Default)]
 struct Samples {
-    n: u32,
-    sum: f64,
-    sum_sq: f64,
+    n: AtomicU32,
+    /// The sum of the values and of their squares, times [`ONE`].
+    sum: AtomicI64,
+    sum_sq: AtomicI64,
 }
+
+/// The fixed-point value of 1: 2^30, so that 2^32 values in [-1, 1] add up without overflow,
+/// each within 1e-9.
+const ONE: f64 = (1u64 << 30) as f64;
 
 /// The standard normal quantile at 1 - ALPHA / 2, where ALPHA = 1e-5 is the two-sided error
 /// probability of the bound (Leela Zero's `ci_alpha`): a move's true value is below its LCB
@@ -29,20 +40,25 @@ struct Samples {
 const Z: f64 = 4.417_173_4;
 
 impl RootSpread {
-    /// Records `value` for root edge `edge` of a tree of `generation` with `edges` root edges;
-    /// records of an older generation (another root) are dropped first.
+    /// Makes room for the records of a tree of `generation` with `edges` root edges; the
+    /// records of an older generation (another root) are dropped.
     #[inline]
-    pub(super) fn record(&mut self, generation: u64, edges: usize, edge: usize, value: f32) {
+    pub(super) fn prepare(&mut self, generation: u64, edges: usize) {
         if generation != self.generation || self.samples.len() != edges {
             self.generation = generation;
             self.samples.clear();
-            self.samples.resize(edges, Samples::default());
+            self.samples.resize_with(edges, Samples::default);
         }
-        if let Some(s) = self.samples.get_mut(edge) {
-            let v = f64::from(value);
-            s.n += 1;
-            s.sum += v;
-            s.sum_sq += v * v;
+    }
+
+    /// Records `value` for root edge `edge` (of the generation last prepared).
+    #[inline]
+    pub(super) fn record(&self, edge: usize, value: f32) {
+        if let Some(s) = self.samples.get(edge) {
+            let v = f64::from(value.clamp(-1.0, 1.0));
+            s.n.fetch_add(1, Ordering::Relaxed);
+            s.sum.fetch_add((v * ONE) as i64, Ordering::Relaxed);
+            s.sum_sq.fetch_add((v * v * ONE) as i64, Ordering::Relaxed);
         }
     }
 
@@ -51,9 +67,11 @@ impl RootSpread {
     pub(super) fn variance(&self, generation: u64, edge: usize, mean: f32) -> f64 {
         let most = (1.0 - f64::from(mean).powi(2)).max(0.0);
         match self.samples.get(edge) {
-            Some(s) if generation == self.generation && s.n >= 2 => {
-                let n = f64::from(s.n);
-                ((s.sum_sq - s.sum * s.sum / n) / (n - 1.0)).clamp(0.0, most.max(1e-12))
+            Some(s) if generation == self.generation && s.n.load(Ordering::Relaxed) >= 2 => {
+                let n = f64::from(s.n.load(Ordering::Relaxed));
+                let sum = s.sum.load(Ordering::Relaxed) as f64 / ONE;
+                let sum_sq = s.sum_sq.load(Ordering::Relaxed) as f64 / ONE;
+                ((sum_sq - sum * sum / n) / (n - 1.0)).clamp(0.0, most.max(1e-12))
             }
             _ => most,
         }
@@ -128,19 +146,25 @@ mod tests {
         let mut s = RootSpread::default();
         // Values 1, -1, 1, -1: variance 4/3 (unbiased), clamped to the most a mean of 0 allows.
         for (k, v) in [1.0, -1.0, 1.0, -1.0].into_iter().enumerate() {
-            s.record(7, 3, 1, v);
-            assert_eq!(s.samples[1].n as usize, k + 1);
+            s.prepare(7, 3);
+            s.record(1, v);
+            assert_eq!(s.samples[1].n.load(Ordering::Relaxed) as usize, k + 1);
         }
         assert!((s.variance(7, 1, 0.0) - 1.0).abs() < 1e-12);
         for v in [0.5, 0.7, 0.6] {
-            s.record(7, 3, 2, v);
+            s.record(2, v);
         }
         assert!((s.variance(7, 2, 0.6) - 0.01).abs() < 1e-6);
         // No records for edge 0, or for another generation: the widest variance for the mean.
         assert!((s.variance(7, 0, 0.5) - 0.75).abs() < 1e-12);
         assert!((s.variance(8, 2, 0.6) - 0.64).abs() < 1e-6);
-        s.record(8, 3, 0, 0.1);
-        assert_eq!(s.samples[2].n, 0, "a new generation starts afresh");
-        s.record(8, 3, 9, 0.1);
+        s.prepare(8, 3);
+        s.record(0, 0.1);
+        assert_eq!(
+            s.samples[2].n.load(Ordering::Relaxed),
+            0,
+            "a new generation starts afresh"
+        );
+        s.record(9, 0.1);
     }
 }

@@ -796,9 +796,8 @@ pub(super) fn assert_tree_consistent<G: Game>(s: &Search<G, 2>) {
         }
     }
     assert!(seen.iter().all(|&x| x), "unreachable nodes");
-    let sum: usize = tree
-        .nodes()
-        .iter()
+    let sum: usize = (0..tree.len() as NodeId)
+        .map(|id| tree.node(id))
         .map(|n| tree.node_bytes() + tree.edge_bytes() * n.num_edges as usize)
         .sum();
     assert_eq!(tree.used_bytes(), sum);

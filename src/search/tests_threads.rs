@@ -16,7 +16,8 @@ use crate::game::Game;
 /// Every node's visits cover its children's (each iteration through a child passed its parent),
 /// and its totals are within its visits: no virtual visit or virtual loss was left behind.
 fn assert_visits_consistent<G: Game>(s: &Search<G, 2>) {
-    for (id, node) in s.tree.nodes().iter().enumerate() {
+    for id in 0..s.tree.len() {
+        let node = s.tree.node(id as NodeId);
         assert_eq!(
             s.tree.virtual_visits(id as NodeId),
             0,

@@ -20,9 +20,10 @@
 //! can rebuild what it derived from the children (the node keeps its own statistics, proofs and
 //! bounds: see `docs/recycling.md`).
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
-use super::node::{Edge, Node, NodeId, Pn, CHILDREN_DROPPED, NONE};
+use super::node::{Edge, Node, NodeId, Pn, BUSY, CHILDREN_DROPPED, NONE};
+use super::slots::Slots;
 use crate::game::Move;
 
 /// Bytes of an edge's prior.
@@ -35,6 +36,8 @@ const VIRTUAL_BYTES: usize = std::mem::size_of::<AtomicU32>();
 const AMAF_BYTES: usize = std::mem::size_of::<Amaf>();
 /// The stored prior of probability 1.
 pub const PRIOR_ONE: u16 = u16::MAX;
+/// The most edges the arena indexes (a node's first edge is a `u32`).
+const MAX_EDGES: usize = u32::MAX as usize;
 
 /// Quantises a probability for [`Tree::add`].
 #[inline]
@@ -68,38 +71,70 @@ impl Amaf {
     }
 }
 
+/// Why [`Tree::add_shared`] made no node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// The budget is spent (the tree is marked full): recycling may make room.
+    Full,
+    /// The arenas' reserved address space is (the system refused to reserve it all up front):
+    /// [`Tree::grow`], under `&mut`, makes room.
+    Room,
+}
+
+/// Node and edge counts packed in one word, so that one compare-and-swap claims both.
+#[inline]
+fn pack(nodes: usize, edges: usize) -> u64 {
+    nodes as u64 | (edges as u64) << 32
+}
+
+#[inline]
+fn unpack(lens: u64) -> (usize, usize) {
+    ((lens & 0xFFFF_FFFF) as usize, (lens >> 32) as usize)
+}
+
 /// The search tree of a game of `P` players. Node 0 is the root.
+///
+/// Thread safety: everything but the slots of new nodes is written through `&mut self` or
+/// through the atomic cells of nodes and edges. New nodes are also added through `&self`
+/// ([`Tree::add_shared`]) by threads that each claim distinct slots with one compare-and-swap on
+/// `lens` and publish the node afterwards through its parent's edge (a release store read with
+/// acquire), so that a node is read only once it is whole.
 pub struct Tree<const P: usize> {
-    nodes: Vec<Node<P>>,
-    edges: Vec<Edge>,
+    /// Slots `0..len()` hold the nodes.
+    nodes: Slots<Node<P>>,
+    /// Slots `0..edge count` hold the edges, each node's in one block.
+    edges: Slots<Edge>,
     /// With a network: each edge's prior probability (x 65535), parallel to `edges` (same
-    /// index, moved with it); empty without.
-    priors: Vec<u16>,
+    /// index, moved with it); no slots without.
+    priors: Slots<u16>,
     with_priors: bool,
     /// With RAVE: each edge's all-moves-as-first statistics, parallel to `edges` like `priors`;
-    /// empty without.
-    amaf: Vec<Amaf>,
+    /// no slots without.
+    amaf: Slots<Amaf>,
     with_amaf: bool,
     /// With proof-cost initialisation: the per-player proof numbers each node's edges without a
     /// child count as (the parent's predicted costs spread over its moves), parallel to `nodes`;
-    /// empty without, where such an edge counts as 1.
-    unvisited_pn: Vec<[Pn; P]>,
+    /// no slots without, where such an edge counts as 1.
+    unvisited_pn: Slots<[Pn; P]>,
     with_unvisited_pn: bool,
     /// With threads: each node's virtual visits, the iterations in flight through it (each lost
-    /// for the player who chose the node), parallel to `nodes`; empty without. Thread safety:
-    /// the only part of the tree written under the shared lock, always atomically (threads add
-    /// their flights' virtual visits as they select and take them back before the backup);
-    /// resized only under the exclusive lock. Every count is 0 when no iteration is in flight,
-    /// so compaction, which runs only then, drops the counts of the nodes it drops.
-    virtual_visits: Vec<AtomicU32>,
+    /// for the player who chose the node), parallel to `nodes`; no slots without. Thread
+    /// safety: changed through `&self` only atomically (threads add their flights' virtual
+    /// visits as they select and take them back before the backup). Every count is 0 when no
+    /// iteration is in flight, so compaction, which runs only then, drops the counts of the
+    /// nodes it drops.
+    virtual_visits: Slots<AtomicU32>,
     with_virtual_visits: bool,
-    /// The most nodes / edges the arenas have ever held since they were allocated: the slots
-    /// that may be resident.
+    /// The node count (low 32 bits) and the edge count (high 32 bits): the slots in use.
+    /// Changed through `&self` only by the compare-and-swap that claims a new node's slots.
+    lens: AtomicU64,
+    /// The most nodes / edges the arenas had held when last counted (under `&mut`); the slots
+    /// that may be resident are these or the current counts, whichever is larger.
     node_high: usize,
     edge_high: usize,
     budget_bytes: usize,
-    /// An allocation was refused since the last compaction.
-    full: bool,
+    /// An allocation was refused for want of budget since the last compaction.
+    full: AtomicBool,
     /// Counts the changes of root (a cleared tree, a new root kept from the old tree), so that
     /// what is kept beside the tree about the root's moves knows when it is out of date.
     generation: u64,
@@ -154,12 +189,21 @@ impl Survivors {
     }
 }
 
-/// Reserves room for `len` entries of an arena that is enabled after the tree was made; if the
-/// system refuses, the arena grows on demand (and a refused growth counts as a full tree).
-fn reserve_up_front<T>(arena: &mut Vec<T>, len: usize, what: &str) {
-    if arena.try_reserve_exact(len).is_err() {
-        log::warn!("tree: could not reserve {what} up front; growing on demand");
+/// Reserves `len` slots for an arena that is enabled after the tree was made; if the system
+/// refuses, the arena grows on demand (and a refused growth counts as a full tree).
+fn reserve_up_front<T>(arena: &mut Slots<T>, len: usize, what: &str) {
+    match Slots::with_capacity(len) {
+        Some(slots) => *arena = slots,
+        None => log::warn!("tree: could not reserve {what} up front; growing on demand"),
     }
+}
+
+/// `len` slots, or none if the system refuses them (`refused` is then set).
+fn reserve<T>(len: usize, refused: &mut bool) -> Slots<T> {
+    Slots::with_capacity(len).unwrap_or_else(|| {
+        *refused = true;
+        Slots::new()
+    })
 }
 
 impl<const P: usize> Tree<P> {
@@ -181,18 +225,13 @@ impl<const P: usize> Tree<P> {
                 0
             };
         let budget_bytes = budget_bytes.max(node_bytes + edge_bytes * 1024);
-        let mut nodes = Vec::new();
-        let mut edges = Vec::new();
-        let mut priors = Vec::new();
-        let mut unvisited_pn = Vec::new();
-        if nodes.try_reserve_exact(budget_bytes / node_bytes).is_err()
-            || edges.try_reserve_exact(budget_bytes / edge_bytes).is_err()
-            || (with_priors && priors.try_reserve_exact(budget_bytes / edge_bytes).is_err())
-            || (with_unvisited_pn
-                && unvisited_pn
-                    .try_reserve_exact(budget_bytes / node_bytes)
-                    .is_err())
-        {
+        let (node_slots, edge_slots) = (budget_bytes / node_bytes, budget_bytes / edge_bytes);
+        let mut refused = false;
+        let nodes = reserve(node_slots, &mut refused);
+        let edges = reserve(edge_slots, &mut refused);
+        let priors = reserve(if with_priors { edge_slots } else { 0 }, &mut refused);
+        let unvisited_pn = reserve(if with_unvisited_pn { node_slots } else { 0 }, &mut refused);
+        if refused {
             log::warn!("tree: could not reserve {budget_bytes} bytes up front; growing on demand");
         }
         Tree {
@@ -200,29 +239,45 @@ impl<const P: usize> Tree<P> {
             edges,
             priors,
             with_priors,
-            amaf: Vec::new(),
+            amaf: Slots::new(),
             with_amaf: false,
             unvisited_pn,
             with_unvisited_pn,
-            virtual_visits: Vec::new(),
+            virtual_visits: Slots::new(),
             with_virtual_visits: false,
+            lens: AtomicU64::new(0),
             node_high: 0,
             edge_high: 0,
             budget_bytes,
-            full: false,
+            full: AtomicBool::new(false),
             generation: 0,
         }
     }
 
+    /// The node and edge counts.
+    #[inline]
+    fn lens(&self) -> (usize, usize) {
+        unpack(self.lens.load(Ordering::Relaxed))
+    }
+
+    /// The node and edge counts, through `&mut` (no atomic operation).
+    #[inline]
+    fn lens_mut(&mut self) -> (usize, usize) {
+        unpack(*self.lens.get_mut())
+    }
+
+    /// Sets the counts; the high-water marks take in the counts they replace.
+    fn set_lens(&mut self, nodes: usize, edges: usize) {
+        let (n, e) = self.lens_mut();
+        self.node_high = self.node_high.max(n);
+        self.edge_high = self.edge_high.max(e);
+        *self.lens.get_mut() = pack(nodes, edges);
+    }
+
     /// Removes every node (the arenas stay allocated, at most the budget).
     pub fn clear(&mut self) {
-        self.nodes.clear();
-        self.edges.clear();
-        self.priors.clear();
-        self.amaf.clear();
-        self.unvisited_pn.clear();
-        self.virtual_visits.clear();
-        self.full = false;
+        self.set_lens(0, 0);
+        *self.full.get_mut() = false;
         self.generation += 1;
     }
 
@@ -232,18 +287,19 @@ impl<const P: usize> Tree<P> {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
+        self.len() == 0
     }
 
     /// Number of nodes.
+    #[inline]
     pub fn len(&self) -> usize {
-        self.nodes.len()
+        self.lens().0
     }
 
     /// Gives every edge all-moves-as-first statistics (8 more bytes an edge) from now on; only
     /// on an empty tree (else nothing changes). The budget stays the same, so fewer edges fit.
     pub fn enable_amaf(&mut self) {
-        if !self.nodes.is_empty() || self.with_amaf {
+        if !self.is_empty() || self.with_amaf {
             return;
         }
         self.with_amaf = true;
@@ -255,7 +311,7 @@ impl<const P: usize> Tree<P> {
     /// threaded search; only on an empty tree (else nothing changes). The budget stays the
     /// same, so fewer nodes fit.
     pub fn enable_virtual_visits(&mut self) {
-        if !self.nodes.is_empty() || self.with_virtual_visits {
+        if !self.is_empty() || self.with_virtual_visits {
             return;
         }
         self.with_virtual_visits = true;
@@ -269,18 +325,28 @@ impl<const P: usize> Tree<P> {
         self.with_virtual_visits
     }
 
+    /// Node `id`'s count of virtual visits, if the tree keeps them.
+    #[inline]
+    fn virtual_count(&self, id: NodeId) -> Option<&AtomicU32> {
+        if !self.with_virtual_visits {
+            return None;
+        }
+        self.check(id);
+        // SAFETY: a node's count is written with the node, before it is published.
+        Some(unsafe { self.virtual_visits.get(id as usize) })
+    }
+
     /// The virtual visits of node `id` (0 in a tree without them).
     #[inline]
     pub fn virtual_visits(&self, id: NodeId) -> u32 {
-        self.virtual_visits
-            .get(id as usize)
+        self.virtual_count(id)
             .map_or(0, |v| v.load(Ordering::Relaxed))
     }
 
     /// Adds `k` virtual visits to node `id` (a tree with them); safe under the shared lock.
     #[inline]
     pub fn add_virtual_visits(&self, id: NodeId, k: u32) {
-        if let Some(v) = self.virtual_visits.get(id as usize) {
+        if let Some(v) = self.virtual_count(id) {
             v.fetch_add(k, Ordering::Relaxed);
         }
     }
@@ -288,7 +354,7 @@ impl<const P: usize> Tree<P> {
     /// Takes `k` virtual visits back from node `id`; safe under the shared lock.
     #[inline]
     pub fn remove_virtual_visits(&self, id: NodeId, k: u32) {
-        if let Some(v) = self.virtual_visits.get(id as usize) {
+        if let Some(v) = self.virtual_count(id) {
             v.fetch_sub(k, Ordering::Relaxed);
         }
     }
@@ -331,13 +397,15 @@ impl<const P: usize> Tree<P> {
 
     /// Bytes of nodes and edges in use.
     pub fn used_bytes(&self) -> usize {
-        self.nodes.len() * self.node_bytes() + self.edges.len() * self.edge_bytes()
+        let (n, e) = self.lens();
+        n * self.node_bytes() + e * self.edge_bytes()
     }
 
     /// Bytes the arenas have ever written since they were allocated: the most they can hold
     /// resident. Never above [`Tree::budget_bytes`].
     pub fn resident_bytes(&self) -> usize {
-        self.node_high * self.node_bytes() + self.edge_high * self.edge_bytes()
+        let (n, e) = self.lens();
+        self.node_high.max(n) * self.node_bytes() + self.edge_high.max(e) * self.edge_bytes()
     }
 
     pub fn budget_bytes(&self) -> usize {
@@ -346,7 +414,98 @@ impl<const P: usize> Tree<P> {
 
     /// True once an allocation was refused (since the last compaction or clear).
     pub fn is_full(&self) -> bool {
-        self.full
+        self.full.load(Ordering::Relaxed)
+    }
+
+    /// The nodes and edges the arenas' reserved slots can hold.
+    fn room(&self) -> (usize, usize) {
+        let mut nodes = self.nodes.capacity();
+        if self.with_unvisited_pn {
+            nodes = nodes.min(self.unvisited_pn.capacity());
+        }
+        if self.with_virtual_visits {
+            nodes = nodes.min(self.virtual_visits.capacity());
+        }
+        let mut edges = self.edges.capacity();
+        if self.with_priors {
+            edges = edges.min(self.priors.capacity());
+        }
+        if self.with_amaf {
+            edges = edges.min(self.amaf.capacity());
+        }
+        (nodes, edges)
+    }
+
+    /// Claims the slots of one node with `k` edges, one compare-and-swap on the counts: the
+    /// node's index and its first edge's.
+    fn claim(&self, k: usize) -> Result<(usize, usize), Refused> {
+        let (node_room, edge_room) = self.room();
+        let (node_bytes, edge_bytes) = (self.node_bytes(), self.edge_bytes());
+        let mut lens = self.lens.load(Ordering::Relaxed);
+        loop {
+            let (n, e) = unpack(lens);
+            let resident =
+                self.node_high.max(n + 1) * node_bytes + self.edge_high.max(e + k) * edge_bytes;
+            // Indices from BUSY up are markers, never nodes.
+            if resident > self.budget_bytes || n + 1 >= BUSY as usize || e + k > MAX_EDGES {
+                return Err(Refused::Full);
+            }
+            if n + 1 > node_room || e + k > edge_room {
+                return Err(Refused::Room);
+            }
+            match self.lens.compare_exchange_weak(
+                lens,
+                pack(n + 1, e + k),
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return Ok((n, e)),
+                Err(now) => lens = now,
+            }
+        }
+    }
+
+    /// Writes a node claimed at (`n`, `e`) and its edges.
+    ///
+    /// # Safety
+    /// The slots were claimed by this call's thread ([`Tree::claim`]) and nothing reads them
+    /// until the node is published.
+    unsafe fn fill(
+        &self,
+        (n, e): (usize, usize),
+        mut node: Node<P>,
+        moves: &[Move],
+        priors: &[u16],
+        unvisited_pn: [Pn; P],
+    ) {
+        node.first_edge = e as u32;
+        node.num_edges = moves.len() as u16;
+        for (k, &m) in moves.iter().enumerate() {
+            self.edges.write(e + k, Edge::new(m));
+        }
+        if self.with_priors {
+            let equal = (PRIOR_ONE as usize / moves.len().max(1)) as u16;
+            for k in 0..moves.len() {
+                let prior = if priors.len() == moves.len() {
+                    priors[k]
+                } else {
+                    equal
+                };
+                self.priors.write(e + k, prior);
+            }
+        }
+        if self.with_amaf {
+            for k in 0..moves.len() {
+                self.amaf.write(e + k, Amaf::default());
+            }
+        }
+        self.nodes.write(n, node);
+        if self.with_unvisited_pn {
+            self.unvisited_pn.write(n, unvisited_pn);
+        }
+        if self.with_virtual_visits {
+            self.virtual_visits.write(n, AtomicU32::new(0));
+        }
     }
 
     /// Adds a node with one edge per move; `None` (and the tree marked full) when the budget
@@ -357,59 +516,100 @@ impl<const P: usize> Tree<P> {
     #[inline]
     pub fn add(
         &mut self,
-        mut node: Node<P>,
+        node: Node<P>,
         moves: &[Move],
         priors: &[u16],
         unvisited_pn: [Pn; P],
     ) -> Option<NodeId> {
-        let node_high = self.node_high.max(self.nodes.len() + 1);
-        let edge_high = self.edge_high.max(self.edges.len() + moves.len());
-        let resident = node_high * self.node_bytes() + edge_high * self.edge_bytes();
-        if resident > self.budget_bytes
-            || self.nodes.len() >= NONE as usize
-            // Only when the up-front reservation was refused do the arenas grow here.
-            || (self.nodes.len() == self.nodes.capacity() && self.nodes.try_reserve(1).is_err())
-            || (self.edges.capacity() - self.edges.len() < moves.len()
-                && self.edges.try_reserve(moves.len()).is_err())
-            || (self.with_priors
-                && self.priors.capacity() - self.priors.len() < moves.len()
-                && self.priors.try_reserve(moves.len()).is_err())
-            || (self.with_amaf
-                && self.amaf.capacity() - self.amaf.len() < moves.len()
-                && self.amaf.try_reserve(moves.len()).is_err())
-            || (self.with_unvisited_pn
-                && self.unvisited_pn.len() == self.unvisited_pn.capacity()
-                && self.unvisited_pn.try_reserve(1).is_err())
-            || (self.with_virtual_visits
-                && self.virtual_visits.len() == self.virtual_visits.capacity()
-                && self.virtual_visits.try_reserve(1).is_err())
-        {
-            self.full = true;
-            return None;
-        }
-        (self.node_high, self.edge_high) = (node_high, edge_high);
-        node.first_edge = self.edges.len() as u32;
-        node.num_edges = moves.len() as u16;
-        self.edges.extend(moves.iter().map(|&m| Edge::new(m)));
-        if self.with_priors {
-            if priors.len() == moves.len() {
-                self.priors.extend_from_slice(priors);
-            } else {
-                let equal = (PRIOR_ONE as usize / moves.len().max(1)) as u16;
-                self.priors.extend(moves.iter().map(|_| equal));
+        loop {
+            match self.claim(moves.len()) {
+                Ok(slots) => {
+                    // SAFETY: `&mut self`: no other reader or writer.
+                    unsafe { self.fill(slots, node, moves, priors, unvisited_pn) };
+                    return Some(slots.0 as NodeId);
+                }
+                // Only when the up-front reservation was refused do the arenas grow here.
+                Err(Refused::Room) if self.grow() => {}
+                Err(_) => {
+                    *self.full.get_mut() = true;
+                    return None;
+                }
             }
         }
-        if self.with_amaf {
-            self.amaf.extend(moves.iter().map(|_| Amaf::default()));
+    }
+
+    /// [`Tree::add`] through a shared reference, for threads that add nodes side by side: the
+    /// node's index, or why there is none ([`Refused::Full`] marks the tree full). The node is
+    /// not yet reachable: the caller publishes it by storing its index in its parent's edge.
+    ///
+    /// # Safety
+    /// Until then, no thread reads the new node's slots: threads reach nodes only through
+    /// edges and parents, never by index up to [`Tree::len`], while nodes are added this way.
+    pub unsafe fn add_shared(
+        &self,
+        node: Node<P>,
+        moves: &[Move],
+        priors: &[u16],
+        unvisited_pn: [Pn; P],
+    ) -> Result<NodeId, Refused> {
+        match self.claim(moves.len()) {
+            Ok(slots) => {
+                self.fill(slots, node, moves, priors, unvisited_pn);
+                Ok(slots.0 as NodeId)
+            }
+            Err(refused) => {
+                if refused == Refused::Full {
+                    self.full.store(true, Ordering::Relaxed);
+                }
+                Err(refused)
+            }
         }
-        self.nodes.push(node);
-        if self.with_unvisited_pn {
-            self.unvisited_pn.push(unvisited_pn);
+    }
+
+    /// Doubles the arenas that hold fewer slots than the budget allows (their up-front
+    /// reservation was refused), within the budget; false (and the tree marked full) if none
+    /// could grow.
+    pub fn grow(&mut self) -> bool {
+        let (n, e) = self.lens_mut();
+        let (node_bytes, edge_bytes) = (self.node_bytes(), self.edge_bytes());
+        let (node_max, edge_max) = (
+            self.budget_bytes / node_bytes,
+            self.budget_bytes / edge_bytes,
+        );
+        let (node_room, edge_room) = self.room();
+        let mut grown = false;
+        if node_room < node_max {
+            let cap = (2 * node_room).clamp(n + 1, node_max);
+            let mut ok = self.nodes.grow(n, cap);
+            if self.with_unvisited_pn {
+                ok &= self.unvisited_pn.grow(n, cap);
+            }
+            if self.with_virtual_visits {
+                ok &= self.virtual_visits.grow(n, cap);
+            }
+            grown |= ok;
         }
-        if self.with_virtual_visits {
-            self.virtual_visits.push(AtomicU32::new(0));
+        if edge_room < edge_max {
+            let cap = (2 * edge_room).clamp(e + 1024, edge_max.max(e + 1024));
+            let mut ok = self.edges.grow(e, cap);
+            if self.with_priors {
+                ok &= self.priors.grow(e, cap);
+            }
+            if self.with_amaf {
+                ok &= self.amaf.grow(e, cap);
+            }
+            grown |= ok;
         }
-        Some((self.nodes.len() - 1) as NodeId)
+        if !grown {
+            *self.full.get_mut() = true;
+        }
+        grown
+    }
+
+    /// Panics unless node `id` exists (the bound that makes the unsafe reads below sound).
+    #[inline]
+    fn check(&self, id: NodeId) {
+        assert!((id as usize) < self.len(), "node {id} out of the tree");
     }
 
     /// The per-player proof numbers an edge of node `id` counts as while it has no child: 1
@@ -418,7 +618,9 @@ impl<const P: usize> Tree<P> {
     #[inline]
     pub fn unvisited_pn(&self, id: NodeId) -> [Pn; P] {
         if self.with_unvisited_pn {
-            self.unvisited_pn[id as usize]
+            self.check(id);
+            // SAFETY: written with the node, before it was published.
+            unsafe { *self.unvisited_pn.get(id as usize) }
         } else {
             [1; P]
         }
@@ -426,30 +628,44 @@ impl<const P: usize> Tree<P> {
 
     #[inline]
     pub fn node(&self, id: NodeId) -> &Node<P> {
-        &self.nodes[id as usize]
+        self.check(id);
+        // SAFETY: slots below the count hold nodes; one added through `&self` is reached only
+        // once published (see `add_shared`).
+        unsafe { self.nodes.get(id as usize) }
     }
 
     #[inline]
     pub fn node_mut(&mut self, id: NodeId) -> &mut Node<P> {
-        &mut self.nodes[id as usize]
+        self.check(id);
+        // SAFETY: slots below the count hold nodes.
+        unsafe { &mut self.nodes.range_mut(id as usize..id as usize + 1)[0] }
     }
 
-    /// Every node, in index order (a parent before its children).
-    pub fn nodes(&self) -> &[Node<P>] {
-        &self.nodes
+    /// Every node, in index order (a parent before its children). Through `&mut`: with threads
+    /// adding nodes, the last slots may still be written.
+    pub fn nodes(&mut self) -> &[Node<P>] {
+        let (n, _) = self.lens_mut();
+        // SAFETY: slots below the count hold nodes, and `&mut self` excludes writers.
+        unsafe { self.nodes.range_mut(0..n) }
     }
 
     /// Where node `id`'s edges (and their priors and AMAF statistics) stand in the arenas.
     #[inline]
     fn edge_range(&self, id: NodeId) -> std::ops::Range<usize> {
-        let n = &self.nodes[id as usize];
-        n.first_edge as usize..n.first_edge as usize + n.num_edges as usize
+        let n = self.node(id);
+        let range = n.first_edge as usize..n.first_edge as usize + n.num_edges as usize;
+        assert!(
+            range.end <= self.lens().1,
+            "node {id}'s edges out of the arena"
+        );
+        range
     }
 
     /// The edges of node `id`.
     #[inline]
     pub fn edges(&self, id: NodeId) -> &[Edge] {
-        &self.edges[self.edge_range(id)]
+        // SAFETY: a node's edges are written before the node is published.
+        unsafe { self.edges.range(self.edge_range(id)) }
     }
 
     /// The priors of node `id`'s edges (x [`PRIOR_ONE`]); empty in a tree without priors.
@@ -458,7 +674,8 @@ impl<const P: usize> Tree<P> {
         if !self.with_priors {
             return &[];
         }
-        &self.priors[self.edge_range(id)]
+        // SAFETY: as for the edges.
+        unsafe { self.priors.range(self.edge_range(id)) }
     }
 
     /// The AMAF statistics of node `id`'s edges; empty in a tree without them.
@@ -467,7 +684,8 @@ impl<const P: usize> Tree<P> {
         if !self.with_amaf {
             return &[];
         }
-        &self.amaf[self.edge_range(id)]
+        // SAFETY: as for the edges.
+        unsafe { self.amaf.range(self.edge_range(id)) }
     }
 
     /// The AMAF statistics of node `id`'s edges, to update; empty in a tree without them.
@@ -477,7 +695,8 @@ impl<const P: usize> Tree<P> {
             return &mut [];
         }
         let range = self.edge_range(id);
-        &mut self.amaf[range]
+        // SAFETY: as for the edges.
+        unsafe { self.amaf.range_mut(range) }
     }
 
     /// The edges of node `id` (read-only) and their AMAF statistics (writable; empty in a tree
@@ -485,12 +704,15 @@ impl<const P: usize> Tree<P> {
     #[inline]
     pub fn edges_and_amaf_mut(&mut self, id: NodeId) -> (&[Edge], &mut [Amaf]) {
         let range = self.edge_range(id);
-        let amaf = if self.with_amaf {
-            &mut self.amaf[range.clone()]
-        } else {
-            &mut []
-        };
-        (&self.edges[range], amaf)
+        // SAFETY: as for the edges.
+        unsafe {
+            let amaf = if self.with_amaf {
+                self.amaf.range_mut(range.clone())
+            } else {
+                &mut []
+            };
+            (self.edges.range(range), amaf)
+        }
     }
 
     /// The priors of node `id`'s edges, to change (self-play's root noise); empty in a tree
@@ -500,20 +722,29 @@ impl<const P: usize> Tree<P> {
             return &mut [];
         }
         let range = self.edge_range(id);
-        &mut self.priors[range]
+        // SAFETY: as for the edges.
+        unsafe { self.priors.range_mut(range) }
     }
 
     #[inline]
     pub fn edges_mut(&mut self, id: NodeId) -> &mut [Edge] {
         let range = self.edge_range(id);
-        &mut self.edges[range]
+        // SAFETY: as for the edges.
+        unsafe { self.edges.range_mut(range) }
     }
 
     /// Both the node and its edges (for code that reads one while writing the other).
     #[inline]
     pub fn node_and_edges_mut(&mut self, id: NodeId) -> (&mut Node<P>, &mut [Edge]) {
         let range = self.edge_range(id);
-        (&mut self.nodes[id as usize], &mut self.edges[range])
+        let i = id as usize;
+        // SAFETY: as for `node_mut` and the edges.
+        unsafe {
+            (
+                &mut self.nodes.range_mut(i..i + 1)[0],
+                self.edges.range_mut(range),
+            )
+        }
     }
 
     /// Every node (read-only) and the edges of node `id` (writable): for passes that update edges
@@ -521,7 +752,9 @@ impl<const P: usize> Tree<P> {
     #[inline]
     pub fn nodes_and_edges_mut(&mut self, id: NodeId) -> (&[Node<P>], &mut [Edge]) {
         let range = self.edge_range(id);
-        (&self.nodes, &mut self.edges[range])
+        let (n, _) = self.lens_mut();
+        // SAFETY: as for `nodes` and the edges.
+        unsafe { (self.nodes.range(0..n), self.edges.range_mut(range)) }
     }
 
     /// Makes `new_root` the root, keeping its whole subtree (statistics, proofs and bounds) and
@@ -539,11 +772,14 @@ impl<const P: usize> Tree<P> {
         if root != 0 {
             self.generation += 1;
         }
-        let n = self.nodes.len();
+        let (n, e) = self.lens_mut();
+        // SAFETY: slots below the counts hold nodes and edges (and their parallel entries), and
+        // `&mut self` excludes every other reader and writer.
+        let nodes = unsafe { self.nodes.range_mut(0..n) };
+        let edges = unsafe { self.edges.range_mut(0..e) };
         let mut alive = Survivors::new(n);
         alive.set(root);
-        for i in root + 1..n {
-            let node = &self.nodes[i];
+        for (i, node) in nodes.iter().enumerate().skip(root + 1) {
             let parent = node.parent as usize;
             // Children come after their parents, so the parent's fate is already decided.
             if node.parent != NONE && parent >= root && alive.get(parent) && keep(node) {
@@ -556,7 +792,7 @@ impl<const P: usize> Tree<P> {
             if !alive.get(i) {
                 continue;
             }
-            let mut node = self.nodes[i].clone();
+            let mut node = nodes[i].clone();
             let to = alive.new_index(i) as usize;
             node.parent = if i == root {
                 NONE
@@ -570,16 +806,23 @@ impl<const P: usize> Tree<P> {
             // are not `Copy`; what is swapped up lies in dropped space).
             if from != edge_top {
                 for k in 0..count {
-                    self.edges.swap(edge_top + k, from + k);
+                    edges.swap(edge_top + k, from + k);
+                }
+                // SAFETY: as above, for the parallel arenas.
+                unsafe {
+                    if self.with_priors {
+                        self.priors
+                            .range_mut(0..e)
+                            .copy_within(from..from + count, edge_top);
+                    }
+                    if self.with_amaf {
+                        self.amaf
+                            .range_mut(0..e)
+                            .copy_within(from..from + count, edge_top);
+                    }
                 }
             }
-            if self.with_priors {
-                self.priors.copy_within(from..from + count, edge_top);
-            }
-            if self.with_amaf {
-                self.amaf.copy_within(from..from + count, edge_top);
-            }
-            for edge in &mut self.edges[edge_top..edge_top + count] {
+            for edge in &mut edges[edge_top..edge_top + count] {
                 if edge.child() == NONE {
                     continue;
                 }
@@ -592,27 +835,22 @@ impl<const P: usize> Tree<P> {
             }
             node.first_edge = edge_top as u32;
             edge_top += count;
-            self.nodes[to] = node;
+            nodes[to] = node;
             if self.with_unvisited_pn {
-                self.unvisited_pn[to] = self.unvisited_pn[i];
+                // SAFETY: as above.
+                let pn = unsafe { *self.unvisited_pn.get(i) };
+                self.unvisited_pn.put(to, pn);
             }
         }
-        self.nodes.truncate(survivors);
-        self.unvisited_pn
-            .truncate(if self.with_unvisited_pn { survivors } else { 0 });
         // Nothing is in flight: every count is 0, so the survivors' counts need no moving.
-        debug_assert!(self.virtual_visits.iter_mut().all(|v| *v.get_mut() == 0));
-        self.virtual_visits.truncate(if self.with_virtual_visits {
-            survivors
-        } else {
-            0
-        });
-        self.edges.truncate(edge_top);
-        self.priors
-            .truncate(if self.with_priors { edge_top } else { 0 });
-        self.amaf
-            .truncate(if self.with_amaf { edge_top } else { 0 });
-        self.full = false;
+        #[cfg(debug_assertions)]
+        if self.with_virtual_visits {
+            // SAFETY: as above.
+            let counts = unsafe { self.virtual_visits.range_mut(0..n) };
+            debug_assert!(counts.iter_mut().all(|v| *v.get_mut() == 0));
+        }
+        self.set_lens(survivors, edge_top);
+        *self.full.get_mut() = false;
         n - survivors
     }
 }
@@ -846,5 +1084,87 @@ mod tests {
         assert_eq!(tree.resident_bytes(), resident);
         tree.add(Node::new(0, 1), &moves(2), &[], [1; 2]).unwrap();
         assert_eq!(tree.resident_bytes(), resident);
+    }
+    /// Threads that land on the same edges at once: one creates each child, the others find
+    /// it. Returns the tree and how many times a thread found a child another had created.
+    fn add_side_by_side(budget: usize) -> (Tree<2>, usize) {
+        let tree: Tree<2> = {
+            let mut t = Tree::new(budget, true, true);
+            t.enable_virtual_visits();
+            t.add(Node::new(NONE, 0), &moves(64), &[], [1; 2]).unwrap();
+            t
+        };
+        let found = AtomicU32::new(0);
+        std::thread::scope(|scope| {
+            for k in 0..8u32 {
+                let (tree, found) = (&tree, &found);
+                scope.spawn(move || {
+                    for round in 0..64u32 {
+                        // Threads pair up on edges, in a different order each pair.
+                        let i = ((round * 7 + k / 2 * 13) % 64) as usize;
+                        let edge = &tree.edges(0)[i];
+                        if edge.child.claim() {
+                            let node = Node::new(0, 1);
+                            // SAFETY: the node is reached only through the claimed edge.
+                            match unsafe { tree.add_shared(node, &moves(50), &[], [2, 5]) } {
+                                Ok(child) => edge.child.set(child),
+                                Err(why) => {
+                                    assert_eq!(why, Refused::Full);
+                                    edge.child.set(NONE);
+                                }
+                            }
+                        } else if edge.child.wait() != NONE {
+                            found.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                });
+            }
+        });
+        (tree, found.load(Ordering::Relaxed) as usize)
+    }
+
+    #[test]
+    fn threads_add_nodes_side_by_side_each_child_once() {
+        let (mut tree, found) = add_side_by_side(1 << 20);
+        let children: Vec<NodeId> = tree.edges(0).iter().map(|e| e.child()).collect();
+        assert!(
+            children.iter().all(|&c| c != NONE),
+            "every edge got its child"
+        );
+        assert_eq!(tree.len(), 65, "no node created twice");
+        assert!(found > 0, "some threads found a child another had created");
+        let mut sorted = children.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (1..65).collect::<Vec<NodeId>>());
+        for &c in &children {
+            assert_eq!(tree.node(c).parent, 0);
+            assert_eq!(tree.edges(c).len(), 50);
+            assert_eq!(tree.unvisited_pn(c), [2, 5]);
+            assert_eq!(tree.priors(c), &[PRIOR_ONE / 50; 50]);
+            assert_eq!(tree.virtual_visits(c), 0);
+        }
+        assert_eq!(
+            tree.used_bytes(),
+            65 * tree.node_bytes() + (64 + 50 * 64) * tree.edge_bytes()
+        );
+        assert!(!tree.is_full());
+        // Compaction through `&mut` afterwards sees every node.
+        assert_eq!(tree.compact(0, |_| true), 0);
+        assert_eq!(tree.nodes().len(), 65);
+    }
+
+    #[test]
+    fn threads_adding_side_by_side_stop_at_the_budget() {
+        let mut probe: Tree<2> = Tree::new(1 << 20, true, true);
+        probe.enable_virtual_visits();
+        let (node_bytes, edge_bytes) = (probe.node_bytes(), probe.edge_bytes());
+        // The root, and room for 20 of its 64 children (above the least budget, 1024 edges).
+        let budget = 21 * node_bytes + (64 + 50 * 20) * edge_bytes + 1;
+        let (tree, _) = add_side_by_side(budget);
+        assert!(tree.is_full());
+        assert_eq!(tree.len(), 21);
+        assert!(tree.resident_bytes() <= tree.budget_bytes());
+        let children = tree.edges(0).iter().filter(|e| e.child() != NONE).count();
+        assert_eq!(children, 20, "every node made is reachable");
     }
 }
