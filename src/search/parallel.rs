@@ -669,14 +669,26 @@ const BATCH_PLAYOUT_NANOS: u64 = 20_000;
 /// moves a node, lost with longer batches).
 const BATCH_HOLD_NANOS: u64 = 3_000;
 
+/// With `concurrent`, the batch whatever the selections last (unless playouts are slow): only
+/// the hook's exclusive hold (every [`CHECK_PERIOD`]) waits for a batch, and a larger one
+/// spreads its atomic operations on shared lines (the shared lock, the claim, the counts) over
+/// more iterations. Connect Four on two threads, 100,000 iterations: 0.77x with the batch
+/// [`BATCH_HOLD_NANOS`] gives, 0.85x with 4 iterations, 0.80x with 8.
+const CONCURRENT_BATCH: u64 = 4;
+
 /// The batch for a thread whose playouts and selections last `playout_nanos` and
-/// `descent_nanos` on average (0: not measured yet).
-fn batch_size(playout_nanos: u64, descent_nanos: u64) -> usize {
+/// `descent_nanos` on average (0: not measured yet); `concurrent`: see [`CONCURRENT_BATCH`].
+fn batch_size(playout_nanos: u64, descent_nanos: u64, concurrent: bool) -> usize {
     if playout_nanos == 0 || descent_nanos == 0 {
         return 1;
     }
+    let by_selection = if concurrent {
+        CONCURRENT_BATCH
+    } else {
+        BATCH_HOLD_NANOS / descent_nanos
+    };
     (BATCH_PLAYOUT_NANOS / playout_nanos)
-        .min(BATCH_HOLD_NANOS / descent_nanos)
+        .min(by_selection)
         .clamp(1, MAX_BATCH as u64) as usize
 }
 
@@ -794,6 +806,7 @@ fn work<G: Game, const P: usize, F>(
     };
     let exclusive = params.algorithm == Algorithm::PnMcts;
     let shared_statistics = params.threads >= params.shared_stats;
+
     // The iterations this thread landed under the shared lock (`concurrent`), not yet counted.
     let mut tally = Tally::default();
     // The batch selected last, waiting for its playouts (step 3), then for its backup (the next
@@ -829,7 +842,7 @@ fn work<G: Game, const P: usize, F>(
         if tick == Tick::Stop {
             shared.done.store(true, Ordering::Relaxed);
         }
-        let want = batch_size(playout_nanos, descent_nanos);
+        let want = batch_size(playout_nanos, descent_nanos, concurrent);
         // Whether step 1 took the last batch's virtual visits off (and put its statistics on).
         let mut landed_in_step_1 = false;
         // Step 1: select the next batch side by side with the other threads (and with
