@@ -133,7 +133,7 @@ pub static OPTIONS: &[EngineOption] = &[
         default: "4",
         scope: Scope::Search,
         tune: None,
-        help: "from this many threads on, each playout's visit and utilities go up the path with atomic additions beside the other threads' selections instead of inside the exclusive backup, and so do the proof numbers, bounds and minimax values a new node changes (merged so that no proof or bound is lost; not with PN-MCTS or RAVE): less serial time, more atomic operations, a loss on two cores and the better choice the more cores there are (`docs/threads.md`); above `threads`: never",
+        help: "from this many threads on, threads land their iterations beside the other threads' selections instead of under the exclusive lock: visits and utilities with atomic additions, new nodes created through atomic claims, proof numbers, bounds and minimax values merged so that no proof or bound is lost (not with PN-MCTS or RAVE): almost no serial time, more atomic operations; on two cores a gain in the fast games, a few percent lost in the slow ones (`docs/threads.md`); above `threads`: never",
     },
     EngineOption {
         key: "ponder",
