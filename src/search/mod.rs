@@ -7,6 +7,7 @@
 //! value, as an MCTS-Solver does.
 
 mod backup;
+mod batch;
 pub mod defaults;
 mod heuristic;
 mod knowledge;
@@ -24,6 +25,7 @@ pub mod scaling;
 mod select;
 mod slots;
 mod spread;
+mod tally;
 pub mod threat;
 pub mod tree;
 

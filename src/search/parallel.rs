@@ -61,11 +61,13 @@ use std::time::Instant;
 
 use parking_lot::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
+use super::batch::{batch_size, nanos_between, smooth, HOLD_STREAK, MAX_BATCH};
 use super::netleaf::NetLeaf;
 use super::node::{from_im, Node, NodeId, Pn, NONE};
 use super::opening::OpeningEdges;
 use super::rollout::Rollout;
 use super::scaling::LockProfile;
+use super::tally::{SharedTally, Tally};
 use super::tree::Refused;
 use super::{Algorithm, Descent, Limits, Progress, Search, CHECK_PERIOD, NO_EDGE, ROOT};
 use crate::game::record::Seen;
@@ -476,85 +478,6 @@ impl<G: Game, const P: usize> Search<G, P> {
     }
 }
 
-/// One thread's counts of the iterations it landed under the shared lock, added to
-/// [`SharedTally`] once a batch (one atomic addition a count, not one an iteration).
-#[derive(Default)]
-struct Tally {
-    iterations: u64,
-    created: u64,
-    collisions: u64,
-    draws: u64,
-    depth_sum: u64,
-    max_depth: u32,
-}
-
-impl Tally {
-    /// Counts an iteration `depth` plies deep that ended in `utilities`.
-    fn count<const P: usize>(&mut self, depth: u32, utilities: &[f32; P]) {
-        self.iterations += 1;
-        self.depth_sum += u64::from(depth);
-        self.max_depth = self.max_depth.max(depth);
-        if utilities.iter().all(|&u| u == 0.0) {
-            self.draws += 1;
-        }
-    }
-
-    /// Adds the counts to `shared` and starts afresh. The iterations are added before the
-    /// caller takes them off the count in flight, so that a claim never sees fewer iterations
-    /// done or in flight than there are (the iteration limit stays exact).
-    fn flush(&mut self, shared: &SharedTally) {
-        if self.iterations == 0 {
-            return;
-        }
-        shared
-            .iterations
-            .fetch_add(self.iterations, Ordering::AcqRel);
-        shared
-            .depth_sum
-            .fetch_add(self.depth_sum, Ordering::Relaxed);
-        shared
-            .max_depth
-            .fetch_max(self.max_depth, Ordering::Relaxed);
-        for (count, mine) in [
-            (&shared.created, self.created),
-            (&shared.collisions, self.collisions),
-            (&shared.draws, self.draws),
-        ] {
-            if mine > 0 {
-                count.fetch_add(mine, Ordering::AcqRel);
-            }
-        }
-        *self = Tally::default();
-    }
-}
-
-/// The threads' [`Tally`]s, summed; moved into the search's statistics under the exclusive lock
-/// ([`SharedTally::drain_into`]).
-#[derive(Default)]
-struct SharedTally {
-    iterations: AtomicU64,
-    created: AtomicU64,
-    collisions: AtomicU64,
-    draws: AtomicU64,
-    depth_sum: AtomicU64,
-    max_depth: AtomicU32,
-}
-
-impl SharedTally {
-    /// Moves the counts into `stats`. Under the exclusive lock (no thread lands meanwhile), so
-    /// that the iterations and nodes counted in both places never change under a reader.
-    fn drain_into(&self, stats: &mut super::RunStats) {
-        stats.iterations += self.iterations.swap(0, Ordering::AcqRel);
-        stats.created += self.created.swap(0, Ordering::AcqRel);
-        stats.collisions += self.collisions.swap(0, Ordering::AcqRel);
-        stats.draws += self.draws.swap(0, Ordering::AcqRel);
-        stats.depth_sum += self.depth_sum.swap(0, Ordering::AcqRel);
-        stats.max_depth = stats
-            .max_depth
-            .max(self.max_depth.swap(0, Ordering::AcqRel));
-    }
-}
-
 /// The iterations done in this search, those landed under the shared lock included.
 fn iterations_done<G: Game, const P: usize>(s: &Search<G, P>, shared: &Shared) -> u64 {
     s.stats.iterations + shared.tally.iterations.load(Ordering::Acquire)
@@ -645,64 +568,6 @@ impl<F> Clock<'_, F> {
         } else {
             Tick::Go
         }
-    }
-}
-
-/// The most iterations in one batch. A fast game's iteration lasts about a microsecond, as long
-/// as handing the lock and the tree's cache lines from one core to the other, so one lock per
-/// iteration spends the time on the handover (Kalah ran at 0.45x on 2 threads); a batch shares
-/// that cost out. Each iteration of a batch is in flight with its virtual visits until its
-/// playout has run, so batches stay small, and only games with fast playouts get more than one
-/// (see [`batch_size`]).
-const MAX_BATCH: usize = 8;
-
-/// PN-MCTS: the most iterations without a playout a thread runs in one hold of the exclusive
-/// lock before it hands the lock over.
-const HOLD_STREAK: usize = 16;
-
-/// How long the playouts of one batch should take: long enough to cover a lock handover many
-/// times over, short enough that stop and the clock are checked every few tens of microseconds.
-const BATCH_PLAYOUT_NANOS: u64 = 20_000;
-
-/// The longest a batch's selections should take: a thread waiting for the exclusive lock waits
-/// that long, and spins for about this long before it sleeps (Gomoku, whose selections scan 225
-/// moves a node, lost with longer batches).
-const BATCH_HOLD_NANOS: u64 = 3_000;
-
-/// With `concurrent`, the batch whatever the selections last (unless playouts are slow): only
-/// the hook's exclusive hold (every [`CHECK_PERIOD`]) waits for a batch, and a larger one
-/// spreads its atomic operations on shared lines (the shared lock, the claim, the counts) over
-/// more iterations. Connect Four on two threads, 100,000 iterations: 0.77x with the batch
-/// [`BATCH_HOLD_NANOS`] gives, 0.85x with 4 iterations, 0.80x with 8.
-const CONCURRENT_BATCH: u64 = 4;
-
-/// The batch for a thread whose playouts and selections last `playout_nanos` and
-/// `descent_nanos` on average (0: not measured yet); `concurrent`: see [`CONCURRENT_BATCH`].
-fn batch_size(playout_nanos: u64, descent_nanos: u64, concurrent: bool) -> usize {
-    if playout_nanos == 0 || descent_nanos == 0 {
-        return 1;
-    }
-    let by_selection = if concurrent {
-        CONCURRENT_BATCH
-    } else {
-        BATCH_HOLD_NANOS / descent_nanos
-    };
-    (BATCH_PLAYOUT_NANOS / playout_nanos)
-        .min(by_selection)
-        .clamp(1, MAX_BATCH as u64) as usize
-}
-
-/// Nanoseconds from `earlier` to `later`.
-fn nanos_between(earlier: Instant, later: Instant) -> u64 {
-    later.saturating_duration_since(earlier).as_nanos() as u64
-}
-
-/// A running mean that follows changes within a few samples.
-fn smooth(mean: u64, sample: u64) -> u64 {
-    if mean == 0 {
-        sample
-    } else {
-        (3 * mean + sample) / 4
     }
 }
 
@@ -1094,54 +959,5 @@ fn work<G: Game, const P: usize, F>(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::connect4::ConnectFour;
-    use crate::game::Rules;
-    use crate::search::tests::params;
-
-    #[test]
-    fn a_flight_leaves_an_edge_another_thread_is_opening() {
-        let mut s: Search<ConnectFour, 2> =
-            Search::new(params("sb-gpn threads=2"), ConnectFour::start());
-        s.run(&Limits {
-            iterations: Some(3),
-            ..Limits::default()
-        });
-        let opening = OpeningEdges::new();
-        let (mut xs, mut terms) = (Vec::new(), Vec::new());
-        // Two threads with the same tie-breaks: without the table they take the same edge.
-        let mut flight = |opening: &OpeningEdges| {
-            let mut rng = Rng::new(7);
-            let mut scratch = SelectScratch::default();
-            let f = s.select_flight(&mut rng, &mut xs, &mut terms, &mut scratch, opening);
-            // Its virtual visits come off; its mark on the edge it opens stays.
-            s.take_flight_off(f.node, None);
-            (f.node, f.open_edge.expect("a move without a node"))
-        };
-        let alone = flight(&OpeningEdges::new());
-        assert_eq!(
-            flight(&OpeningEdges::new()),
-            alone,
-            "same tie-breaks, same edge"
-        );
-        let first = flight(&opening);
-        assert_eq!(first, alone);
-        assert_eq!(
-            opening.count(first.0, first.1),
-            1,
-            "the first flight's edge is marked"
-        );
-        let second = flight(&opening);
-        assert_ne!(
-            second, first,
-            "the second flight took the edge the first is opening"
-        );
-        opening.close(first.0, first.1);
-        assert_eq!(
-            flight(&opening),
-            first,
-            "once it has landed, the edge is free again"
-        );
-    }
-}
+#[path = "tests_parallel.rs"]
+mod tests;

@@ -1,0 +1,51 @@
+//! Tests of a threaded run's selection: flights in the air and the edges they open.
+
+use super::*;
+use crate::game::connect4::ConnectFour;
+use crate::game::Rules;
+use crate::search::tests::params;
+
+#[test]
+fn a_flight_leaves_an_edge_another_thread_is_opening() {
+    let mut s: Search<ConnectFour, 2> =
+        Search::new(params("sb-gpn threads=2"), ConnectFour::start());
+    s.run(&Limits {
+        iterations: Some(3),
+        ..Limits::default()
+    });
+    let opening = OpeningEdges::new();
+    let (mut xs, mut terms) = (Vec::new(), Vec::new());
+    // Two threads with the same tie-breaks: without the table they take the same edge.
+    let mut flight = |opening: &OpeningEdges| {
+        let mut rng = Rng::new(7);
+        let mut scratch = SelectScratch::default();
+        let f = s.select_flight(&mut rng, &mut xs, &mut terms, &mut scratch, opening);
+        // Its virtual visits come off; its mark on the edge it opens stays.
+        s.take_flight_off(f.node, None);
+        (f.node, f.open_edge.expect("a move without a node"))
+    };
+    let alone = flight(&OpeningEdges::new());
+    assert_eq!(
+        flight(&OpeningEdges::new()),
+        alone,
+        "same tie-breaks, same edge"
+    );
+    let first = flight(&opening);
+    assert_eq!(first, alone);
+    assert_eq!(
+        opening.count(first.0, first.1),
+        1,
+        "the first flight's edge is marked"
+    );
+    let second = flight(&opening);
+    assert_ne!(
+        second, first,
+        "the second flight took the edge the first is opening"
+    );
+    opening.close(first.0, first.1);
+    assert_eq!(
+        flight(&opening),
+        first,
+        "once it has landed, the edge is free again"
+    );
+}
