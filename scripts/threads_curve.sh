@@ -2,9 +2,9 @@
 # The thread-scaling curve on a machine with many cores, in one call (docs/threads.md):
 #   1. iterations/s of each game's search at 1, 2, 4, 8 and 16 threads (interleaved rounds), with
 #      each threaded run's lock profile: the serial fraction and the speed-ups it projects; by
-#      default for both designs of the backup (sb-gpn as it is, where `shared_stats` backs up
-#      statistics, proofs and bounds beside the selections from 4 threads on, and with that
-#      never on), to set that default;
+#      default for both designs of the backup (sb-gpn as it is, where from `shared_stats` = 4
+#      threads on iterations land beside the selections: statistics, new nodes, proofs and
+#      bounds; and with that never on, the exclusive backup), to set that default;
 #   2. the equal-iteration strength of the most threads against one thread (search efficiency:
 #      what virtual loss costs per iteration), in breakthrough, reversi and cfour.
 # Every step writes its file under OUT as it ends and is skipped when the file is already there,
