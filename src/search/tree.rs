@@ -652,12 +652,13 @@ impl<const P: usize> Tree<P> {
     /// Where node `id`'s edges (and their priors and AMAF statistics) stand in the arenas.
     #[inline]
     fn edge_range(&self, id: NodeId) -> std::ops::Range<usize> {
-        let n = self.node(id);
+        // One load of the counts for both bounds (this runs for every node a selection reads).
+        let (nodes, edges) = self.lens();
+        assert!((id as usize) < nodes, "node {id} out of the tree");
+        // SAFETY: slots below the count hold nodes (see `node`).
+        let n = unsafe { self.nodes.get(id as usize) };
         let range = n.first_edge as usize..n.first_edge as usize + n.num_edges as usize;
-        assert!(
-            range.end <= self.lens().1,
-            "node {id}'s edges out of the arena"
-        );
+        assert!(range.end <= edges, "node {id}'s edges out of the arena");
         range
     }
 
