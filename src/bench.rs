@@ -255,6 +255,64 @@ pub fn default_search_engines() -> Vec<SearchParams> {
         .collect()
 }
 
+/// An engine the search bench times: fixed parameters, or the game's row of the defaults
+/// table with options on top (`default [key=value ...]`, what `gpn match` and the protocols
+/// play), resolved for each game.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BenchEngine {
+    Params(SearchParams),
+    Defaults(String),
+}
+
+impl BenchEngine {
+    /// Reads a spec: `default [key=value ...]` or an algorithm with options.
+    pub fn parse(text: &str) -> Result<BenchEngine, String> {
+        let mut tokens = text.split_whitespace();
+        match tokens.next() {
+            None => Err("an empty spec (give an algorithm, e.g. sb-gpn, or default)".to_string()),
+            Some(kind) if kind.eq_ignore_ascii_case("default") => {
+                let extra = tokens.collect::<Vec<_>>().join(" ");
+                // Checked once here against the generic defaults; each game's row is applied
+                // under it again in `params_for`.
+                SearchParams::default()
+                    .apply_spec(&extra)
+                    .map_err(|e| format!("engine '{text}': {e}"))?;
+                Ok(BenchEngine::Defaults(extra))
+            }
+            Some(_) => SearchParams::parse(text)
+                .map(BenchEngine::Params)
+                .map_err(|e| e.to_string()),
+        }
+    }
+
+    /// The same engine with `threads` search threads.
+    pub fn with_threads(&self, threads: usize) -> BenchEngine {
+        match self {
+            BenchEngine::Params(params) => BenchEngine::Params(SearchParams {
+                threads,
+                ..params.clone()
+            }),
+            BenchEngine::Defaults(extra) => {
+                BenchEngine::Defaults(format!("{extra} threads={threads}").trim().to_string())
+            }
+        }
+    }
+
+    /// The parameters it searches `game` with.
+    pub fn params_for(&self, game: &str) -> Result<SearchParams, String> {
+        match self {
+            BenchEngine::Params(params) => Ok(params.clone()),
+            BenchEngine::Defaults(extra) => {
+                let mut params = SearchParams::for_game(game);
+                params
+                    .apply_spec(extra)
+                    .map_err(|e| format!("default {extra} in {game}: {e}"))?;
+                Ok(params)
+            }
+        }
+    }
+}
+
 /// The run of median time among an engine's rounds (at least one). Not generic: one sort for
 /// every game.
 fn median_run(mut runs: Vec<SearchBenchReport>) -> SearchBenchReport {
@@ -291,6 +349,8 @@ pub enum BenchError {
     Io(std::io::Error),
     /// A game that is not registered.
     Game(GameError),
+    /// An engine's options do not apply to a game.
+    Spec(String),
 }
 
 impl From<std::io::Error> for BenchError {
@@ -341,17 +401,17 @@ pub fn lock_line(lock: &LockProfile, collisions: u64, iterations: u64) -> String
 pub fn search_bench(
     out: &mut dyn Write,
     names: &[&str],
-    engines: &[(String, SearchParams)],
+    engines: &[(String, BenchEngine)],
     iterations: u64,
     seed: u64,
     rounds: u32,
 ) -> Result<SearchTotals, BenchError> {
     let custom = !engines.is_empty();
-    let params: Vec<SearchParams> = if custom {
-        engines.iter().map(|(_, p)| p.clone()).collect()
-    } else {
-        default_search_engines()
-    };
+    let defaults: Vec<(String, BenchEngine)> = default_search_engines()
+        .into_iter()
+        .map(|p| (p.algorithm.name().to_string(), BenchEngine::Params(p)))
+        .collect();
+    let engines = if custom { engines } else { &defaults[..] };
     writeln!(out)?;
     writeln!(
         out,
@@ -376,8 +436,8 @@ pub fn search_bench(
         writeln!(out, " {:>12}", "signature")?;
     } else {
         write!(out, "{:<16}", "game")?;
-        for p in &params {
-            write!(out, " {:>10}", p.algorithm.name())?;
+        for (name, _) in engines {
+            write!(out, " {name:>10}")?;
         }
         writeln!(
             out,
@@ -388,10 +448,15 @@ pub fn search_bench(
     let mut total = 0u64;
     let (mut nodes, mut seconds) = (0u64, 0.0f64);
     for &name in names {
+        let params = engines
+            .iter()
+            .map(|(_, e)| e.params_for(name))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(BenchError::Spec)?;
         let reports = crate::game::registry::visit(
             name,
             SearchBench {
-                engines: params.clone(),
+                engines: params,
                 iterations,
                 seed,
                 rounds,
@@ -447,6 +512,36 @@ pub fn search_bench(
 mod tests {
     use super::*;
     use crate::game::registry::{visit, GAMES};
+
+    #[test]
+    fn a_default_engine_takes_each_games_row_then_its_options() {
+        let engine = BenchEngine::parse("default c=2").unwrap();
+        for game in ["cfour", "breakthrough", "reversi"] {
+            let mut expected = SearchParams::for_game(game);
+            expected.apply_spec("c=2").unwrap();
+            assert_eq!(engine.params_for(game).unwrap(), expected, "{game}");
+        }
+        // The rows differ, so the engine does too.
+        assert_ne!(
+            engine.params_for("cfour").unwrap(),
+            engine.params_for("reversi").unwrap()
+        );
+        let two = engine.with_threads(2).params_for("cfour").unwrap();
+        assert_eq!((two.threads, two.c), (2, 2.0));
+        let plain = BenchEngine::parse("DEFAULT").unwrap().with_threads(3);
+        assert_eq!(plain, BenchEngine::Defaults("threads=3".to_string()));
+        let uct = BenchEngine::parse("uct threads=2").unwrap();
+        assert_eq!(uct.params_for("cfour").unwrap().algorithm, Algorithm::Uct);
+        for bad in [
+            "",
+            "   ",
+            "default c=oops",
+            "default nonsense",
+            "uct c=oops",
+        ] {
+            assert!(BenchEngine::parse(bad).is_err(), "{bad:?}");
+        }
+    }
 
     #[test]
     fn same_seed_same_signature() {

@@ -179,6 +179,44 @@ fn bench_compares_named_engines_with_ratios_to_the_first() {
 }
 
 #[test]
+fn bench_times_each_games_defaults_with_threads() {
+    let out = gpn(&[
+        "bench",
+        "--game",
+        "breakthrough",
+        "--playouts",
+        "1",
+        "--iterations",
+        "300",
+        "--engine",
+        "default",
+        "--engine",
+        "default shared_stats=2",
+        "--threads",
+        "1,2",
+    ]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        text.contains("e1: default threads=1")
+            && text.contains("e4: default shared_stats=2 threads=2"),
+        "{text}"
+    );
+    let header = text
+        .lines()
+        .position(|l| l.starts_with("game") && l.contains("e4/e1"));
+    let row = header
+        .and_then(|h| text.lines().nth(h + 1))
+        .unwrap_or_default();
+    assert!(row.starts_with("breakthrough "), "{text}");
+    // e1..e4, three ratios and the signature.
+    assert_eq!(row.split_whitespace().count(), 9, "{text}");
+    let bad = gpn(&["bench", "--engine", "default c=oops"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("c=oops"), "{}", stderr(&bad));
+}
+
+#[test]
 fn no_arguments_runs_the_engine_and_help_prints_usage() {
     // The engine reads its protocol from stdin; at once-closed input it exits quietly.
     let out = gpn(&[]);

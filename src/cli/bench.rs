@@ -6,13 +6,12 @@ use clap::Args;
 
 use super::{count, parse_threads, positive, CliError};
 use crate::bench::{
-    default_search_engines, search_bench, BenchError, EvalBench, EvalReport, PlayoutBench,
-    PlayoutReport, DEFAULT_EVAL_POSITIONS, DEFAULT_PLAYOUTS, DEFAULT_SEARCH_ITERATIONS,
-    DEFAULT_SEED,
+    default_search_engines, search_bench, BenchEngine, BenchError, EvalBench, EvalReport,
+    PlayoutBench, PlayoutReport, DEFAULT_EVAL_POSITIONS, DEFAULT_PLAYOUTS,
+    DEFAULT_SEARCH_ITERATIONS, DEFAULT_SEED,
 };
 use crate::game::registry::{self, GAMES};
 use crate::game::GameError;
-use crate::search::SearchParams;
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -37,7 +36,8 @@ pub struct BenchArgs {
     #[arg(long, value_name = "k", default_value_t = 1, value_parser = positive::<u32>)]
     rounds: u32,
     /// A search spec to time instead of every algorithm (repeatable), e.g. --engine sb-uct
-    /// --engine "sb-uct policy=ipp im=0.4"; the ratios are then to the first one
+    /// --engine "sb-uct policy=ipp im=0.4", or --engine default (each game's own defaults, as
+    /// `gpn match` and the protocols play them); the ratios are then to the first one
     #[arg(long = "engine", value_name = "spec", value_parser = parse_engine)]
     engines: Vec<Engine>,
     /// Run every engine once per thread count, side by side, so the ratio columns are the
@@ -58,18 +58,13 @@ pub struct BenchArgs {
 #[derive(Clone, Debug)]
 struct Engine {
     spec: String,
-    params: SearchParams,
+    engine: BenchEngine,
 }
 
 fn parse_engine(text: &str) -> Result<Engine, String> {
-    // An empty spec would time the defaults under a name nobody can read in the table.
-    if text.trim().is_empty() {
-        return Err("an empty spec (give an algorithm, e.g. sb-gpn)".to_string());
-    }
-    let params = SearchParams::parse(text).map_err(|e| e.to_string())?;
     Ok(Engine {
         spec: text.to_string(),
-        params,
+        engine: BenchEngine::parse(text)?,
     })
 }
 
@@ -89,29 +84,25 @@ pub fn run(args: BenchArgs, out: &mut dyn Write) -> Result<(), CliError> {
     } else {
         QUICK_ITERATIONS
     });
-    let mut engines: Vec<(String, SearchParams)> = args
+    let mut engines: Vec<(String, BenchEngine)> = args
         .engines
         .into_iter()
-        .map(|e| (e.spec, e.params))
+        .map(|e| (e.spec, e.engine))
         .collect();
     if !args.threads.is_empty() {
         // Every engine once per thread count, side by side: the ratios are the scaling.
         if engines.is_empty() {
             engines = default_search_engines()
                 .into_iter()
-                .map(|p| (p.algorithm.name().to_string(), p))
+                .map(|p| (p.algorithm.name().to_string(), BenchEngine::Params(p)))
                 .collect();
         }
         engines = engines
             .iter()
-            .flat_map(|(spec, params)| {
-                args.threads.iter().map(move |&n| {
-                    let params = SearchParams {
-                        threads: n,
-                        ..params.clone()
-                    };
-                    (format!("{spec} threads={n}"), params)
-                })
+            .flat_map(|(spec, engine)| {
+                args.threads
+                    .iter()
+                    .map(move |&n| (format!("{spec} threads={n}"), engine.with_threads(n)))
             })
             .collect();
     }
@@ -179,6 +170,7 @@ pub fn run(args: BenchArgs, out: &mut dyn Write) -> Result<(), CliError> {
             |e| match e {
                 BenchError::Io(e) => CliError::from(e),
                 BenchError::Game(e) => CliError::Game(e),
+                BenchError::Spec(e) => CliError::Usage(e),
             },
         )?;
         signature += totals.signature;
