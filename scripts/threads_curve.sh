@@ -2,9 +2,10 @@
 # The thread-scaling curve on a machine with many cores, in one call (docs/threads.md):
 #   1. iterations/s of each game's search at 1, 2, 4, 8 and 16 threads (interleaved rounds), with
 #      each threaded run's lock profile: the serial fraction and the speed-ups it projects; by
-#      default for both designs of the backup (sb-gpn as it is, where from `shared_stats` = 4
-#      threads on iterations land beside the selections: statistics, new nodes, proofs and
-#      bounds; and with that never on, the exclusive backup), to set that default;
+#      default each game's own defaults row (`--engine default`: the search users get, with its
+#      network where the game has one) with both designs of the backup (as it is, where from
+#      `shared_stats` threads on iterations land beside the selections: statistics, new nodes,
+#      proofs and bounds; and with that never on, the exclusive backup), to set that default;
 #   2. the equal-iteration strength of the most threads against one thread (search efficiency:
 #      what virtual loss costs per iteration), in breakthrough, reversi and cfour.
 # Every step writes its file under OUT as it ends and is skipped when the file is already there,
@@ -15,7 +16,8 @@
 # "1,2,4,8,16"), ITERATIONS (bench iterations per run, default 50000), ROUNDS (default 2),
 # GAMES (bench games, default every game), MATCH_GAMES (default 100), MATCH_ITERATIONS (per move,
 # default 2000), MATCH_LIST (default "breakthrough reversi cfour"), ENGINES (bench specs
-# separated by ';', default "sb-gpn;sb-gpn shared_stats=257").
+# separated by ';', default "default;default shared_stats=257"; "sb-gpn;sb-gpn shared_stats=257"
+# times the plain search with random playouts, as the 2-core tables in docs/threads.md did).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-experiments/data/threads/curve-$(hostname)}
@@ -23,7 +25,7 @@ gpn=${GPN:-target/release/gpn}
 threads=${THREADS:-1,2,4,8,16}
 iterations=${ITERATIONS:-50000}
 rounds=${ROUNDS:-2}
-engines=${ENGINES:-sb-gpn;sb-gpn shared_stats=257}
+engines=${ENGINES:-default;default shared_stats=257}
 IFS=';' read -r -a engine_list <<< "$engines"
 engine_args=()
 for e in "${engine_list[@]}"; do engine_args+=(--engine "$e"); done

@@ -132,16 +132,14 @@ pub struct SearchParams {
     pub hash_mb: usize,
     /// Search threads on the one tree (1: the deterministic single-threaded search).
     pub threads: usize,
-    /// From this many threads on, playouts' visits and utilities are backed up under the shared
-    /// lock with atomic additions rather than under the exclusive one (`parallel.rs`). That
-    /// takes about a third of the exclusive hold out of the serial part (2 threads, 2026-11-29:
-    /// breakthrough 16 -> 10 %, cfour 19 -> 11 %, reversi 10 -> 6.5 % of the threads' working
-    /// time), which Amdahl's law values more the more threads there are; but five atomic
-    /// read-modify-writes a node of the path, on lines the other threads write too, cost more
-    /// than they save on two cores (2-thread speed-up reversi 1.50x -> 1.28x, cfour 1.11x ->
-    /// 0.91x, breakthrough 1.33x -> 1.39x, same runs). Hence 4 by default. From the same
-    /// number of threads on, proof numbers, bounds and minimax values are backed up beside the
-    /// selections too (`Search::backup_shared`), except with PN-MCTS or RAVE.
+    /// From this many threads on, iterations land beside the other threads' selections
+    /// (`parallel.rs`): visits and utilities with atomic additions, new nodes through atomic
+    /// claims, proof numbers, bounds and minimax values merged (`Search::backup_shared`), except
+    /// with PN-MCTS or RAVE; below it, under the exclusive lock. 2 by default (side by side from
+    /// two threads on): with each game's defaults on two cores it gives 1.04-1.47x against
+    /// 0.50-1.35x in the games whose iterations take a few microseconds, loses up to 9 % of the
+    /// iterations in the slower ones, and wins 58.8 % of 120 equal-time games at 200 ms against
+    /// the exclusive backup (breakthrough, cfour, reversi; docs/threads.md, 2026-11-30).
     pub shared_stats: usize,
     /// PN-MCTS enhancements: F (final move: a proven win at once), S (solver: skip solved
     /// children with more than `solver_visits` visits), U (the proof-number term in selection).
@@ -278,7 +276,7 @@ impl Default for SearchParams {
             seed: 1,
             hash_mb: 256,
             threads: 1,
-            shared_stats: 4,
+            shared_stats: 2,
             pn_flags: PnFlags {
                 final_move: true,
                 solver: true,
@@ -592,7 +590,7 @@ mod tests {
         let p = SearchParams::parse(
             "gpn bias=max c_pn=2.5 pn_decay=300 pn_explore=true c=0.7 playout_cap=50 seed=9 hash=8 threads=3 im=0.4 policy=ipp ege=0.1 \
              fet=4 det=0.5 pb=2 np=10 paranoid=true threats=3 threat_nodes=50 \
-             quiescence=2 prior=20 rave=3000 shared_stats=2 clip=false",
+             quiescence=2 prior=20 rave=3000 shared_stats=3 clip=false",
         )
         .unwrap();
         assert_eq!(
