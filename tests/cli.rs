@@ -135,6 +135,17 @@ fn bench_signature_is_reproducible() {
     assert!(one.lines().any(|l| l.starts_with("cfour ")), "{one}");
 }
 
+/// The first game row of a bench's search table, found by its header's last ratio column
+/// (empty if there is none).
+fn search_row<'a>(text: &'a str, last_ratio: &str) -> &'a str {
+    let header = text
+        .lines()
+        .position(|l| l.starts_with("game") && l.contains(last_ratio));
+    header
+        .and_then(|h| text.lines().nth(h + 1))
+        .unwrap_or_default()
+}
+
 #[test]
 fn bench_compares_named_engines_with_ratios_to_the_first() {
     let out = gpn(&[
@@ -159,12 +170,7 @@ fn bench_compares_named_engines_with_ratios_to_the_first() {
         text.contains("e1: uct") && text.contains("e2: gpn c_pn=0.5"),
         "{text}"
     );
-    let header = text
-        .lines()
-        .position(|l| l.starts_with("game") && l.contains("e2/e1"));
-    let row = header
-        .and_then(|h| text.lines().nth(h + 1))
-        .unwrap_or_default();
+    let row = search_row(&text, "e2/e1");
     assert!(
         row.starts_with("cfour ") && row.split_whitespace().count() == 5,
         "no row with e1, e2, e2/e1 and the signature:\n{text}"
@@ -202,12 +208,7 @@ fn bench_times_each_games_defaults_with_threads() {
             && text.contains("e4: default shared_stats=2 threads=2"),
         "{text}"
     );
-    let header = text
-        .lines()
-        .position(|l| l.starts_with("game") && l.contains("e4/e1"));
-    let row = header
-        .and_then(|h| text.lines().nth(h + 1))
-        .unwrap_or_default();
+    let row = search_row(&text, "e4/e1");
     assert!(row.starts_with("breakthrough "), "{text}");
     // e1..e4, three ratios and the signature.
     assert_eq!(row.split_whitespace().count(), 9, "{text}");
