@@ -6,6 +6,7 @@
 use std::io::Write;
 use std::time::Instant;
 
+use crate::arena::spec::{parse_agent_spec, AgentSpec};
 use crate::game::record::Record;
 use crate::game::registry::GameVisitor;
 use crate::game::{Game, GameError, MoveList, Player};
@@ -255,62 +256,21 @@ pub fn default_search_engines() -> Vec<SearchParams> {
         .collect()
 }
 
-/// An engine the search bench times: fixed parameters, or the game's row of the defaults
-/// table with options on top (`default [key=value ...]`, what `gpn match` and the protocols
-/// play), resolved for each game.
-#[derive(Clone, Debug, PartialEq)]
-pub enum BenchEngine {
-    Params(SearchParams),
-    Defaults(String),
+/// Reads an engine for the search bench: an agent spec (`default [key=value ...]`, the game's
+/// row of the defaults table that `gpn match` and the protocols play, or an algorithm with
+/// options) that searches; `random` has nothing to time.
+pub fn parse_bench_engine(text: &str) -> Result<AgentSpec, String> {
+    match parse_agent_spec(text)? {
+        AgentSpec::Random => Err(format!("engine '{}' does not search", text.trim())),
+        spec => Ok(spec),
+    }
 }
 
-impl BenchEngine {
-    /// Reads a spec: `default [key=value ...]` or an algorithm with options.
-    pub fn parse(text: &str) -> Result<BenchEngine, String> {
-        let mut tokens = text.split_whitespace();
-        match tokens.next() {
-            None => Err("an empty spec (give an algorithm, e.g. sb-gpn, or default)".to_string()),
-            Some(kind) if kind.eq_ignore_ascii_case("default") => {
-                let extra = tokens.collect::<Vec<_>>().join(" ");
-                // Checked once here against the generic defaults; each game's row is applied
-                // under it again in `params_for`.
-                SearchParams::default()
-                    .apply_spec(&extra)
-                    .map_err(|e| format!("engine '{text}': {e}"))?;
-                Ok(BenchEngine::Defaults(extra))
-            }
-            Some(_) => SearchParams::parse(text)
-                .map(BenchEngine::Params)
-                .map_err(|e| e.to_string()),
-        }
-    }
-
-    /// The same engine with `threads` search threads.
-    pub fn with_threads(&self, threads: usize) -> BenchEngine {
-        match self {
-            BenchEngine::Params(params) => BenchEngine::Params(SearchParams {
-                threads,
-                ..params.clone()
-            }),
-            BenchEngine::Defaults(extra) => {
-                BenchEngine::Defaults(format!("{extra} threads={threads}").trim().to_string())
-            }
-        }
-    }
-
-    /// The parameters it searches `game` with.
-    pub fn params_for(&self, game: &str) -> Result<SearchParams, String> {
-        match self {
-            BenchEngine::Params(params) => Ok(params.clone()),
-            BenchEngine::Defaults(extra) => {
-                let mut params = SearchParams::for_game(game);
-                params
-                    .apply_spec(extra)
-                    .map_err(|e| format!("default {extra} in {game}: {e}"))?;
-                Ok(params)
-            }
-        }
-    }
+/// The parameters `engine` searches `game` with.
+fn bench_params(engine: &AgentSpec, game: &str) -> Result<SearchParams, String> {
+    engine
+        .params_for(game)?
+        .ok_or_else(|| "the random agent does not search".to_string())
 }
 
 /// The run of median time among an engine's rounds (at least one). Not generic: one sort for
@@ -401,15 +361,15 @@ pub fn lock_line(lock: &LockProfile, collisions: u64, iterations: u64) -> String
 pub fn search_bench(
     out: &mut dyn Write,
     names: &[&str],
-    engines: &[(String, BenchEngine)],
+    engines: &[(String, AgentSpec)],
     iterations: u64,
     seed: u64,
     rounds: u32,
 ) -> Result<SearchTotals, BenchError> {
     let custom = !engines.is_empty();
-    let defaults: Vec<(String, BenchEngine)> = default_search_engines()
+    let defaults: Vec<(String, AgentSpec)> = default_search_engines()
         .into_iter()
-        .map(|p| (p.algorithm.name().to_string(), BenchEngine::Params(p)))
+        .map(|p| (p.algorithm.name().to_string(), AgentSpec::Search(p)))
         .collect();
     let engines = if custom { engines } else { &defaults[..] };
     writeln!(out)?;
@@ -450,7 +410,7 @@ pub fn search_bench(
     for &name in names {
         let params = engines
             .iter()
-            .map(|(_, e)| e.params_for(name))
+            .map(|(_, e)| bench_params(e, name))
             .collect::<Result<Vec<_>, _>>()
             .map_err(BenchError::Spec)?;
         let reports = crate::game::registry::visit(
@@ -515,31 +475,35 @@ mod tests {
 
     #[test]
     fn a_default_engine_takes_each_games_row_then_its_options() {
-        let engine = BenchEngine::parse("default c=2").unwrap();
+        let engine = parse_bench_engine("default c=2").unwrap();
         for game in ["cfour", "breakthrough", "reversi"] {
             let mut expected = SearchParams::for_game(game);
             expected.apply_spec("c=2").unwrap();
-            assert_eq!(engine.params_for(game).unwrap(), expected, "{game}");
+            assert_eq!(bench_params(&engine, game).unwrap(), expected, "{game}");
         }
         // The rows differ, so the engine does too.
         assert_ne!(
-            engine.params_for("cfour").unwrap(),
-            engine.params_for("reversi").unwrap()
+            bench_params(&engine, "cfour").unwrap(),
+            bench_params(&engine, "reversi").unwrap()
         );
-        let two = engine.with_threads(2).params_for("cfour").unwrap();
+        let two = bench_params(&engine.with_threads(2), "cfour").unwrap();
         assert_eq!((two.threads, two.c), (2, 2.0));
-        let plain = BenchEngine::parse("DEFAULT").unwrap().with_threads(3);
-        assert_eq!(plain, BenchEngine::Defaults("threads=3".to_string()));
-        let uct = BenchEngine::parse("uct threads=2").unwrap();
-        assert_eq!(uct.params_for("cfour").unwrap().algorithm, Algorithm::Uct);
+        let plain = parse_bench_engine("DEFAULT").unwrap().with_threads(3);
+        assert_eq!(plain, AgentSpec::Defaults("threads=3".to_string()));
+        let uct = parse_bench_engine("uct threads=2").unwrap();
+        assert_eq!(
+            bench_params(&uct, "cfour").unwrap().algorithm,
+            Algorithm::Uct
+        );
         for bad in [
             "",
             "   ",
             "default c=oops",
             "default nonsense",
             "uct c=oops",
+            "random",
         ] {
-            assert!(BenchEngine::parse(bad).is_err(), "{bad:?}");
+            assert!(parse_bench_engine(bad).is_err(), "{bad:?}");
         }
     }
 

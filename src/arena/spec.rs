@@ -56,35 +56,56 @@ pub fn parse_agent_spec(text: &str) -> Result<AgentSpec, String> {
 
 /// Whether `spec` can play `G`: a network in it must be one of `G`'s encoding.
 pub fn check_agent<G: Game>(spec: &AgentSpec) -> Result<(), String> {
-    let params = match spec {
-        AgentSpec::Random => return Ok(()),
-        AgentSpec::Search(params) => params.clone(),
-        AgentSpec::Defaults(extra) => {
-            let mut params = SearchParams::for_game(G::INFO.name);
-            params.apply_spec(extra).map_err(|e| e.to_string())?;
-            params
+    match spec.params_for(G::INFO.name)? {
+        None => Ok(()),
+        Some(params) => params.check_network_for::<G>().map_err(|e| e.to_string()),
+    }
+}
+
+impl AgentSpec {
+    /// The search parameters this agent plays `game` with: the spec's own, or the game's row of
+    /// the defaults table with the spec's options on top; `None` for the random agent.
+    pub fn params_for(&self, game: &str) -> Result<Option<SearchParams>, String> {
+        match self {
+            AgentSpec::Random => Ok(None),
+            AgentSpec::Search(params) => Ok(Some(params.clone())),
+            AgentSpec::Defaults(extra) => {
+                let mut params = SearchParams::for_game(game);
+                params
+                    .apply_spec(extra)
+                    .map_err(|e| format!("default {extra} in {game}: {e}"))?;
+                Ok(Some(params))
+            }
         }
-    };
-    params.check_network_for::<G>().map_err(|e| e.to_string())
+    }
+
+    /// The same agent searching with `threads` threads (the random agent stays as it is).
+    pub fn with_threads(&self, threads: usize) -> AgentSpec {
+        match self {
+            AgentSpec::Random => AgentSpec::Random,
+            AgentSpec::Search(params) => AgentSpec::Search(SearchParams {
+                threads,
+                ..params.clone()
+            }),
+            AgentSpec::Defaults(extra) => {
+                AgentSpec::Defaults(format!("{extra} threads={threads}").trim().to_string())
+            }
+        }
+    }
 }
 
 /// The factory that builds `spec`'s agent for each game of `G`, a game of `P` players.
 pub fn agent_factory<G: Game, const P: usize>(spec: &AgentSpec) -> Box<AgentFactory<G>> {
-    match spec {
-        AgentSpec::Random => Box::new(|seed| Box::new(RandomAgent::new(seed))),
-        AgentSpec::Search(params) => {
-            let params = params.clone();
-            Box::new(move |seed| Box::new(SearchAgent::<G, P>::new(&params, seed)))
-        }
-        AgentSpec::Defaults(extra) => {
-            let mut params = SearchParams::for_game(G::INFO.name);
+    let params = match spec.params_for(G::INFO.name) {
+        Ok(None) => return Box::new(|seed| Box::new(RandomAgent::new(seed))),
+        Ok(Some(params)) => params,
+        Err(e) => {
             // Checked by `parse_agent_spec`.
-            if let Err(e) = params.apply_spec(extra) {
-                log::warn!("agent 'default {extra}': {e}");
-            }
-            Box::new(move |seed| Box::new(SearchAgent::<G, P>::new(&params, seed)))
+            log::warn!("agent {e}");
+            SearchParams::for_game(G::INFO.name)
         }
-    }
+    };
+    Box::new(move |seed| Box::new(SearchAgent::<G, P>::new(&params, seed)))
 }
 
 #[cfg(test)]

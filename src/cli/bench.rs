@@ -5,8 +5,9 @@ use std::io::Write;
 use clap::Args;
 
 use super::{count, parse_threads, positive, CliError};
+use crate::arena::spec::AgentSpec;
 use crate::bench::{
-    default_search_engines, search_bench, BenchEngine, BenchError, EvalBench, EvalReport,
+    default_search_engines, parse_bench_engine, search_bench, BenchError, EvalBench, EvalReport,
     PlayoutBench, PlayoutReport, DEFAULT_EVAL_POSITIONS, DEFAULT_PLAYOUTS,
     DEFAULT_SEARCH_ITERATIONS, DEFAULT_SEED,
 };
@@ -58,13 +59,13 @@ pub struct BenchArgs {
 #[derive(Clone, Debug)]
 struct Engine {
     spec: String,
-    engine: BenchEngine,
+    engine: AgentSpec,
 }
 
 fn parse_engine(text: &str) -> Result<Engine, String> {
     Ok(Engine {
         spec: text.to_string(),
-        engine: BenchEngine::parse(text)?,
+        engine: parse_bench_engine(text)?,
     })
 }
 
@@ -84,7 +85,7 @@ pub fn run(args: BenchArgs, out: &mut dyn Write) -> Result<(), CliError> {
     } else {
         QUICK_ITERATIONS
     });
-    let mut engines: Vec<(String, BenchEngine)> = args
+    let mut engines: Vec<(String, AgentSpec)> = args
         .engines
         .into_iter()
         .map(|e| (e.spec, e.engine))
@@ -94,7 +95,7 @@ pub fn run(args: BenchArgs, out: &mut dyn Write) -> Result<(), CliError> {
         if engines.is_empty() {
             engines = default_search_engines()
                 .into_iter()
-                .map(|p| (p.algorithm.name().to_string(), BenchEngine::Params(p)))
+                .map(|p| (p.algorithm.name().to_string(), AgentSpec::Search(p)))
                 .collect();
         }
         engines = engines
