@@ -117,6 +117,9 @@ impl<G: Game, const P: usize> Search<G, P> {
             None => (node.mover as usize, 1.0),
         };
         let virtual_visits = self.tree.has_virtual_visits();
+        if virtual_visits {
+            self.tree.prefetch_children(id);
+        }
         // The first-play value is the node's own mean: its flights in the air are losses for
         // the player who chose it, which say nothing of how good its unvisited moves are (with
         // them in, a node with few visits made its mover hope for half as much, one way or the

@@ -26,6 +26,10 @@ use super::node::{Edge, Node, NodeId, Pn, BUSY, CHILDREN_DROPPED, NONE};
 use super::slots::Slots;
 use crate::game::Move;
 
+/// The most children [`Tree::prefetch_children`] asks the cache for: Gomoku (225 moves) ran 5 %
+/// slower on two threads with all of them fetched, Connect Four (7) 8 % faster.
+const PREFETCH_MAX_CHILDREN: usize = 48;
+
 /// Bytes of an edge's prior.
 const PRIOR_BYTES: usize = std::mem::size_of::<u16>();
 /// Bytes of one player's proof number for unvisited edges.
@@ -334,6 +338,34 @@ impl<const P: usize> Tree<P> {
         self.check(id);
         // SAFETY: a node's count is written with the node, before it is published.
         Some(unsafe { self.virtual_visits.get(id as usize) })
+    }
+
+    /// Asks the cache for the nodes and virtual visits of `id`'s children before selection
+    /// reads them one by one. With threads those lines were last written by another core, and
+    /// asked for together their misses overlap instead of following one another. Not for a node
+    /// of more than [`PREFETCH_MAX_CHILDREN`] children, whose lines would push others out.
+    #[inline]
+    pub fn prefetch_children(&self, id: NodeId) {
+        let edges = self.edges(id);
+        if edges.len() > PREFETCH_MAX_CHILDREN {
+            return;
+        }
+        #[cfg(target_arch = "x86_64")]
+        for edge in edges {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let child = edge.child();
+            if child == NONE {
+                continue;
+            }
+            let node: *const Node<P> = self.node(child);
+            // SAFETY: a prefetch reads nothing; the address is a live node's.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(node.cast()) };
+            if let Some(count) = self.virtual_count(child) {
+                let count: *const AtomicU32 = count;
+                // SAFETY: as above.
+                unsafe { _mm_prefetch::<_MM_HINT_T0>(count.cast()) };
+            }
+        }
     }
 
     /// The virtual visits of node `id` (0 in a tree without them).
