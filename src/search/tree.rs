@@ -343,7 +343,7 @@ impl<const P: usize> Tree<P> {
     /// Asks the cache for the nodes and virtual visits of `id`'s children before selection
     /// reads them one by one. With threads those lines were last written by another core, and
     /// asked for together their misses overlap instead of following one another. Not for a node
-    /// of more than [`PREFETCH_MAX_CHILDREN`] children, whose lines would push others out.
+    /// of more than `PREFETCH_MAX_CHILDREN` children, whose lines would push others out.
     #[inline]
     pub fn prefetch_children(&self, id: NodeId) {
         let edges = self.edges(id);
