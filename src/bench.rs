@@ -260,6 +260,9 @@ pub fn default_search_engines() -> Vec<SearchParams> {
 /// row of the defaults table that `gpn match` and the protocols play, or an algorithm with
 /// options) that searches; `random` has nothing to time.
 pub fn parse_bench_engine(text: &str) -> Result<AgentSpec, String> {
+    if text.trim().is_empty() {
+        return Err("an empty spec (give an algorithm, e.g. sb-gpn, or default)".to_string());
+    }
     match parse_agent_spec(text)? {
         AgentSpec::Random => Err(format!("engine '{}' does not search", text.trim())),
         spec => Ok(spec),
@@ -504,6 +507,13 @@ mod tests {
             "random",
         ] {
             assert!(parse_bench_engine(bad).is_err(), "{bad:?}");
+        }
+        for empty in ["", "   "] {
+            let err = parse_bench_engine(empty).unwrap_err();
+            assert!(
+                err.contains("empty spec") && err.contains("default"),
+                "{err}"
+            );
         }
     }
 
