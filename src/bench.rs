@@ -260,9 +260,6 @@ pub fn default_search_engines() -> Vec<SearchParams> {
 /// row of the defaults table that `gpn match` and the protocols play, or an algorithm with
 /// options) that searches; `random` has nothing to time.
 pub fn parse_bench_engine(text: &str) -> Result<AgentSpec, String> {
-    if text.trim().is_empty() {
-        return Err("an empty spec (give an algorithm, e.g. sb-gpn, or default)".to_string());
-    }
     match parse_agent_spec(text)? {
         AgentSpec::Random => Err(format!("engine '{}' does not search", text.trim())),
         spec => Ok(spec),

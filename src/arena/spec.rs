@@ -25,7 +25,9 @@ pub enum AgentSpec {
 /// place where agent kinds are added.
 pub fn parse_agent_spec(text: &str) -> Result<AgentSpec, String> {
     let mut tokens = text.split_whitespace();
-    let kind = tokens.next().ok_or("empty agent spec")?;
+    let kind = tokens
+        .next()
+        .ok_or("an empty spec (give an algorithm, e.g. sb-gpn, default or random)")?;
     let mut options: Vec<(&str, &str)> = Vec::new();
     for token in tokens {
         match token.split_once('=') {
