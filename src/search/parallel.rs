@@ -6,8 +6,9 @@
 //!    of its previous batch, whose playouts have run; then the threads descend side by side,
 //!    each from the root to the first edge without a node (or to a terminal or solved node),
 //!    with its own random stream for ties, adding a **virtual visit** to every node it enters
-//!    (an atomic count beside the node, [`super::tree::Tree::virtual_visits`]: selection counts
-//!    it as a visit lost for the player who chose the node, so the other threads spread out),
+//!    below the busy ones ([`VIRTUAL_LOSS_MAX_VISITS`]; an atomic count beside the node,
+//!    [`super::tree::Tree::virtual_visits`]: selection counts it as a visit lost for the player
+//!    who chose the node, so the other threads spread out),
 //!    and marking the edge without a node it ends on ([`OpeningEdges`]), whose node-to-be
 //!    counts the flights opening it as lost visits for the threads that select after it.
 //!    Nothing else in the tree changes: a node whose cached proof-number bias terms are stale
@@ -38,7 +39,9 @@
 //! [`Search::backup_shared`]), each merged into its node so that no proof and no bound is lost to
 //! a race (a proof number of 0 or infinity is never replaced, a bound only tightens). Each
 //! thread adds the iterations and nodes it landed to shared atomic counts once a batch
-//! ([`Tally`]). The exclusive lock is left to the hook, recycling and the arenas' growth.
+//! ([`Tally`]), and the busy nodes' visits and utilities, and the root moves' values, every 16
+//! iterations ([`HeldStats`]), flushing them when its last flight in the air lands, so that
+//! recycling and the run's end find nothing held. The exclusive lock is left to the hook, recycling and the arenas' growth.
 //!
 //! The iteration limit is exact: a thread claims each iteration (an atomic count of iterations
 //! in flight) before it selects it, and an iteration is counted done before it leaves the count
@@ -67,12 +70,17 @@ use super::node::{from_im, Node, NodeId, Pn, NONE};
 use super::opening::OpeningEdges;
 use super::rollout::Rollout;
 use super::scaling::LockProfile;
+use super::spread::HeldSamples;
 use super::tally::{SharedTally, Tally};
 use super::tree::Refused;
 use super::{Algorithm, Descent, Limits, Progress, Search, CHECK_PERIOD, NO_EDGE, ROOT};
 use crate::game::record::Seen;
 use crate::game::{Game, Move, MoveList, Outcome};
 use crate::rng::Rng;
+
+#[path = "held.rs"]
+mod held;
+use held::HeldStats;
 
 /// The seed of thread `k`'s playouts in a run: distinct streams from one run seed.
 fn thread_seed(seed: u64, k: usize) -> u64 {
@@ -215,6 +223,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         let mut position = self.root_position.clone();
         let mut id = ROOT;
         let mut depth = 0u32;
+        let mut virtual_top = NONE;
         scratch.path.clear();
         scratch.history.clear();
         scratch
@@ -225,6 +234,7 @@ impl<G: Game, const P: usize> Search<G, P> {
             if n.is_terminal() || (depth > 0 && self.node_solved(n)) {
                 return Flight {
                     node: id,
+                    virtual_top,
                     open_edge: None,
                     root_edge: scratch.path.first().map_or(NO_EDGE, |&(_, e)| e),
                     depth,
@@ -265,6 +275,7 @@ impl<G: Game, const P: usize> Search<G, P> {
                 opening.open(id, i);
                 return Flight {
                     node: id,
+                    virtual_top,
                     open_edge: Some(i),
                     root_edge: scratch.path[0].1,
                     depth,
@@ -276,45 +287,19 @@ impl<G: Game, const P: usize> Search<G, P> {
             }
             Self::enter(&mut scratch.history, &position);
             id = edge.child();
-            // Other threads see this flight at once, and spread out.
-            self.tree.add_virtual_visits(id, 1);
+            // Other threads see this flight at once, and spread out (below the busy nodes).
+            if virtual_top != NONE || self.tree.node(id).visits.get() < VIRTUAL_LOSS_MAX_VISITS {
+                self.tree.add_virtual_visits(id, 1);
+                if virtual_top == NONE {
+                    virtual_top = id;
+                }
+            }
         }
     }
 
     /// The tree is full and recycling may still make room.
     fn needs_recycling(&self) -> bool {
         self.tree.is_full() && !self.frozen
-    }
-
-    /// Under the shared lock (or the exclusive one), in one walk from the flight's deepest
-    /// existing node `node` to the root: takes back the virtual visits the flight added on its
-    /// way down and, given the playout's `utilities`, backs its visit and utilities up with
-    /// atomic additions (the statistics that every iteration changes on the whole path; proofs,
-    /// bounds and the rest wait for [`Self::land`]).
-    fn take_flight_off(&self, node: NodeId, utilities: Option<&[f32; P]>) {
-        let mut id = node;
-        while id != NONE {
-            let node = self.tree.node(id);
-            if id != ROOT {
-                self.tree.remove_virtual_visits(id, 1);
-            }
-            if let Some(utilities) = utilities {
-                node.visits.add(1);
-                for (total, &u) in node.total.iter().zip(utilities) {
-                    total.add(u);
-                }
-            }
-            id = node.parent;
-        }
-    }
-
-    /// Takes a landed batch off as [`Self::take_flight_off`] does, with its statistics when
-    /// `statistics` (from `shared_stats` threads on).
-    fn take_batch_off(&self, flights: &[Flight<G, P>], statistics: bool) {
-        for flight in flights {
-            let utilities = flight.utilities.unwrap_or([0.0; P]);
-            self.take_flight_off(flight.node, statistics.then_some(&utilities));
-        }
     }
 
     /// Step 2 (below `shared_stats` threads, with PN-MCTS or RAVE), after the flight's virtual
@@ -398,8 +383,8 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// From `shared_stats` threads on (but not with PN-MCTS or RAVE), under the shared lock,
     /// after the flight's virtual visits came off and its statistics went up the path: creates
     /// the flight's new node, as [`Self::land`] does, and backs up what it changes side by side
-    /// with the other threads ([`Self::back_up_created`]); counts the iteration in `tally`.
-    /// Returns why the tree refused the node, if it did (the playout still counts, as in a
+    /// with the other threads ([`Self::back_up_created`]); counts the iteration in `tally` and
+    /// holds its root move's value in `samples`. Returns why the tree refused the node, if it did (the playout still counts, as in a
     /// full tree). `xs` is scratch.
     fn land_shared(
         &self,
@@ -407,6 +392,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         moves: &MoveList,
         priors: &[u16],
         tally: &mut Tally,
+        samples: &mut HeldSamples,
         xs: &mut Vec<(u32, u16)>,
     ) -> Option<Refused> {
         let utilities = flight.utilities.unwrap_or([0.0; P]);
@@ -454,8 +440,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         tally.count(flight.depth, &utilities);
         if flight.root_edge != NO_EDGE {
             let mover = self.tree.node(ROOT).mover as usize;
-            self.spread
-                .record(flight.root_edge as usize, utilities[mover]);
+            samples.hold(flight.root_edge as usize, utilities[mover]);
         }
         refused
     }
@@ -510,11 +495,24 @@ struct SelectScratch {
     history: Vec<Seen>,
 }
 
+/// A node visited this often is busy: it gets no virtual visits, and its visits and utilities
+/// come in sums every few iterations ([`HeldStats`]). One flight's loss would move its mean by
+/// at most 2/257 (of utilities in [-1, 1]), which turns few choices, while writing the count
+/// costs a cache line that every other thread reads next (the nodes visited most are the ones
+/// near the root, on every thread's path). Once a flight has entered a node with fewer visits, every node below it gets
+/// one, so a flight's virtual visits lie on one stretch of its path, and the busy nodes above it.
+/// Of 64, 256 and 1024, 256 gave two threads the most iterations over one, or near it, in
+/// cfour, breakthrough and reversi (`docs/threads.md`, "Busy nodes").
+pub(super) const VIRTUAL_LOSS_MAX_VISITS: u32 = 256;
+
 /// One iteration of a threaded run, from its selection to its backup.
 struct Flight<G, const P: usize> {
-    /// The deepest existing node of the path (its virtual visits are on it and its ancestors
-    /// below the root until the playout has run).
+    /// The deepest existing node of the path.
     node: NodeId,
+    /// The shallowest node of the path holding this flight's virtual visit ([`NONE`]: none
+    /// does); it and the nodes below it down to `node` hold one each until the playout has run
+    /// (see [`VIRTUAL_LOSS_MAX_VISITS`]).
+    virtual_top: NodeId,
     /// The edge of `node` whose node does not exist yet: the node this iteration creates.
     open_edge: Option<usize>,
     /// The root edge the flight took ([`NO_EDGE`]: it stopped at the root).
@@ -574,6 +572,7 @@ impl<F> Clock<'_, F> {
 /// Lands a thread's batch under the shared lock (`concurrent`): each flight's node and backup
 /// ([`Search::land_shared`]), then the batch's counts, done before they leave the count in
 /// flight. A tree found full asks for recycling; arenas found without room, for growth.
+#[allow(clippy::too_many_arguments)]
 fn land_batch<G: Game, const P: usize>(
     s: &Search<G, P>,
     shared: &Shared,
@@ -581,12 +580,15 @@ fn land_batch<G: Game, const P: usize>(
     moves: &[MoveList],
     priors: &[Vec<u16>],
     tally: &mut Tally,
+    samples: &mut HeldSamples,
     xs: &mut Vec<(u32, u16)>,
 ) {
     let landed = flights.len() as u32;
     let mut creating = 0;
     for (i, mut flight) in flights.drain(..).enumerate() {
-        if s.land_shared(&mut flight, &moves[i], &priors[i], tally, xs) == Some(Refused::Room) {
+        if s.land_shared(&mut flight, &moves[i], &priors[i], tally, samples, xs)
+            == Some(Refused::Room)
+        {
             shared.grow_wanted.store(true, Ordering::Relaxed);
         }
         // The edge has its node now (or never will: a full tree).
@@ -691,6 +693,8 @@ fn work<G: Game, const P: usize, F>(
     let mut traces: Vec<Vec<(Move, u8)>> = vec![Vec::new(); MAX_BATCH];
     let (mut xs, mut terms) = (Vec::new(), Vec::new());
     let mut scratch = SelectScratch::default();
+    // The busy nodes' statistics this thread has not added to the tree yet.
+    let mut held_stats = HeldStats::<P>::default();
     // Mean playout and selection times (ns), smoothed, for the batch size.
     let mut playout_nanos = 0u64;
     let mut descent_nanos = 0u64;
@@ -728,7 +732,7 @@ fn work<G: Game, const P: usize, F>(
             let s = &**s;
             // The last batch's playouts have run: its virtual visits come off (and with many
             // threads its visits and utilities go on), side by side with the other threads.
-            s.take_batch_off(&flights, shared_statistics);
+            s.take_batch_off(&flights, shared_statistics, &mut held_stats);
             landed_in_step_1 = true;
             if concurrent && !flights.is_empty() {
                 land_batch(
@@ -738,6 +742,7 @@ fn work<G: Game, const P: usize, F>(
                     &moves,
                     &priors,
                     &mut tally,
+                    &mut held_stats.samples,
                     &mut xs,
                 );
             }
@@ -756,7 +761,7 @@ fn work<G: Game, const P: usize, F>(
                     );
                     if node_limited && flight.open_edge.is_some() && !claim_node(s, shared) {
                         // No room under the node limit until the flights in the air have landed.
-                        s.take_flight_off(flight.node, None);
+                        s.take_flight_off(flight.node, flight.virtual_top, None, &mut held_stats);
                         shared.opening.landed(flight.node, flight.open_edge);
                         break;
                     }
@@ -771,6 +776,10 @@ fn work<G: Game, const P: usize, F>(
                 if unused > 0 {
                     shared.in_flight.fetch_sub(unused as u32, Ordering::AcqRel);
                 }
+            }
+            if selected.is_empty() {
+                // No flight of this thread in the air: nothing may stay held (see `HeldStats`).
+                held_stats.flush(&s.tree, &s.spread);
             }
         }
         // One clock reading ends the selection and starts the wait for the exclusive lock.
@@ -796,7 +805,11 @@ fn work<G: Game, const P: usize, F>(
             write_held = Some(held);
             let s = &mut **guard;
             if !landed_in_step_1 {
-                s.take_batch_off(&flights, shared_statistics);
+                s.take_batch_off(&flights, shared_statistics, &mut held_stats);
+            }
+            if selected.is_empty() {
+                // As in step 1: before a recycling that this thread may do below.
+                held_stats.flush(&s.tree, &s.spread);
             }
             let landed = (flights.len() + exclusive_flights.len()) as u32;
             let mut creating = 0;
@@ -942,6 +955,7 @@ fn work<G: Game, const P: usize, F>(
         }
         if shared.done.load(Ordering::Relaxed) && flights.is_empty() && exclusive_flights.is_empty()
         {
+            debug_assert!(held_stats.is_empty(), "flushed when the last flight landed");
             let locked = profile.shared_wait
                 + profile.shared_hold
                 + profile.exclusive_wait
