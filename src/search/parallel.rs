@@ -62,6 +62,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
 
+use crossbeam_utils::CachePadded;
 use parking_lot::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use super::batch::{batch_size, nanos_between, smooth, HOLD_STREAK, MAX_BATCH};
@@ -116,22 +117,24 @@ fn write<T>(lock: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
 
 /// What the threads share besides the tree lock. Every field is atomic and read without the
 /// lock; the counts are changed under the shared lock (claims) or the exclusive one (backups),
-/// so that a thread holding either sees a count that no backup changes under it.
+/// so that a thread holding either sees a count that no backup changes under it. The counts
+/// every batch writes sit on cache lines of their own (`CachePadded`), away from the flags every
+/// batch only reads, so that a write does not take those lines from the other cores too.
 struct Shared<'a> {
     limits: &'a Limits,
     /// Raised by the first thread that sees a limit; every thread then backs up what it has in
     /// flight and ends.
     done: AtomicBool,
     /// Iterations claimed and not yet backed up (all threads).
-    in_flight: AtomicU32,
+    in_flight: CachePadded<AtomicU32>,
     /// The counts of the iterations landed under the shared lock, not yet moved into the
     /// search's statistics (which change only under the exclusive lock).
-    tally: SharedTally,
+    tally: CachePadded<SharedTally>,
     /// A thread found the arenas without room (their reservation was refused up front): the
     /// next exclusive hold grows them.
     grow_wanted: AtomicBool,
     /// Of those, the ones that will try to create a node (for the node limit).
-    creating: AtomicU64,
+    creating: CachePadded<AtomicU64>,
     /// A thread found the tree full: no thread selects until it has been recycled.
     recycle_wanted: AtomicBool,
     /// Tree size (nodes) at the start of the run, for the node limit.
@@ -156,10 +159,10 @@ impl<G: Game, const P: usize> Search<G, P> {
         let shared = Shared {
             limits,
             done: AtomicBool::new(false),
-            in_flight: AtomicU32::new(0),
-            tally: SharedTally::default(),
+            in_flight: CachePadded::new(AtomicU32::new(0)),
+            tally: CachePadded::new(SharedTally::default()),
             grow_wanted: AtomicBool::new(false),
-            creating: AtomicU64::new(0),
+            creating: CachePadded::new(AtomicU64::new(0)),
             recycle_wanted: AtomicBool::new(false),
             nodes_at_start: (self.tree.len() as u64).saturating_sub(self.stats.created),
             profile: parking_lot::Mutex::new(LockProfile::default()),
@@ -170,7 +173,8 @@ impl<G: Game, const P: usize> Search<G, P> {
         // The root keeps its index (recycling keeps node 0) and its generation for the run.
         let root_edges = self.tree.node(ROOT).num_edges as usize;
         self.spread.prepare(self.tree.generation(), root_edges);
-        let tree = RwLock::new(&mut *self);
+        // On a line of its own, as the counts above: each batch takes it (a locked addition).
+        let tree = CachePadded::new(RwLock::new(&mut *self));
         std::thread::scope(|scope| {
             for k in 1..threads {
                 let (tree, shared) = (&tree, &shared);
