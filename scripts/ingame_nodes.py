@@ -3,9 +3,10 @@
 
 Replays one game of a `gpn match --json` file and asks the engine for a move every other ply
 (`position startpos moves ...`, `go movetime`), as a match would, then prints `ply:nodes/nps`
-from each move's last info line (gpn's comes about half-way through a `movetime` search, so
-compare runs, not totals with the move time) and the total. Run it for Threads 1 and 2 in turn to see what a
-second thread buys in play rather than from the start position. Standard library only.
+from each move's last info line and the total. In Connect Four gpn gives the first half of a
+timed move to its exact solver, so the search's nodes are those of the other half: compare runs,
+not totals with the move time. Run it for Threads 1 and 2 in turn to see what a second thread
+buys in play rather than from the start position. Standard library only.
 
     scripts/ingame_nodes.py target/release/gpn cfour match.json --threads 2 --plies 30
 """
