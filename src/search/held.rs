@@ -32,15 +32,10 @@ impl<G: Game, const P: usize> Search<G, P> {
                 self.tree.remove_virtual_visits(id, 1);
                 holds_virtual = id != virtual_top;
             }
-            if busy {
-                if let Some(utilities) = utilities {
-                    held.hold(&self.tree, id, utilities);
-                }
-            } else if let Some(utilities) = utilities {
-                node.visits.add(1);
-                for (total, &u) in node.total.iter().zip(utilities) {
-                    total.add(u);
-                }
+            match utilities {
+                Some(utilities) if busy => held.hold(&self.tree, id, utilities),
+                Some(utilities) => node.add_visits(1, utilities),
+                None => {}
             }
             id = node.parent;
         }
@@ -144,11 +139,7 @@ impl<const P: usize> HeldStats<P> {
 
     fn flush_nodes(&mut self, tree: &Tree<P>) {
         for (id, visits, sums) in self.held.drain(..) {
-            let node = tree.node(id);
-            node.visits.add(visits);
-            for (total, &sum) in node.total.iter().zip(&sums) {
-                total.add(sum);
-            }
+            tree.node(id).add_visits(visits, &sums);
         }
     }
 

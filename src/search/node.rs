@@ -461,6 +461,16 @@ impl<const P: usize> Node<P> {
         self.lo() == self.hi()
     }
 
+    /// Adds `visits` visits whose utilities sum to `sums`, with atomic additions (threads
+    /// side by side).
+    #[inline]
+    pub fn add_visits(&self, visits: u32, sums: &[f32; P]) {
+        self.visits.add(visits);
+        for (total, &sum) in self.total.iter().zip(sums) {
+            total.add(sum);
+        }
+    }
+
     /// The mean utility for player `p` (0 without visits).
     #[inline]
     pub fn mean(&self, p: usize) -> f32 {

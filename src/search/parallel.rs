@@ -41,7 +41,8 @@
 //! thread adds the iterations and nodes it landed to shared atomic counts once a batch
 //! ([`Tally`]), and the busy nodes' visits and utilities, and the root moves' values, every 16
 //! iterations ([`HeldStats`]), flushing them when its last flight in the air lands, so that
-//! recycling and the run's end find nothing held. The exclusive lock is left to the hook, recycling and the arenas' growth.
+//! recycling and the run's end find nothing held. The exclusive lock is left to the hook,
+//! recycling and the arenas' growth.
 //!
 //! The iteration limit is exact: a thread claims each iteration (an atomic count of iterations
 //! in flight) before it selects it, and an iteration is counted done before it leaves the count
@@ -433,11 +434,7 @@ impl<G: Game, const P: usize> Search<G, P> {
                 if child != NONE {
                     // Another thread created it: this playout went through it all the same.
                     tally.collisions += 1;
-                    let node = self.tree.node(child);
-                    node.visits.add(1);
-                    for (total, &u) in node.total.iter().zip(&utilities) {
-                        total.add(u);
-                    }
+                    self.tree.node(child).add_visits(1, &utilities);
                 }
             }
         }
