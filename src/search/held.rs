@@ -64,6 +64,10 @@ impl<G: Game, const P: usize> Search<G, P> {
     }
 }
 
+/// Slots of [`HeldStats`]' table: four times the busy stretch of a path in practice, so that
+/// two busy nodes seldom share a slot (the one there is then added to the tree first).
+const HELD_SLOTS: usize = 64;
+
 /// One thread's statistics for the busy nodes its flights went through and that the tree does
 /// not show yet: per node, the visits and utilities summed since the last flush.
 ///
@@ -80,8 +84,13 @@ impl<G: Game, const P: usize> Search<G, P> {
 /// nothing is held when the tree is renumbered (recycling waits for no flight in the air) or
 /// when a run ends.
 pub(super) struct HeldStats<const P: usize> {
-    /// (node, visits, utilities summed), at most [`HeldStats::CAPACITY`] nodes.
-    held: Vec<(NodeId, u32, [f32; P])>,
+    /// (node, visits, utilities summed) in [`HeldStats::SLOTS`] slots, each node in the one
+    /// its id hashes to ([`NONE`]: free). A direct-mapped table, not a list searched node by
+    /// node: a flight holds every busy node of its path, and the search cost more than the
+    /// atomic additions it saves.
+    held: [(NodeId, u32, [f32; P]); HELD_SLOTS],
+    /// Slots in use.
+    used: u32,
     /// The root edges' values ([`RootSpread`]), held likewise.
     pub(super) samples: HeldSamples,
     /// Iterations held since the last flush.
@@ -91,7 +100,8 @@ pub(super) struct HeldStats<const P: usize> {
 impl<const P: usize> Default for HeldStats<P> {
     fn default() -> Self {
         HeldStats {
-            held: Vec::with_capacity(Self::CAPACITY),
+            held: [(NONE, 0, [0.0; P]); HELD_SLOTS],
+            used: 0,
             samples: HeldSamples::default(),
             iterations: 0,
         }
@@ -101,23 +111,32 @@ impl<const P: usize> Default for HeldStats<P> {
 impl<const P: usize> HeldStats<P> {
     /// Iterations held before a flush: sixteen additions become one.
     pub(super) const FLUSH_ITERATIONS: u32 = 16;
-    /// Nodes held at most: more than the busy stretch of sixteen paths holds in practice.
-    const CAPACITY: usize = 32;
+    /// Slots of the table.
+    const SLOTS: usize = HELD_SLOTS;
 
-    /// Holds one visit of node `id` with `utilities`; with no room left, flushes first.
+    /// The slot of node `id` (Fibonacci hashing: the ids of a path's nodes are not spread).
+    #[inline]
+    fn slot(id: NodeId) -> usize {
+        (id.wrapping_mul(0x9E37_79B9) >> (32 - Self::SLOTS.trailing_zeros())) as usize
+    }
+
+    /// Holds one visit of node `id` with `utilities`; another node held in its slot goes to the
+    /// tree first.
     #[inline]
     pub(super) fn hold(&mut self, tree: &Tree<P>, id: NodeId, utilities: &[f32; P]) {
-        if let Some(entry) = self.held.iter_mut().find(|e| e.0 == id) {
-            entry.1 += 1;
-            for (sum, &u) in entry.2.iter_mut().zip(utilities) {
-                *sum += u;
+        let entry = &mut self.held[Self::slot(id)];
+        if entry.0 != id {
+            if entry.0 == NONE {
+                self.used += 1;
+            } else {
+                tree.node(entry.0).add_visits(entry.1, &entry.2);
             }
-            return;
+            *entry = (id, 0, [0.0; P]);
         }
-        if self.held.len() == Self::CAPACITY {
-            self.flush_nodes(tree);
+        entry.1 += 1;
+        for (sum, &u) in entry.2.iter_mut().zip(utilities) {
+            *sum += u;
         }
-        self.held.push((id, 1, *utilities));
     }
 
     /// Counts `k` iterations landed and flushes when [`HeldStats::FLUSH_ITERATIONS`] are held.
@@ -138,14 +157,21 @@ impl<const P: usize> HeldStats<P> {
     }
 
     fn flush_nodes(&mut self, tree: &Tree<P>) {
-        for (id, visits, sums) in self.held.drain(..) {
-            tree.node(id).add_visits(visits, &sums);
+        if self.used == 0 {
+            return;
         }
+        for entry in &mut self.held {
+            if entry.0 != NONE {
+                tree.node(entry.0).add_visits(entry.1, &entry.2);
+                entry.0 = NONE;
+            }
+        }
+        self.used = 0;
     }
 
     /// Whether nothing is held.
     pub(super) fn is_empty(&self) -> bool {
-        self.held.is_empty() && self.samples.is_empty()
+        self.used == 0 && self.samples.is_empty()
     }
 }
 
@@ -190,21 +216,34 @@ mod tests {
     }
 
     #[test]
-    fn a_full_hold_flushes_before_taking_another_node() {
-        let (tree, ids) = tree_of(HeldStats::<2>::CAPACITY + 1);
+    fn a_node_whose_slot_is_taken_sends_the_holder_to_the_tree() {
+        let (tree, ids) = tree_of(4 * HeldStats::<2>::SLOTS);
         let spread = RootSpread::default();
-        let mut held = HeldStats::<2>::default();
-        for &id in &ids[..HeldStats::<2>::CAPACITY] {
-            held.hold(&tree, id, &[1.0, -1.0]);
-        }
-        assert_eq!(tree.node(ids[0]).visits.get(), 0);
-        held.hold(&tree, ids[HeldStats::<2>::CAPACITY], &[1.0, -1.0]);
-        assert!(ids[..HeldStats::<2>::CAPACITY]
+        let slot = HeldStats::<2>::slot;
+        let first = ids[0];
+        let rival = *ids[1..]
             .iter()
-            .all(|&id| tree.node(id).visits.get() == 1 && tree.node(id).total[0].get() == 1.0));
-        assert_eq!(tree.node(ids[HeldStats::<2>::CAPACITY]).visits.get(), 0);
+            .find(|&&id| slot(id) == slot(first))
+            .expect("two ids share a slot");
+        let other = *ids
+            .iter()
+            .find(|&&id| slot(id) != slot(first))
+            .expect("an id of another slot");
+        let mut held = HeldStats::<2>::default();
+        held.hold(&tree, first, &[1.0, -1.0]);
+        held.hold(&tree, first, &[0.5, -0.5]);
+        held.hold(&tree, other, &[1.0, -1.0]);
+        assert_eq!(tree.node(first).visits.get(), 0, "held");
+        held.hold(&tree, rival, &[-1.0, 1.0]);
+        assert_eq!(tree.node(first).visits.get(), 2, "evicted whole");
+        assert_eq!(tree.node(first).total[0].get(), 1.5);
+        assert_eq!(tree.node(rival).visits.get(), 0, "the rival is held now");
+        assert_eq!(tree.node(other).visits.get(), 0, "other slots stay held");
         held.flush(&tree, &spread);
-        assert_eq!(tree.node(ids[HeldStats::<2>::CAPACITY]).visits.get(), 1);
         assert!(held.is_empty());
+        assert_eq!(tree.node(rival).visits.get(), 1);
+        assert_eq!(tree.node(rival).total[0].get(), -1.0);
+        assert_eq!(tree.node(other).visits.get(), 1);
+        assert_eq!(tree.node(first).visits.get(), 2, "added once");
     }
 }
