@@ -17,7 +17,7 @@
 # GAMES (bench games, default every game), MATCH_GAMES (default 100), MATCH_ITERATIONS (per move,
 # default 2000), MATCH_LIST (default "breakthrough reversi cfour"), ENGINES (bench specs
 # separated by ';', default "default;default shared_stats=257"; "sb-gpn;sb-gpn shared_stats=257"
-# times the plain search with random playouts, as the 2-core tables in docs/threads.md did).
+# times the plain search with random playouts, as the 2-core tables in experiments/threads.md did).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-experiments/data/threads/curve-$(hostname)}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Several gpn binaries side by side, taking turns within every round, per game: the 2-thread /
-# 1-thread iterations/s ratio and the 2-thread run's serial fraction (docs/threads.md).
+# 1-thread iterations/s ratio and the 2-thread run's serial fraction (experiments/threads.md).
 # Usage: GAMES="breakthrough cfour" ROUNDS=3 experiments/scripts/threads_alternate.sh BIN...
 # (BIN: a path, or NAME for /work/bin/gpn-NAME). Output: game, binary, ratio, serial %.
 set -euo pipefail

@@ -503,7 +503,7 @@ struct SelectScratch {
 /// near the root, on every thread's path). Once a flight has entered a node with fewer visits, every node below it gets
 /// one, so a flight's virtual visits lie on one stretch of its path, and the busy nodes above it.
 /// Of 64, 256 and 1024, 256 gave two threads the most iterations over one, or near it, in
-/// cfour, breakthrough and reversi (`docs/threads.md`, "Busy nodes").
+/// cfour, breakthrough and reversi (`experiments/threads.md`, "Busy nodes").
 pub(super) const VIRTUAL_LOSS_MAX_VISITS: u32 = 256;
 
 /// One iteration of a threaded run, from its selection to its backup.

@@ -139,7 +139,7 @@ pub struct SearchParams {
     /// two threads on): with each game's defaults on two cores it gives 1.04-1.47x against
     /// 0.50-1.35x in the games whose iterations take a few microseconds, loses up to 9 % of the
     /// iterations in the slower ones, and wins 58.8 % of 120 equal-time games at 200 ms against
-    /// the exclusive backup (breakthrough, cfour, reversi; docs/threads.md, 2026-11-30).
+    /// the exclusive backup (breakthrough, cfour, reversi; experiments/threads.md, 2026-11-30).
     pub shared_stats: usize,
     /// PN-MCTS enhancements: F (final move: a proven win at once), S (solver: skip solved
     /// children with more than `solver_visits` visits), U (the proof-number term in selection).
