@@ -133,7 +133,7 @@ pub static OPTIONS: &[EngineOption] = &[
         default: "2",
         scope: Scope::Search,
         tune: None,
-        help: "from this many threads on, threads land their iterations beside the other threads' selections instead of under the exclusive lock: visits and utilities with atomic additions, new nodes created through atomic claims, proof numbers, bounds and minimax values merged so that no proof or bound is lost (not with PN-MCTS or RAVE): almost no serial time, more atomic operations; on two cores, with each game's defaults, 10-20 % more iterations in the fast games and up to 9 % fewer in the slow ones, and 58.8 % of 120 equal-time games against the exclusive backup (`docs/threads.md`); above `threads`: never (the exclusive backup)",
+        help: "from this many threads on, threads land their iterations beside the other threads' selections instead of under the exclusive lock: visits and utilities with atomic additions, new nodes created through atomic claims, proof numbers, bounds and minimax values merged so that no proof or bound is lost, and RAVE statistics likewise (not with PN-MCTS): almost no serial time, more atomic operations; on two cores, with each game's defaults, 10-20 % more iterations in the fast games and up to 9 % fewer in the slow ones, and 58.8 % of 120 equal-time games against the exclusive backup (`docs/threads.md`); above `threads`: never (the exclusive backup)",
     },
     EngineOption {
         key: "ponder",

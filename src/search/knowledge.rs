@@ -5,7 +5,7 @@
 //! not known: proven values and score bounds take precedence as before (`select.rs`), so proofs
 //! stay exact.
 
-use super::node::{Node, NodeId};
+use super::node::{Edge, Node, NodeId};
 use super::params::{Algorithm, SearchParams};
 use super::tree::{Amaf, PRIOR_ONE};
 use super::Search;
@@ -83,16 +83,51 @@ impl<G: Game, const P: usize> Search<G, P> {
     /// After an iteration with utilities `utilities` that descended along `path` ((node, edge)
     /// from the root) and whose playout played `trace` ((move, player)): every node of the path
     /// gets, on each edge whose move its mover played first at that node or later (in the tree
-    /// or in the playout), one AMAF visit worth the mover's utility. Threaded searches call it
-    /// under the exclusive lock, with their flight's path and trace.
+    /// or in the playout), one AMAF visit worth the mover's utility. Threaded searches below
+    /// `shared_stats` threads call it under the exclusive lock, with their flight's path and
+    /// trace; from there on, [`Search::backup_amaf_shared`].
     pub(super) fn backup_amaf(
         &mut self,
         path: &[(NodeId, u16)],
         trace: &[(Move, u8)],
         utilities: &[f32; P],
     ) {
-        // seen[k]: 1 + the player who played AMAF move k first from the current depth on.
         let mut seen = std::mem::take(&mut self.amaf_seen);
+        Self::first_players(trace, &mut seen);
+        for &(id, e) in path.iter().rev() {
+            let mover = self.tree.node(id).mover;
+            let (edges, amaf) = self.tree.edges_and_amaf_mut(id);
+            let u = utilities[mover as usize];
+            for k in Self::amaf_edges(edges, e, mover, &mut seen) {
+                amaf[k].add_mut(u);
+            }
+        }
+        self.amaf_seen = seen;
+    }
+
+    /// [`Search::backup_amaf`] for threads that land side by side (under the shared lock): the
+    /// same visits, added atomically; `seen` is the thread's scratch.
+    pub(super) fn backup_amaf_shared(
+        &self,
+        path: &[(NodeId, u16)],
+        trace: &[(Move, u8)],
+        utilities: &[f32; P],
+        seen: &mut Vec<u8>,
+    ) {
+        Self::first_players(trace, seen);
+        for &(id, e) in path.iter().rev() {
+            let mover = self.tree.node(id).mover;
+            let amaf = self.tree.amaf(id);
+            let u = utilities[mover as usize];
+            for k in Self::amaf_edges(self.tree.edges(id), e, mover, seen) {
+                amaf[k].add(u);
+            }
+        }
+    }
+
+    /// Sets `seen[k]` to 1 + the player who played AMAF move `k` first in the playout `trace`
+    /// (0: nobody).
+    fn first_players(trace: &[(Move, u8)], seen: &mut Vec<u8>) {
         seen.clear();
         seen.resize(G::AMAF_MOVES, 0);
         for &(mv, player) in trace {
@@ -102,22 +137,25 @@ impl<G: Game, const P: usize> Search<G, P> {
                 }
             }
         }
-        for &(id, e) in path.iter().rev() {
-            let mover = self.tree.node(id).mover;
-            let (edges, amaf) = self.tree.edges_and_amaf_mut(id);
-            if let Some(k) = G::amaf_index(edges[e as usize].mv).filter(|&k| k < seen.len()) {
-                seen[k] = mover + 1;
-            }
-            let u = utilities[mover as usize];
-            for (edge, a) in edges.iter().zip(amaf.iter_mut()) {
-                if G::amaf_index(edge.mv).is_some_and(|k| k < seen.len() && seen[k] == mover + 1) {
-                    *a = Amaf {
-                        visits: a.visits + 1,
-                        total: a.total + u,
-                    };
-                }
-            }
+    }
+
+    /// At a node of the path whose `mover` took edge `taken`, moving up from the leaf: marks
+    /// that move as the mover's first from here on in `seen`, then yields the indices of the
+    /// node's edges whose move the mover played first (an AMAF visit each).
+    fn amaf_edges<'a>(
+        edges: &'a [Edge],
+        taken: u16,
+        mover: u8,
+        seen: &'a mut [u8],
+    ) -> impl Iterator<Item = usize> + 'a {
+        if let Some(k) = G::amaf_index(edges[taken as usize].mv).filter(|&k| k < seen.len()) {
+            seen[k] = mover + 1;
         }
-        self.amaf_seen = seen;
+        let seen: &'a [u8] = seen;
+        edges.iter().enumerate().filter_map(move |(i, edge)| {
+            G::amaf_index(edge.mv)
+                .is_some_and(|k| k < seen.len() && seen[k] == mover + 1)
+                .then_some(i)
+        })
     }
 }

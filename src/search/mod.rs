@@ -206,11 +206,10 @@ impl<G: Game, const P: usize> Search<G, P> {
         rollout.set_tracing(knowledge.rave);
         // Proofs and bounds backed up beside the selections, with the statistics (from
         // `shared_stats` threads on), except for PN-MCTS, which selects under the exclusive
-        // lock, and RAVE, whose statistics are plain.
+        // lock.
         let concurrent = params.threads > 1
             && params.threads >= params.shared_stats
-            && params.algorithm != Algorithm::PnMcts
-            && !knowledge.rave;
+            && params.algorithm != Algorithm::PnMcts;
         Search {
             rollout,
             tree,

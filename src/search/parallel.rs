@@ -27,9 +27,8 @@
 //! virtual visits feed selection only, never a proof, a bound or a report. What threads change is
 //! only *which* iterations run.
 //!
-//! From `shared_stats` threads on (not with PN-MCTS, below, or RAVE, whose statistics are
-//! plain), step 2 goes: a thread lands its last batch at the start of step 1, side by side with
-//! the other threads ([`land_batch`]). Each playout's visit and utilities go up the path with
+//! From `shared_stats` threads on (not with PN-MCTS, below), step 2 goes: a thread lands its
+//! last batch at the start of step 1, side by side with the other threads ([`land_batch`]). Each playout's visit and utilities go up the path with
 //! atomic additions; the new node is created through a shared reference
 //! ([`super::tree::Tree::add_shared`]): the thread claims the edge
 //! ([`super::node::ChildCell::claim`]), claims the node's slots in the arenas with one
@@ -37,7 +36,9 @@
 //! lands on the same edge meanwhile waits for it and goes through it. The proof numbers, bounds
 //! and minimax values the node changes are then backed up ([`Search::back_up_created`],
 //! [`Search::backup_shared`]), each merged into its node so that no proof and no bound is lost to
-//! a race (a proof number of 0 or infinity is never replaced, a bound only tightens). Each
+//! a race (a proof number of 0 or infinity is never replaced, a bound only tightens). With RAVE,
+//! each flight's all-moves-as-first visits go on its path's edges with atomic additions too
+//! ([`Search::backup_amaf_shared`]). Each
 //! thread adds the iterations and nodes it landed to shared atomic counts once a batch
 //! ([`Tally`]), and the busy nodes' visits and utilities, and the root moves' values, every 16
 //! iterations ([`HeldStats`]), flushing them when its last flight in the air lands, so that
@@ -307,7 +308,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         self.tree.is_full() && !self.frozen
     }
 
-    /// Step 2 (below `shared_stats` threads, with PN-MCTS or RAVE), after the flight's virtual
+    /// Step 2 (below `shared_stats` threads, or with PN-MCTS), after the flight's virtual
     /// visits came off: creates the flight's new node (unless another thread created it
     /// meanwhile, or the tree is full) with its edges' `moves` and `priors`, counts the
     /// iteration, and backs up what `backup` says, as the one-thread search does: its visit and
@@ -385,7 +386,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         }
     }
 
-    /// From `shared_stats` threads on (but not with PN-MCTS or RAVE), under the shared lock,
+    /// From `shared_stats` threads on (but not with PN-MCTS), under the shared lock,
     /// after the flight's virtual visits came off and its statistics went up the path: creates
     /// the flight's new node, as [`Self::land`] does, and backs up what it changes side by side
     /// with the other threads ([`Self::back_up_created`]); counts the iteration in `tally` and
@@ -582,6 +583,7 @@ fn land_batch<G: Game, const P: usize>(
     tally: &mut Tally,
     samples: &mut HeldSamples,
     xs: &mut Vec<(u32, u16)>,
+    mut rave: Option<RaveBatch>,
 ) {
     let landed = flights.len() as u32;
     let mut creating = 0;
@@ -590,6 +592,10 @@ fn land_batch<G: Game, const P: usize>(
             == Some(Refused::Room)
         {
             shared.grow_wanted.store(true, Ordering::Relaxed);
+        }
+        if let Some(rave) = rave.as_mut() {
+            let utilities = flight.utilities.unwrap_or([0.0; P]);
+            s.backup_amaf_shared(&rave.paths[i], &rave.traces[i], &utilities, rave.seen);
         }
         // The edge has its node now (or never will: a full tree).
         shared.opening.landed(flight.node, flight.open_edge);
@@ -603,6 +609,14 @@ fn land_batch<G: Game, const P: usize>(
     if s.needs_recycling() {
         shared.recycle_wanted.store(true, Ordering::Relaxed);
     }
+}
+
+/// With RAVE, what [`land_batch`] needs for each flight's AMAF backup: the flights' paths and
+/// playout traces (by the flight's index), and the thread's scratch.
+struct RaveBatch<'a> {
+    paths: &'a [Vec<(NodeId, u16)>],
+    traces: &'a [Vec<(Move, u8)>],
+    seen: &'a mut Vec<u8>,
 }
 
 /// Whether the run must end now (a stop that does not wait for iterations in flight).
@@ -691,6 +705,8 @@ fn work<G: Game, const P: usize, F>(
     let mut paths: Vec<Vec<(NodeId, u16)>> = vec![Vec::new(); MAX_BATCH];
     let mut selected_paths: Vec<Vec<(NodeId, u16)>> = vec![Vec::new(); MAX_BATCH];
     let mut traces: Vec<Vec<(Move, u8)>> = vec![Vec::new(); MAX_BATCH];
+    // With RAVE, landing beside the selections: the AMAF backup's scratch.
+    let mut amaf_seen: Vec<u8> = Vec::new();
     let (mut xs, mut terms) = (Vec::new(), Vec::new());
     let mut scratch = SelectScratch::default();
     // The busy nodes' statistics this thread has not added to the tree yet.
@@ -751,6 +767,11 @@ fn work<G: Game, const P: usize, F>(
                     &mut tally,
                     &mut held_stats.samples,
                     &mut xs,
+                    rave.then_some(RaveBatch {
+                        paths: &paths,
+                        traces: &traces,
+                        seen: &mut amaf_seen,
+                    }),
                 );
             }
             if must_stop(s, shared) {

@@ -4,7 +4,7 @@
 
 use super::node::{from_bound, Edge, NodeId, NONE, PN_DIRTY, PN_INF};
 use super::params::Bias;
-use super::tree::PRIOR_ONE;
+use super::tree::{AmafCell, PRIOR_ONE};
 use super::Search;
 use crate::game::Game;
 use crate::rng::Rng;
@@ -154,7 +154,7 @@ impl<G: Game, const P: usize> Search<G, P> {
         let edge_knowledge = |i: usize| {
             (
                 priors.get(i).copied(),
-                amaf.get(i).copied().unwrap_or_default(),
+                amaf.get(i).map(AmafCell::get).unwrap_or_default(),
             )
         };
         let sqrt_n = (node.visits.get().max(1) as f32).sqrt();

@@ -393,10 +393,13 @@ fn go_priors_and_rave_keep_proofs_and_bounds_exact() {
 
 #[test]
 fn rave_counts_every_move_the_mover_played_first() {
-    // One thread, and two (whose flights back their own paths and playouts up).
+    // One thread, and threads whose flights back their own paths and playouts up: beside the
+    // selections (from `shared_stats` threads on, 2 by default), or under the exclusive lock.
     for spec in [
         "sb-uct policy=game rave=3000",
         "sb-uct policy=game rave=3000 threads=2",
+        "sb-uct policy=game rave=3000 threads=8",
+        "sb-uct policy=game rave=3000 threads=2 shared_stats=257",
     ] {
         let pos = crate::game::go::Go9::start();
         let mut s: Search<crate::game::go::Go9, 2> = Search::new(params(spec), pos);
@@ -404,10 +407,13 @@ fn rave_counts_every_move_the_mover_played_first() {
             iterations: Some(300),
             ..Limits::default()
         });
+        let beside = spec.contains("threads") && !spec.contains("shared_stats=257");
+        assert_eq!(s.concurrent, beside, "{spec}: where the flights land");
         let root = s.tree.node(ROOT).clone();
         assert_eq!(root.visits.get(), 300, "{spec}");
         let mut amaf_visits = 0;
         for (edge, amaf) in s.tree.edges(ROOT).iter().zip(s.tree.amaf(ROOT)) {
+            let amaf = amaf.get();
             amaf_visits += amaf.visits;
             assert!(amaf.mean().abs() <= 1.0);
             if edge.child() != NONE && crate::game::go::Go9::amaf_index(edge.mv).is_some() {
@@ -559,7 +565,7 @@ fn a_network_blends_into_the_priors_and_keeps_playouts_rave_and_eyes() {
             .iter()
             .position(|e| e.mv == tengen)
             .unwrap();
-        let amaf_visits: u32 = s.tree.amaf(ROOT).iter().map(|a| a.visits).sum();
+        let amaf_visits: u32 = s.tree.amaf(ROOT).iter().map(|a| a.get().visits).sum();
         let prior = s.tree.priors(ROOT)[i] as f32 / PRIOR_ONE as f32;
         (prior, amaf_visits)
     };

@@ -118,19 +118,23 @@ fn amaf_statistics_move_with_their_edges_and_count_against_the_budget() {
     tree.edges_mut(root)[0].child.set(a);
     tree.edges_mut(root)[1].child.set(b);
     for (k, stat) in tree.amaf_mut(b).iter_mut().enumerate() {
-        *stat = Amaf {
+        *stat = AmafCell::new(Amaf {
             visits: k as u32 + 1,
             total: -(k as f32),
-        };
+        });
     }
     assert_eq!(
         tree.used_bytes(),
         3 * Tree::<2>::NODE_BYTES + 7 * (Tree::<2>::EDGE_BYTES + AMAF_BYTES)
     );
     tree.reroot(b);
-    let kept: Vec<(u32, f32)> = tree.amaf(0).iter().map(|a| (a.visits, a.total)).collect();
+    let kept: Vec<(u32, f32)> = tree
+        .amaf(0)
+        .iter()
+        .map(|a| (a.get().visits, a.get().total))
+        .collect();
     assert_eq!(kept, [(1, 0.0), (2, -1.0), (3, -2.0)]);
-    assert_eq!(tree.amaf(0)[2].mean(), -2.0 / 3.0);
+    assert_eq!(tree.amaf(0)[2].get().mean(), -2.0 / 3.0);
     // Only an empty tree takes the statistics on.
     let mut plain: Tree<2> = Tree::new(1 << 20, false, false);
     plain.add(Node::new(NONE, 0), &moves(2), &[], [1; 2]);

@@ -22,7 +22,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
-use super::node::{Edge, Node, NodeId, Pn, BUSY, CHILDREN_DROPPED, NONE};
+use super::node::{Count, Edge, Node, NodeId, Pn, Sum, BUSY, CHILDREN_DROPPED, NONE};
 use super::slots::Slots;
 use crate::game::Move;
 
@@ -37,7 +37,7 @@ const UNVISITED_BYTES: usize = std::mem::size_of::<Pn>();
 /// Bytes of a node's count of virtual visits.
 const VIRTUAL_BYTES: usize = std::mem::size_of::<AtomicU32>();
 /// Bytes of an edge's all-moves-as-first statistics.
-const AMAF_BYTES: usize = std::mem::size_of::<Amaf>();
+const AMAF_BYTES: usize = std::mem::size_of::<AmafCell>();
 /// The stored prior of probability 1.
 pub const PRIOR_ONE: u16 = u16::MAX;
 /// The most edges the arena indexes (a node's first edge is a `u32`).
@@ -72,6 +72,47 @@ impl Amaf {
         } else {
             self.total / self.visits as f32
         }
+    }
+}
+
+/// An edge's [`Amaf`] statistics as the tree keeps them. Thread safety: relaxed atomic cells, as
+/// a node's visits and utilities ([`Count`], [`Sum`]), so that threads landing side by side add
+/// to them; they feed selection only, never a proof.
+#[derive(Debug, Default)]
+pub struct AmafCell {
+    visits: Count,
+    total: Sum,
+}
+
+impl AmafCell {
+    pub fn new(amaf: Amaf) -> AmafCell {
+        AmafCell {
+            visits: Count::new(amaf.visits),
+            total: Sum::new(amaf.total),
+        }
+    }
+
+    /// The statistics now (each field read on its own: another thread may add in between).
+    #[inline]
+    pub fn get(&self) -> Amaf {
+        Amaf {
+            visits: self.visits.get(),
+            total: self.total.get(),
+        }
+    }
+
+    /// Adds a playout of utility `u` with exclusive access.
+    #[inline]
+    pub fn add_mut(&mut self, u: f32) {
+        *self.visits.get_mut() += 1;
+        self.total.add_mut(u);
+    }
+
+    /// Adds a playout of utility `u` atomically (threads landing side by side).
+    #[inline]
+    pub fn add(&self, u: f32) {
+        self.visits.add(1);
+        self.total.add(u);
     }
 }
 
@@ -114,7 +155,7 @@ pub struct Tree<const P: usize> {
     with_priors: bool,
     /// With RAVE: each edge's all-moves-as-first statistics, parallel to `edges` like `priors`;
     /// no slots without.
-    amaf: Slots<Amaf>,
+    amaf: Slots<AmafCell>,
     with_amaf: bool,
     /// With proof-cost initialisation: the per-player proof numbers each node's edges without a
     /// child count as (the parent's predicted costs spread over its moves), parallel to `nodes`;
@@ -528,7 +569,7 @@ impl<const P: usize> Tree<P> {
         }
         if self.with_amaf {
             for k in 0..moves.len() {
-                self.amaf.write(e + k, Amaf::default());
+                self.amaf.write(e + k, AmafCell::default());
             }
         }
         self.nodes.write(n, node);
@@ -713,7 +754,7 @@ impl<const P: usize> Tree<P> {
 
     /// The AMAF statistics of node `id`'s edges; empty in a tree without them.
     #[inline]
-    pub fn amaf(&self, id: NodeId) -> &[Amaf] {
+    pub fn amaf(&self, id: NodeId) -> &[AmafCell] {
         if !self.with_amaf {
             return &[];
         }
@@ -723,7 +764,7 @@ impl<const P: usize> Tree<P> {
 
     /// The AMAF statistics of node `id`'s edges, to update; empty in a tree without them.
     #[inline]
-    pub fn amaf_mut(&mut self, id: NodeId) -> &mut [Amaf] {
+    pub fn amaf_mut(&mut self, id: NodeId) -> &mut [AmafCell] {
         if !self.with_amaf {
             return &mut [];
         }
@@ -735,7 +776,7 @@ impl<const P: usize> Tree<P> {
     /// The edges of node `id` (read-only) and their AMAF statistics (writable; empty in a tree
     /// without them).
     #[inline]
-    pub fn edges_and_amaf_mut(&mut self, id: NodeId) -> (&[Edge], &mut [Amaf]) {
+    pub fn edges_and_amaf_mut(&mut self, id: NodeId) -> (&[Edge], &mut [AmafCell]) {
         let range = self.edge_range(id);
         // SAFETY: as for the edges.
         unsafe {
@@ -849,9 +890,11 @@ impl<const P: usize> Tree<P> {
                             .copy_within(from..from + count, edge_top);
                     }
                     if self.with_amaf {
-                        self.amaf
-                            .range_mut(0..e)
-                            .copy_within(from..from + count, edge_top);
+                        // Atomic cells, not `Copy`: swapped down as the edges are.
+                        let amaf = self.amaf.range_mut(0..e);
+                        for k in 0..count {
+                            amaf.swap(edge_top + k, from + k);
+                        }
                     }
                 }
             }
