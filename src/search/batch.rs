@@ -1,7 +1,9 @@
 //! How many iterations a thread of a threaded run selects and lands at a time, from the times
-//! its playouts and selections take.
+//! its playouts and selections take, and what the clock makes due between batches.
 
 use std::time::Instant;
+
+use super::CHECK_PERIOD;
 
 /// The most iterations in one batch. A fast game's iteration lasts about a microsecond, as long
 /// as handing the lock and the tree's cache lines from one core to the other, so one lock per
@@ -58,5 +60,37 @@ pub(super) fn smooth(mean: u64, sample: u64) -> u64 {
         sample
     } else {
         (3 * mean + sample) / 4
+    }
+}
+
+/// The calling thread's duties besides iterating: the deadline, and the hook about every
+/// [`CHECK_PERIOD`].
+pub(super) struct Clock<'h, F> {
+    pub(super) start: Instant,
+    pub(super) deadline: Option<Instant>,
+    pub(super) last_hook: Instant,
+    pub(super) hook: &'h mut F,
+}
+
+/// What a thread must do before its next batch, by the clock (read outside the tree lock).
+#[derive(PartialEq)]
+pub(super) enum Tick {
+    Go,
+    Stop,
+    /// Call the hook (under the exclusive lock) with the time elapsed so far.
+    Hook(std::time::Duration),
+}
+
+impl<F> Clock<'_, F> {
+    /// What is due at `now` (the thread's first clock reading of the batch).
+    pub(super) fn tick(&mut self, now: Instant) -> Tick {
+        if self.deadline.is_some_and(|d| now >= d) {
+            Tick::Stop
+        } else if now - self.last_hook >= CHECK_PERIOD {
+            self.last_hook = now;
+            Tick::Hook(now - self.start)
+        } else {
+            Tick::Go
+        }
     }
 }

@@ -67,7 +67,7 @@ use std::time::Instant;
 use crossbeam_utils::CachePadded;
 use parking_lot::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
-use super::batch::{batch_size, nanos_between, smooth, HOLD_STREAK, MAX_BATCH};
+use super::batch::{batch_size, nanos_between, smooth, Clock, Tick, HOLD_STREAK, MAX_BATCH};
 use super::netleaf::NetLeaf;
 use super::node::{from_im, Node, NodeId, Pn, NONE};
 use super::opening::OpeningEdges;
@@ -76,7 +76,7 @@ use super::scaling::LockProfile;
 use super::spread::HeldSamples;
 use super::tally::{SharedTally, Tally};
 use super::tree::Refused;
-use super::{Algorithm, Descent, Limits, Progress, Search, CHECK_PERIOD, NO_EDGE, ROOT};
+use super::{Algorithm, Descent, Limits, Progress, Search, NO_EDGE, ROOT};
 use crate::game::record::Seen;
 use crate::game::{Game, Move, MoveList, Outcome};
 use crate::rng::Rng;
@@ -537,37 +537,6 @@ struct ExclusiveFlight<G, const P: usize> {
     descent: Descent<P>,
     position: G,
     utilities: [f32; P],
-}
-
-/// The calling thread's duties besides iterating: the deadline, and the hook about every
-/// [`CHECK_PERIOD`].
-struct Clock<'h, F> {
-    start: Instant,
-    deadline: Option<Instant>,
-    last_hook: Instant,
-    hook: &'h mut F,
-}
-
-/// What a thread must do before its next batch, by the clock (read outside the tree lock).
-#[derive(PartialEq)]
-enum Tick {
-    Go,
-    Stop,
-    /// Call the hook (under the exclusive lock) with the time elapsed so far.
-    Hook(std::time::Duration),
-}
-
-impl<F> Clock<'_, F> {
-    fn tick(&mut self, now: Instant) -> Tick {
-        if self.deadline.is_some_and(|d| now >= d) {
-            Tick::Stop
-        } else if now - self.last_hook >= CHECK_PERIOD {
-            self.last_hook = now;
-            Tick::Hook(now - self.start)
-        } else {
-            Tick::Go
-        }
-    }
 }
 
 /// Lands a thread's batch under the shared lock (`concurrent`): each flight's node and backup
